@@ -1,0 +1,48 @@
+import type { Image } from "~/features/content/schema";
+import { fallbackWidth, imageSrcSet, imageUrl } from "~/lib/images";
+
+interface PictureProps {
+  image: Image;
+  /** The image's displayed width at each breakpoint, so the browser picks the smallest file that fits. */
+  sizes: string;
+  /** Nominal size for the layout box; the stylesheet fixes the real aspect ratio per use. */
+  width: number;
+  height: number;
+  className?: string;
+  /** Images above the fold load eagerly and first; the rest wait until they are near the viewport. */
+  priority?: boolean;
+}
+
+/** A content image in AVIF or WebP at the width the screen needs, with a JPEG for older browsers. */
+export function Picture({ image, sizes, width, height, className, priority = false }: PictureProps) {
+  // A file uploaded to the site (a path) is served as it is.
+  if (image.src.startsWith("/")) {
+    return (
+      <picture className={className}>
+        <img
+          src={image.src}
+          alt={image.alt}
+          width={width}
+          height={height}
+          loading={priority ? "eager" : "lazy"}
+          decoding="async"
+        />
+      </picture>
+    );
+  }
+  return (
+    <picture className={className}>
+      <source type="image/avif" srcSet={imageSrcSet(image.src, "avif")} sizes={sizes} />
+      <source type="image/webp" srcSet={imageSrcSet(image.src, "webp")} sizes={sizes} />
+      <img
+        src={imageUrl(image.src, fallbackWidth, "jpg")}
+        alt={image.alt}
+        width={width}
+        height={height}
+        loading={priority ? "eager" : "lazy"}
+        fetchPriority={priority ? "high" : undefined}
+        decoding="async"
+      />
+    </picture>
+  );
+}

@@ -1,0 +1,208 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { Mailer, MailMessage } from "~/infra/email/mailer.server";
+import { OutboxWorker } from "~/infra/email/outbox.server";
+import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
+import { bookings, offlinePayments, outbox, tickets } from "../../../db/schema";
+import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import {
+  BookingInputError,
+  BookingRefusedError,
+  settleBooking,
+  startBooking,
+  type BookingDeps,
+} from "./booking.server";
+
+const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
+const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
+const buyer = { name: "Amina Mushi", email: "amina@example.org" };
+
+describe.each(engines)("booking on %s", (engine) => {
+  let database: DatabaseHandle;
+  let payments: OfflineProvider;
+  let deps: BookingDeps;
+  let eventId: string;
+
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    payments = offlineProvider(database.db);
+    deps = { db: database.db, payments, charity };
+    eventId = await insertEvent(database.db, { totalAvailableTickets: 5 });
+  });
+  afterEach(() => database.close());
+
+  const ticketCount = async () => (await database.db.select().from(tickets)).length;
+  const mails = async () => database.db.select().from(outbox);
+
+  it("holds seats and asks for the amount computed on the server, in pence", async () => {
+    const started = await startBooking(deps, { eventId, ...buyer, quantity: "2" });
+    expect(started.amountPence).toBe(2 * 1250 + 49);
+    const [payment] = await database.db.select().from(offlinePayments);
+    expect(payment).toMatchObject({
+      amountPence: 2549,
+      currency: "gbp",
+      description: `Quiz Night - booking ${started.bookingRef}`,
+      metadata: { booking_ref: started.bookingRef, event_id: eventId },
+      receiptEmail: "amina@example.org",
+    });
+    const [booking] = await database.db.select().from(bookings);
+    expect(booking).toMatchObject({ status: "held", quantity: 2, amountPence: 2549 });
+  });
+
+  it("checks the ticket information with the form's rules and holds nothing when it is bad", async () => {
+    await expect(startBooking(deps, { eventId, name: "R2-D2", email: "x", quantity: "30" })).rejects.toMatchObject({
+      errors: {
+        name: "Invalid name: name must only contain letters and not be left blank.",
+        email: "Invalid email: please enter a valid email address.",
+        quantity: "Invalid ticket quantity: please enter a valid number between 1-29",
+      },
+    });
+    await expect(startBooking(deps, { eventId, ...buyer, quantity: "0" })).rejects.toBeInstanceOf(BookingInputError);
+    expect(await database.db.select().from(bookings)).toEqual([]);
+  });
+
+  it("never holds more seats than are left", async () => {
+    await startBooking(deps, { eventId, ...buyer, quantity: 3 });
+    await expect(startBooking(deps, { eventId, ...buyer, quantity: 3 })).rejects.toThrow(
+      "Only 2 tickets left for this event.",
+    );
+    await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+    await expect(startBooking(deps, { eventId, ...buyer, quantity: 1 })).rejects.toMatchObject({ reason: "sold-out" });
+  });
+
+  it("50 checkouts at once for the last 5 seats hold exactly 5", async () => {
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        startBooking(deps, { eventId, name: "Buyer", email: `b${i}@example.org`, quantity: 1 }),
+      ),
+    );
+    const started = attempts.filter((a) => a.status === "fulfilled");
+    expect(started).toHaveLength(5);
+    for (const failed of attempts.filter((a) => a.status === "rejected")) {
+      expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(BookingRefusedError);
+    }
+    // And paying for all five sells exactly five.
+    for (const attempt of started as PromiseFulfilledResult<{ bookingRef: string; clientSecret: string }>[]) {
+      await payments.confirmCard(attempt.value.clientSecret, card);
+      await settleBooking(deps, attempt.value.bookingRef);
+    }
+    const sold = (await database.db.select().from(tickets)).reduce((sum, t) => sum + t.quantity, 0);
+    expect(sold).toBe(5);
+  });
+
+  it("an expired hold stops counting, and a replaced attempt releases its seats at once", async () => {
+    let now = new Date();
+    deps.now = () => now;
+    await startBooking(deps, { eventId, ...buyer, quantity: 5 });
+    await expect(startBooking(deps, { eventId, ...buyer, quantity: 1 })).rejects.toMatchObject({ reason: "sold-out" });
+    now = new Date(now.getTime() + 16 * 60_000);
+    const second = await startBooking(deps, { eventId, ...buyer, quantity: 5 });
+    const third = await startBooking(deps, { eventId, ...buyer, quantity: 4, replaces: second.bookingRef });
+    expect(third.amountPence).toBe(4 * 1250 + 49);
+    const [replaced] = await database.db.select().from(bookings).where(eq(bookings.bookingRef, second.bookingRef));
+    expect(replaced!.status).toBe("cancelled");
+  });
+
+  it("creates nothing for a booking that was not paid (a made-up confirmation)", async () => {
+    const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+    expect(await settleBooking(deps, started.bookingRef)).toMatchObject({
+      outcome: "pending",
+      status: "requires_payment_method",
+    });
+    expect(await settleBooking(deps, crypto.randomUUID())).toEqual({ outcome: "unknown" });
+    expect(await settleBooking(deps, "not-a-ref")).toEqual({ outcome: "unknown" });
+    expect(await ticketCount()).toBe(0);
+    expect(await mails()).toEqual([]);
+  });
+
+  it("settling twice, or twice at once, makes one ticket and one receipt", async () => {
+    const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+    await payments.confirmCard(started.clientSecret, card);
+    const [a, b] = await Promise.all([
+      settleBooking(deps, started.bookingRef),
+      settleBooking(deps, started.bookingRef),
+    ]);
+    expect([a, b].map((s) => s.outcome)).toEqual(["paid", "paid"]);
+    expect([a, b].filter((s) => s.outcome === "paid" && s.firstTime)).toHaveLength(1);
+    expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid", firstTime: false });
+    const [ticket] = await database.db.select().from(tickets);
+    expect(ticket).toMatchObject({
+      ticketHolderName: "Amina Mushi",
+      email: "amina@example.org",
+      quantity: 2,
+      isValid: true,
+      bookingRef: started.bookingRef,
+    });
+    expect(await ticketCount()).toBe(1);
+    const queued = await mails();
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.recipient).toBe("Amina Mushi <amina@example.org>");
+  });
+
+  it("a payment after the hold expired keeps its seats if they are still free", async () => {
+    let now = new Date();
+    deps.now = () => now;
+    const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+    await payments.confirmCard(started.clientSecret, card);
+    now = new Date(now.getTime() + 20 * 60_000);
+    expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid" });
+  });
+
+  it("a payment after the hold expired, with the seats gone, is refunded and the buyer told", async () => {
+    let now = new Date();
+    deps.now = () => now;
+    const late = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+    await payments.confirmCard(late.clientSecret, card);
+    now = new Date(now.getTime() + 20 * 60_000);
+    const others = await startBooking(deps, { eventId, name: "Grace Kimaro", email: "grace@example.org", quantity: 5 });
+    await payments.confirmCard(others.clientSecret, card);
+    await settleBooking(deps, others.bookingRef);
+
+    expect(await settleBooking(deps, late.bookingRef)).toMatchObject({ outcome: "refunded" });
+    const [booking] = await database.db.select().from(bookings).where(eq(bookings.bookingRef, late.bookingRef));
+    expect(booking!.status).toBe("refunded");
+    const [payment] = await database.db
+      .select()
+      .from(offlinePayments)
+      .where(eq(offlinePayments.metadata, { booking_ref: late.bookingRef, event_id: eventId }));
+    expect(payment!.refundedAt).not.toBeNull();
+    expect((await database.db.select().from(tickets)).map((t) => t.bookingRef)).toEqual([others.bookingRef]);
+    const apology = (await mails()).find((m) => m.kind === "booking-refunded");
+    expect(apology?.recipient).toBe("Amina Mushi <amina@example.org>");
+    // Settling again does not refund twice or sell the seats.
+    expect(await settleBooking(deps, late.bookingRef)).toMatchObject({ outcome: "refunded" });
+  });
+
+  it("the outbox keeps a receipt until the mail server takes it, then sends it once", async () => {
+    const started = await startBooking(deps, { eventId, ...buyer, quantity: 1 });
+    await payments.confirmCard(started.clientSecret, card);
+    await settleBooking(deps, started.bookingRef);
+    let up = false;
+    const sent: MailMessage[] = [];
+    const mailer: Mailer = {
+      describe: () => "test",
+      async send(message) {
+        if (!up) throw new Error("connect ECONNREFUSED 127.0.0.1:2525");
+        sent.push(message);
+      },
+    };
+    let now = new Date();
+    const worker = new OutboxWorker(database.db, mailer, { now: () => now });
+    expect(await worker.deliver(`booking-receipt:${started.bookingRef}`)).toEqual({
+      ok: false,
+      error: "connect ECONNREFUSED 127.0.0.1:2525",
+    });
+    await worker.deliverDue();
+    expect(sent).toEqual([]);
+    up = true;
+    now = new Date(now.getTime() + 31_000);
+    await worker.deliverDue();
+    await worker.deliverDue();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toContain(started.bookingRef);
+    const [row] = await mails();
+    expect(row).toMatchObject({ attempts: 2, lastError: null });
+    expect(row!.sentAt).not.toBeNull();
+  });
+});

@@ -1,0 +1,323 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Database, Queryable } from "~/infra/db/database.server";
+import { isUuid } from "~/lib/ids";
+import { queueMail } from "~/infra/email/outbox.server";
+import { announceChange } from "~/infra/live/changes.server";
+import type { PaymentProvider } from "~/infra/payments/provider.server";
+import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
+import { bookingFeePence, bookingTotalPence } from "./pricing";
+import { bookingReceipt, refundNotice } from "./receipt.server";
+import { onlyLeftMessage, validateTicketInformation, type TicketErrors } from "./schema";
+
+/** How long seats stay held while the visitor pays. */
+export const holdMinutes = 15;
+
+export interface BookingDeps {
+  db: Database;
+  payments: PaymentProvider;
+  charity: { name: string; registrationNumber: string; email: string };
+  now?: () => Date;
+}
+
+export class BookingInputError extends Error {
+  constructor(readonly errors: TicketErrors) {
+    super("The ticket information is not valid.");
+  }
+}
+
+/** Why a booking cannot start, in words for the visitor. */
+export class BookingRefusedError extends Error {
+  constructor(
+    readonly reason: "no-event" | "not-on-sale" | "not-bookable" | "sold-out" | "too-many",
+    message: string,
+    readonly remaining?: number,
+  ) {
+    super(message);
+  }
+}
+
+type BookingRow = typeof bookings.$inferSelect;
+
+/** Seats taken for an event: valid tickets, plus unexpired holds (other than `except`). */
+async function seatsTaken(tx: Queryable, eventId: string, now: Date, except?: string) {
+  const [row] = await tx
+    .select({
+      sold: sql<number>`coalesce((select sum(${tickets.quantity}) from ${tickets} where ${tickets.eventId} = ${eventId} and ${tickets.isValid}), 0)::int`,
+      held: sql<number>`coalesce((select sum(${bookings.quantity}) from ${bookings} where ${bookings.eventId} = ${eventId} and ${bookings.status} = 'held' and ${bookings.holdExpiresAt} > ${now}${except ? sql` and ${bookings.bookingRef} <> ${except}` : sql``}), 0)::int`,
+    })
+    .from(sql`(select 1) as one`);
+  return Number(row!.sold) + Number(row!.held);
+}
+
+async function record(tx: Queryable, bookingRef: string, status: string, note = "", at = new Date()) {
+  await tx.insert(bookingHistory).values({ bookingRef, status, note, at });
+}
+
+export interface StartedBooking {
+  bookingRef: string;
+  clientSecret: string;
+  amountPence: number;
+  holdExpiresAt: string;
+}
+
+/**
+ * Starts a payment attempt: checks the ticket information with the form's rules, holds the seats
+ * (atomically: the event row is locked while seats are counted, so two checkouts can never take the
+ * same last seat), then asks the provider for a payment of the amount computed here, never one
+ * from the browser. A previous unfinished attempt by the same visitor (`replaces`) is released.
+ */
+export async function startBooking(
+  deps: BookingDeps,
+  input: { eventId: string; name: unknown; email: unknown; quantity: unknown; replaces?: string },
+): Promise<StartedBooking> {
+  const validation = validateTicketInformation(input);
+  if (!validation.ok) throw new BookingInputError(validation.errors);
+  const { name, email, quantity } = validation.data;
+  const now = deps.now?.() ?? new Date();
+  if (input.replaces) await releaseHold(deps, input.replaces, "Replaced by a new attempt");
+
+  const bookingRef = crypto.randomUUID();
+  const { event, amountPence, holdExpiresAt } = await deps.db.transaction(async (tx) => {
+    const [event] = isUuid(input.eventId)
+      ? await tx.select().from(events).where(eq(events.id, input.eventId)).for("update")
+      : [];
+    if (!event) throw new BookingRefusedError("no-event", "There is no such event.");
+    if (event.ticketSaleExpiry <= now) {
+      throw new BookingRefusedError("not-on-sale", "Ticket sales for this event have closed.");
+    }
+    if (event.ticketCostPence === null) {
+      throw new BookingRefusedError("not-bookable", "Tickets for this event are not sold on this site.");
+    }
+    const remaining = event.totalAvailableTickets - (await seatsTaken(tx, event.id, now));
+    if (remaining <= 0) throw new BookingRefusedError("sold-out", "Sorry, this event is sold out.", 0);
+    if (quantity > remaining) throw new BookingRefusedError("too-many", onlyLeftMessage(remaining), remaining);
+    const amountPence = bookingTotalPence(event.ticketCostPence, quantity);
+    const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
+    await tx.insert(bookings).values({
+      bookingRef,
+      eventId: event.id,
+      holderName: name,
+      email,
+      quantity,
+      amountPence,
+      status: "held",
+      holdExpiresAt,
+      provider: deps.payments.name,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await record(tx, bookingRef, "held", `${quantity} seat(s) held until ${holdExpiresAt.toISOString()}`, now);
+    await announceChange(tx, "availability");
+    return { event, amountPence, holdExpiresAt };
+  });
+
+  try {
+    const payment = await deps.payments.createPayment({
+      amountPence,
+      description: `${event.name} - booking ${bookingRef}`,
+      metadata: { booking_ref: bookingRef, event_id: event.id },
+      receiptEmail: email,
+      idempotencyKey: `booking-${bookingRef}`,
+    });
+    await deps.db
+      .update(bookings)
+      .set({ providerPaymentId: payment.id, updatedAt: new Date() })
+      .where(eq(bookings.bookingRef, bookingRef));
+    return { bookingRef, clientSecret: payment.clientSecret, amountPence, holdExpiresAt: holdExpiresAt.toISOString() };
+  } catch (error) {
+    // No payment, no hold: the seats go back at once.
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(bookings)
+        .set({ status: "failed", updatedAt: new Date() })
+        .where(eq(bookings.bookingRef, bookingRef));
+      await record(tx, bookingRef, "failed", `The payment provider refused: ${(error as Error).message}`);
+      await announceChange(tx, "availability");
+    });
+    throw error;
+  }
+}
+
+/** Releases an unpaid attempt's seats (a new attempt replaced it, or the visitor left). */
+export async function releaseHold(deps: Pick<BookingDeps, "db" | "payments">, bookingRef: string, why: string) {
+  if (!isUuid(bookingRef)) return;
+  const released = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(bookings)
+      .set({ status: "cancelled", updatedAt: new Date() })
+      .where(and(eq(bookings.bookingRef, bookingRef), eq(bookings.status, "held")))
+      .returning();
+    if (!row) return undefined;
+    await record(tx, bookingRef, "cancelled", why);
+    await announceChange(tx, "availability");
+    return row;
+  });
+  // If its payment was already made, the confirmation or the webhook will still settle it.
+  if (released?.providerPaymentId) await deps.payments.cancelPayment(released.providerPaymentId).catch(() => undefined);
+}
+
+export type Settlement =
+  | { outcome: "paid"; booking: BookingRow; firstTime: boolean }
+  | { outcome: "refunded"; booking: BookingRow }
+  | { outcome: "pending"; booking: BookingRow; status: string }
+  | { outcome: "unknown" };
+
+export function receiptKey(bookingRef: string) {
+  return `booking-receipt:${bookingRef}`;
+}
+
+/**
+ * Settles a booking from what the payment provider says (never from the visitor's URL). Called by
+ * the webhook and by the confirmation page, in either order, any number of times: the booking row
+ * is locked, so the ticket and its receipt are created exactly once. A payment that arrives after
+ * its hold expired keeps its seats if there are still enough, and is refunded otherwise.
+ */
+export async function settleBooking(deps: BookingDeps, bookingRef: string): Promise<Settlement> {
+  if (!isUuid(bookingRef)) return { outcome: "unknown" };
+  const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
+  if (!booking?.providerPaymentId) return { outcome: "unknown" };
+  if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false };
+  if (booking.status === "refunded" || booking.status === "refund_pending") {
+    if (booking.status === "refund_pending") await finishRefund(deps, booking);
+    return { outcome: "refunded", booking };
+  }
+
+  const payment = await deps.payments.retrievePayment(booking.providerPaymentId);
+  if (payment.status !== "succeeded") return { outcome: "pending", booking, status: payment.status };
+  if (payment.amountPence !== booking.amountPence || payment.metadata.booking_ref !== bookingRef) {
+    console.error(`Payment ${payment.id} does not match booking ${bookingRef}: not issuing tickets.`);
+    return { outcome: "pending", booking, status: "amount_mismatch" };
+  }
+
+  const now = deps.now?.() ?? new Date();
+  const result = await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(bookings).where(eq(bookings.bookingRef, bookingRef)).for("update");
+    if (!locked) return { outcome: "unknown" } as const;
+    if (locked.status === "paid") return { outcome: "paid", booking: locked, firstTime: false } as const;
+    if (locked.status === "refunded" || locked.status === "refund_pending")
+      return { outcome: "refunded", booking: locked } as const;
+    const [event] = await tx.select().from(events).where(eq(events.id, locked.eventId)).for("update");
+    const holdValid = locked.status === "held" && locked.holdExpiresAt > now;
+    const fits =
+      holdValid ||
+      locked.quantity <= event!.totalAvailableTickets - (await seatsTaken(tx, locked.eventId, now, locked.bookingRef));
+    const details = {
+      bookingRef,
+      holderName: locked.holderName,
+      email: locked.email,
+      quantity: locked.quantity,
+      amountPence: locked.amountPence,
+      event: { name: event!.name, eventDate: event!.eventDate, location: event!.location },
+      charity: deps.charity,
+    };
+    if (!fits) {
+      const [updated] = await tx
+        .update(bookings)
+        .set({ status: "refund_pending", updatedAt: now })
+        .where(eq(bookings.bookingRef, bookingRef))
+        .returning();
+      await record(tx, bookingRef, "refund_pending", "Paid after the hold expired, and the seats had gone", now);
+      await queueMail(tx, "booking-refunded", `booking-refunded:${bookingRef}`, refundNotice(details));
+      return { outcome: "refund", booking: updated! } as const;
+    }
+    const [updated] = await tx
+      .update(bookings)
+      .set({ status: "paid", paidAt: now, updatedAt: now })
+      .where(eq(bookings.bookingRef, bookingRef))
+      .returning();
+    await tx.insert(tickets).values({
+      ticketHolderName: locked.holderName,
+      email: locked.email,
+      eventId: locked.eventId,
+      bookingRef,
+      isValid: true,
+      quantity: locked.quantity,
+      dateSold: now,
+    });
+    await record(
+      tx,
+      bookingRef,
+      "paid",
+      holdValid ? "Payment succeeded" : "Payment succeeded after the hold expired; seats were still free",
+      now,
+    );
+    await queueMail(
+      tx,
+      "booking-receipt",
+      receiptKey(bookingRef),
+      await bookingReceipt({ ...details, ticketCostPence: (locked.amountPence - bookingFeePence) / locked.quantity }),
+    );
+    await announceChange(tx, "availability");
+    return { outcome: "paid", booking: updated!, firstTime: true } as const;
+  });
+  if (result.outcome === "refund") {
+    await finishRefund(deps, result.booking);
+    return { outcome: "refunded", booking: result.booking };
+  }
+  return result;
+}
+
+async function finishRefund(deps: BookingDeps, booking: BookingRow) {
+  await deps.payments.refundPayment(booking.providerPaymentId!, `refund-${booking.bookingRef}`);
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(bookings)
+      .set({ status: "refunded", updatedAt: new Date() })
+      .where(and(eq(bookings.bookingRef, booking.bookingRef), eq(bookings.status, "refund_pending")))
+      .returning();
+    if (row) await record(tx, booking.bookingRef, "refunded", "The payment was refunded in full");
+  });
+}
+
+/** The booking a payment belongs to, for the webhook. */
+export async function bookingRefForPayment(db: Queryable, paymentId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ bookingRef: bookings.bookingRef })
+    .from(bookings)
+    .where(eq(bookings.providerPaymentId, paymentId));
+  return row?.bookingRef;
+}
+
+/** One booking with its status history, for staff. */
+export async function bookingWithHistory(db: Queryable, bookingRef: string) {
+  if (!isUuid(bookingRef)) return undefined;
+  const [row] = await db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
+  if (!row) return undefined;
+  const history = await db
+    .select({ status: bookingHistory.status, note: bookingHistory.note, at: bookingHistory.at })
+    .from(bookingHistory)
+    .where(eq(bookingHistory.bookingRef, bookingRef))
+    .orderBy(bookingHistory.at);
+  return {
+    bookingRef: row.bookingRef,
+    eventId: row.eventId,
+    ticketHolderName: row.holderName,
+    email: row.email,
+    quantity: row.quantity,
+    amountPence: row.amountPence,
+    status: row.status,
+    holdExpiresAt: row.holdExpiresAt.toISOString(),
+    provider: row.provider,
+    providerPaymentId: row.providerPaymentId,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+  };
+}
+
+/** An event's ticket records with the specification's field names, for staff. */
+export async function ticketsForEvent(db: Queryable, eventId: string) {
+  if (!isUuid(eventId)) return [];
+  const rows = await db.select().from(tickets).where(eq(tickets.eventId, eventId)).orderBy(tickets.dateSold);
+  return rows.map((t) => ({
+    id: t.id,
+    ticketHolderName: t.ticketHolderName,
+    email: t.email,
+    eventId: t.eventId,
+    bookingRef: t.bookingRef,
+    isValid: t.isValid,
+    quantity: t.quantity,
+    dateSold: t.dateSold.toISOString(),
+    checkedInAt: t.checkedInAt?.toISOString() ?? null,
+  }));
+}

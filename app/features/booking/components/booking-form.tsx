@@ -1,0 +1,242 @@
+import { Suspense, lazy, useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { TextField } from "~/components/ui/text-field";
+import { formatPounds } from "~/lib/money";
+import { bookingFeePence, bookingTotalPence, maxTickets, quantityForOverview } from "../pricing";
+import {
+  bookingLimits,
+  bookingMessages,
+  onlyLeftMessage,
+  validateTicketInformation,
+  type TicketErrors,
+  type TicketField,
+} from "../schema";
+import { unexpectedError, type CardFormHandle } from "./card-form";
+import { OfflineCardForm } from "./offline-card-form";
+
+const StripeCardForm = lazy(() => import("./stripe-card-form"));
+
+export interface BookableEvent {
+  id: string;
+  name: string;
+  eventDate: string;
+  location: string;
+  ticketCostPence: number;
+}
+
+interface BookingFormProps {
+  event: BookableEvent;
+  /** Seats left right now (the live feed keeps it current). */
+  remaining: number;
+  provider: "offline" | "stripe";
+  /** Stripe's publishable key, when Stripe takes the payments. */
+  publishableKey?: string;
+}
+
+const unexpected = unexpectedError;
+
+/** Where the provider sends the visitor after paying: /confirmation with the spec's query parameters. */
+export function confirmationUrl(
+  event: BookableEvent,
+  booking: { bookingRef: string },
+  details: { name: string; email: string; quantity: number },
+) {
+  const params = new URLSearchParams({
+    eventId: event.id,
+    eventName: event.name,
+    eventLoaction: event.location,
+    eventDate: event.eventDate,
+    bookingRef: booking.bookingRef,
+    ticketCost: (event.ticketCostPence / 100).toFixed(2),
+    ticketQuantity: String(details.quantity),
+    userName: details.name,
+    userEmail: details.email,
+  });
+  return `/confirmation?${params.toString()}`;
+}
+
+/**
+ * The booking overview, the ticket information form and the card form. Seats are held only when
+ * the visitor presses Pay now; a second attempt (another card, another quantity) replaces the first.
+ */
+export function BookingForm({ event, remaining, provider, publishableKey }: BookingFormProps) {
+  const [values, setValues] = useState({ name: "", email: "", quantity: "1" });
+  const [errors, setErrors] = useState<TicketErrors>({});
+  const cardForm = useRef<CardFormHandle>(null);
+  const [paymentError, setPaymentError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [ready, setReady] = useState(false);
+  const previousAttempt = useRef<string | undefined>(undefined);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const errorCount = Object.values(errors).filter(Boolean).length;
+
+  // The card form says when it is ready: once the page's scripts run (Stripe's, once Stripe.js has loaded).
+  const markReady = useCallback(() => setReady(true), []);
+
+  // When the set of errors changes, bring the Ticket information heading into view.
+  const errorKey = Object.entries(errors)
+    .filter(([, message]) => message)
+    .map(([field]) => field)
+    .join(",");
+  useEffect(() => {
+    if (errorKey) {
+      const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      headingRef.current?.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
+    }
+  }, [errorKey]);
+
+  const quantity = quantityForOverview(values.quantity);
+  const totalPence = bookingTotalPence(event.ticketCostPence, quantity);
+
+  function change(field: TicketField, value: string) {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  function check(): { name: string; email: string; quantity: number } | undefined {
+    const validation = validateTicketInformation(values);
+    if (!validation.ok) {
+      setErrors(validation.errors);
+      return undefined;
+    }
+    if (validation.data.quantity > remaining) {
+      setErrors({ quantity: onlyLeftMessage(remaining) });
+      return undefined;
+    }
+    setErrors({});
+    return validation.data;
+  }
+
+  async function pay(submitEvent: FormEvent<HTMLFormElement>) {
+    submitEvent.preventDefault();
+    if (submitting || !ready) return;
+    setPaymentError(null);
+    const details = check();
+    if (!details) return;
+    const card = cardForm.current;
+    if (!card) return;
+    setSubmitting(true);
+    const problem = await card.check();
+    if (problem) {
+      setPaymentError(problem);
+      setSubmitting(false);
+      return;
+    }
+    try {
+      const response = await fetch("/api/bookings", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ eventId: event.id, ...details, replaces: previousAttempt.current }),
+      });
+      const body = (await response.json().catch(() => ({}))) as {
+        bookingRef?: string;
+        clientSecret?: string;
+        errors?: TicketErrors;
+        message?: string;
+        reason?: string;
+      };
+      if (response.status === 400 && body.errors) {
+        setErrors(body.errors);
+        return;
+      }
+      if (response.status === 409 && body.reason === "too-many") {
+        setErrors({ quantity: body.message });
+        return;
+      }
+      if (!response.ok || !body.bookingRef || !body.clientSecret) {
+        setPaymentError(body.message ?? unexpected(`the booking could not be started (${response.status})`));
+        return;
+      }
+      previousAttempt.current = body.bookingRef;
+      const returnUrl = confirmationUrl(event, { bookingRef: body.bookingRef }, details);
+      // On success the page moves on to the confirmation and this never returns.
+      const failure = await card.pay(body.clientSecret, returnUrl, details.email);
+      if (failure) setPaymentError(failure);
+    } catch (error) {
+      setPaymentError(unexpected((error as Error).message));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <div className="booking-layout">
+      <section className="booking-overview" aria-labelledby="overview-heading">
+        <h2 id="overview-heading">Booking overview</h2>
+        <dl aria-live="polite">
+          <dt>Event cost</dt>
+          <dd>{formatPounds(event.ticketCostPence)}</dd>
+          <dt>Booking fee</dt>
+          <dd>{formatPounds(bookingFeePence)}</dd>
+          <dt>Tickets</dt>
+          <dd>{quantity}</dd>
+          <dt className="total">Total</dt>
+          <dd className="total">{formatPounds(totalPence)}</dd>
+        </dl>
+      </section>
+      <form className="form" noValidate onSubmit={pay} aria-labelledby="ticket-information">
+        <h2 id="ticket-information" ref={headingRef} tabIndex={-1}>
+          Ticket information
+        </h2>
+        {errorCount > 0 ? (
+          <p className="form-summary" role="alert">
+            {bookingMessages.summary}
+          </p>
+        ) : null}
+        <TextField
+          idPrefix="ticket"
+          label="Name"
+          name="name"
+          autoComplete="name"
+          value={values.name}
+          error={errors.name}
+          maxLength={bookingLimits.name}
+          onChange={(v) => change("name", v)}
+        />
+        <TextField
+          idPrefix="ticket"
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          error={errors.email}
+          maxLength={bookingLimits.email}
+          onChange={(v) => change("email", v)}
+        />
+        <TextField
+          idPrefix="ticket"
+          label={`Number of tickets (1 to ${Math.min(maxTickets, Math.max(remaining, 1))})`}
+          name="quantity"
+          inputMode="numeric"
+          value={values.quantity}
+          error={errors.quantity}
+          maxLength={3}
+          onChange={(v) => change("quantity", v)}
+        />
+        <h2 id="card-details">Card details</h2>
+        {provider === "stripe" && publishableKey ? (
+          <Suspense fallback={null}>
+            <StripeCardForm
+              ref={cardForm}
+              publishableKey={publishableKey}
+              amountPence={totalPence}
+              onReady={markReady}
+              onError={setPaymentError}
+            />
+          </Suspense>
+        ) : (
+          <OfflineCardForm ref={cardForm} onReady={markReady} />
+        )}
+        <button type="submit" className="button" disabled={!ready} aria-disabled={submitting || undefined}>
+          {ready ? `Pay now ${formatPounds(totalPence)}` : "Loading..."}
+        </button>
+        {paymentError ? (
+          <p className="payment-error" role="alert">
+            {paymentError}
+          </p>
+        ) : null}
+        {submitting ? <p role="status">Processing your payment...</p> : null}
+      </form>
+    </div>
+  );
+}

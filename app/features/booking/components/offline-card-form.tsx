@@ -1,0 +1,87 @@
+import { useEffect, useImperativeHandle, useState, type Ref } from "react";
+import { cardProblem } from "~/infra/payments/test-cards";
+import { unexpectedError, type CardFormHandle } from "./card-form";
+
+/** The offline test provider's card form: Stripe's test cards, no real money. */
+export function OfflineCardForm({ ref, onReady }: { ref: Ref<CardFormHandle>; onReady(): void }) {
+  const [card, setCard] = useState({ number: "", expiry: "", cvc: "" });
+  useEffect(() => onReady(), [onReady]);
+  useImperativeHandle(ref, () => ({
+    async check() {
+      return cardProblem(card);
+    },
+    async pay(clientSecret, returnUrl) {
+      const response = await fetch("/api/payments/offline/confirm", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ clientSecret, card }),
+      });
+      const outcome = (await response.json().catch(() => ({}))) as { status?: string; error?: string };
+      if (outcome.error) return outcome.error;
+      if (!response.ok) return unexpectedError(`the payment could not be completed (${response.status})`);
+      window.location.assign(returnUrl);
+      return new Promise<never>(() => {});
+    },
+  }));
+  return (
+    <>
+      <p className="test-banner">
+        Test payments: no real money is charged. Use card <code>4242 4242 4242 4242</code> (succeeds),{" "}
+        <code>4000 0000 0000 0002</code> (declined) or <code>4000 0000 0000 9995</code> (insufficient funds), any future
+        expiry date and any 3-digit security code.
+      </p>
+      <div className="card-fields">
+        <CardField
+          label="Card number"
+          name="cardnumber"
+          autoComplete="cc-number"
+          placeholder="1234 1234 1234 1234"
+          value={card.number}
+          onChange={(number) => setCard((c) => ({ ...c, number }))}
+        />
+        <CardField
+          label="Expiration date"
+          name="exp-date"
+          autoComplete="cc-exp"
+          placeholder="MM / YY"
+          value={card.expiry}
+          onChange={(expiry) => setCard((c) => ({ ...c, expiry }))}
+        />
+        <CardField
+          label="Security code"
+          name="cvc"
+          autoComplete="cc-csc"
+          placeholder="CVC"
+          value={card.cvc}
+          onChange={(cvc) => setCard((c) => ({ ...c, cvc }))}
+        />
+      </div>
+    </>
+  );
+}
+
+function CardField(props: {
+  label: string;
+  name: string;
+  autoComplete: string;
+  placeholder: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  const id = `card-${props.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        inputMode="numeric"
+        autoComplete={props.autoComplete}
+        placeholder={props.placeholder}
+        value={props.value}
+        maxLength={23}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
+  );
+}

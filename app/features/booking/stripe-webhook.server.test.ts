@@ -1,0 +1,146 @@
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { stripeProvider } from "~/infra/payments/stripe.server";
+import { events, outbox, processedWebhookEvents, tickets } from "../../../db/schema";
+import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { StripeStandIn } from "../../../tests/support/stripe-standin";
+import { settleBooking, startBooking, type BookingDeps } from "./booking.server";
+import { handlePaymentWebhook } from "./webhook.server";
+
+const webhookSecret = "whsec_test_secret";
+const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
+
+function signedDelivery(event: object, secret = webhookSecret) {
+  const payload = JSON.stringify(event);
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
+  return new Request("http://localhost/api/payments/webhook", {
+    method: "POST",
+    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+    body: payload,
+  });
+}
+
+function succeeded(eventId: string, paymentId: string) {
+  return {
+    id: eventId,
+    object: "event",
+    type: "payment_intent.succeeded",
+    data: { object: { id: paymentId, object: "payment_intent" } },
+  };
+}
+
+describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
+  let database: DatabaseHandle;
+  let stripe: StripeStandIn;
+  let deps: BookingDeps;
+  let eventId: string;
+
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    stripe = await new StripeStandIn().start();
+    deps = {
+      db: database.db,
+      payments: stripeProvider({
+        secretKey: "sk_test_x",
+        publishableKey: "pk_test_x",
+        webhookSecret,
+        apiUrl: stripe.url,
+      }),
+      charity,
+    };
+    eventId = await insertEvent(database.db, { totalAvailableTickets: 50 });
+  });
+  afterEach(async () => {
+    await stripe.stop();
+    await database.close();
+  });
+
+  it("creates the PaymentIntent on the server with the amount it computed, in pence", async () => {
+    const started = await startBooking(deps, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 });
+    const [create] = stripe.requests.filter((r) => r.path === "/v1/payment_intents");
+    expect(Object.fromEntries(create!.form)).toEqual({
+      amount: "2549",
+      currency: "gbp",
+      "automatic_payment_methods[enabled]": "true",
+      description: `Quiz Night - booking ${started.bookingRef}`,
+      "metadata[booking_ref]": started.bookingRef,
+      "metadata[event_id]": eventId,
+      receipt_email: "amina@example.org",
+    });
+    expect(create!.headers["idempotency-key"]).toBe(`booking-${started.bookingRef}`);
+    expect(create!.headers.authorization).toBe("Bearer sk_test_x");
+    expect(started.clientSecret).toBe("pi_test_1_secret_test");
+  });
+
+  it("a webhook delivered twice makes one ticket and one receipt", async () => {
+    const started = await startBooking(deps, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 });
+    stripe.setStatus("pi_test_1", "succeeded");
+    const first = await handlePaymentWebhook(deps, signedDelivery(succeeded("evt_1", "pi_test_1")));
+    const second = await handlePaymentWebhook(deps, signedDelivery(succeeded("evt_1", "pi_test_1")));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(await second.json()).toEqual({ received: true, duplicate: true });
+    const sold = await database.db.select().from(tickets);
+    expect(sold.map((t) => [t.bookingRef, t.quantity])).toEqual([[started.bookingRef, 2]]);
+    expect(await database.db.select().from(outbox)).toHaveLength(1);
+    expect(await database.db.select().from(processedWebhookEvents)).toEqual([
+      expect.objectContaining({ eventId: "evt_1", type: "payment_intent.succeeded" }),
+    ]);
+  });
+
+  it("the webhook and the confirmation page racing make one ticket", async () => {
+    const started = await startBooking(deps, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 1 });
+    stripe.setStatus("pi_test_1", "succeeded");
+    await Promise.all([
+      handlePaymentWebhook(deps, signedDelivery(succeeded("evt_2", "pi_test_1"))),
+      settleBooking(deps, started.bookingRef),
+      settleBooking(deps, started.bookingRef),
+    ]);
+    expect(await database.db.select().from(tickets)).toHaveLength(1);
+    expect(await database.db.select().from(outbox)).toHaveLength(1);
+  });
+
+  it("trusts the provider, not the payload: a 'succeeded' event for an unpaid intent sells nothing", async () => {
+    await startBooking(deps, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 1 });
+    const response = await handlePaymentWebhook(deps, signedDelivery(succeeded("evt_3", "pi_test_1")));
+    expect(response.status).toBe(200);
+    expect(await database.db.select().from(tickets)).toEqual([]);
+  });
+
+  it("refuses a delivery with a bad signature, and answers 200 to event types it does not handle", async () => {
+    const forged = await handlePaymentWebhook(deps, signedDelivery(succeeded("evt_4", "pi_test_1"), "whsec_wrong"));
+    expect(forged.status).toBe(400);
+    const unsigned = await handlePaymentWebhook(
+      deps,
+      new Request("http://localhost/", { method: "POST", body: JSON.stringify(succeeded("evt_5", "pi_test_1")) }),
+    );
+    expect(unsigned.status).toBe(400);
+    const other = await handlePaymentWebhook(
+      deps,
+      signedDelivery({
+        id: "evt_6",
+        object: "event",
+        type: "customer.created",
+        data: { object: { id: "cus_1", object: "customer" } },
+      }),
+    );
+    expect(other.status).toBe(200);
+    expect(await database.db.select().from(tickets)).toEqual([]);
+  });
+
+  it("a late payment whose seats have gone is refunded through Stripe", async () => {
+    let now = new Date();
+    deps.now = () => now;
+    await database.db.update(events).set({ totalAvailableTickets: 2 });
+    const late = await startBooking(deps, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 });
+    now = new Date(now.getTime() + 20 * 60_000);
+    const other = await startBooking(deps, { eventId, name: "Grace Kimaro", email: "grace@example.org", quantity: 2 });
+    stripe.setStatus("pi_test_2", "succeeded");
+    await settleBooking(deps, other.bookingRef);
+    stripe.setStatus("pi_test_1", "succeeded");
+    expect(await settleBooking(deps, late.bookingRef)).toMatchObject({ outcome: "refunded" });
+    const refund = stripe.requests.find((r) => r.path === "/v1/refunds");
+    expect(refund?.form.get("payment_intent")).toBe("pi_test_1");
+    expect(refund?.headers["idempotency-key"]).toBe(`refund-${late.bookingRef}`);
+  });
+});

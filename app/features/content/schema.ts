@@ -1,0 +1,169 @@
+import { z } from "zod";
+
+// Schemas for the charity's editable texts in content/<name>/content.json.
+// They are browser-safe: pages import the inferred types, the server validates the files.
+
+const text = z.string().trim().min(1);
+
+/**
+ * An image names a source picture under content/images/ without its extension
+ * (e.g. "projects/water-well"); the build renders it to AVIF, WebP and JPEG at several widths.
+ */
+export const imageSchema = z.object({
+  src: z.string().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, "must name an image under content/images, without extension"),
+  alt: z.string().trim(),
+});
+export type Image = z.infer<typeof imageSchema>;
+
+export const missionSchema = z.object({
+  missionStatement: text,
+  author: text,
+});
+export type Mission = z.infer<typeof missionSchema>;
+
+export const testimonialSchema = z.object({
+  name: text,
+  job: text,
+  image: imageSchema,
+  testimonial: text,
+});
+export type Testimonial = z.infer<typeof testimonialSchema>;
+
+export const galleryImageSchema = z.object({
+  image: imageSchema,
+  description: text,
+});
+export type GalleryImage = z.infer<typeof galleryImageSchema>;
+
+export const projectSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lower-case words joined by hyphens"),
+  title: text,
+  imagePreview: imageSchema,
+  imageBanner: imageSchema,
+  info: text,
+  col1Text: text,
+  col2Text: text,
+  comingSoon: z.boolean().default(false),
+  testimonial: testimonialSchema.optional(),
+  galleryImages: z.array(galleryImageSchema).default([]),
+});
+export type Project = z.infer<typeof projectSchema>;
+
+export const carouselSchema = z.object({
+  images: z.array(imageSchema).min(1),
+  delay: z.number().positive().default(10),
+});
+export type Carousel = z.infer<typeof carouselSchema>;
+
+export const teamMemberSchema = z.object({
+  name: text,
+  position: text,
+  quote: text,
+  image: imageSchema,
+});
+export type TeamMember = z.infer<typeof teamMemberSchema>;
+
+export const trusteeSchema = z.object({
+  name: text,
+  position: text,
+  job: text,
+});
+export type Trustee = z.infer<typeof trusteeSchema>;
+
+const httpsUrl = z.url({ protocol: /^https$/ });
+const sitePath = z.string().regex(/^\/[^/]/, "must be a path on this site, starting with /");
+
+export const siteSchema = z.object({
+  shortName: text,
+  charityName: text,
+  registrationNumber: z.string().regex(/^\d{6,8}$/, "must be 6 to 8 digits"),
+  email: z.email(),
+  description: text,
+  donationPageUrl: httpsUrl,
+  quizTicketingUrl: httpsUrl,
+  socialUrl: httpsUrl,
+  socialLabel: text,
+  privacyPolicyUrl: sitePath,
+  builderCredit: z.object({ name: text, url: httpsUrl }),
+  defaultVideoUrl: httpsUrl,
+});
+export type Site = z.infer<typeof siteSchema>;
+
+export const homeSchema = z.object({
+  title: text,
+  subtitle: text,
+  quote: text,
+  imageWheel: carouselSchema,
+  activeProjectsTitle: text,
+  activeProjects: z.array(projectSchema),
+  previousProjectsTitle: text,
+  previousProjects: z.array(projectSchema),
+  mission: missionSchema,
+  video: z.object({ title: text, text: text, url: httpsUrl.optional(), poster: imageSchema }),
+});
+export type HomeContent = z.infer<typeof homeSchema>;
+
+export const aboutSchema = z.object({
+  title: text,
+  description: text,
+  video: z.object({ url: httpsUrl.optional(), poster: imageSchema, caption: text }),
+  col1Text: text,
+  col2Text: text,
+  mission: missionSchema,
+  team: z.array(teamMemberSchema).min(1),
+  trustees: z.array(trusteeSchema).min(1),
+});
+export type AboutContent = z.infer<typeof aboutSchema>;
+
+export const contactSchema = z.object({
+  title: text,
+  description: text,
+  image: imageSchema,
+  col1Text: text,
+  col2Text: text,
+});
+export type ContactContent = z.infer<typeof contactSchema>;
+
+export const volunteeringSchema = z.object({
+  title: text,
+  description: text,
+  image: imageSchema,
+  col1Text: text,
+  col2Text: text,
+  formIntro: text,
+});
+export type VolunteeringContent = z.infer<typeof volunteeringSchema>;
+
+export const fundraisingSchema = z.object({
+  title: text,
+  description: text,
+  image: imageSchema,
+  col1Text: text,
+  col2Text: text,
+});
+export type FundraisingContent = z.infer<typeof fundraisingSchema>;
+
+export const paymentSchema = z.object({
+  title: text,
+  description: text,
+  donationText: text,
+  donationSuccessTitle: text,
+  donationGratitudeText: text,
+  paymentSuccessImage: imageSchema,
+  presetAmounts: z.array(z.number().int().positive()).min(1),
+});
+export type PaymentContent = z.infer<typeof paymentSchema>;
+
+/** Each content file: its folder name under content/, its page key (spec call 2) and its schema. */
+export const contentFiles = {
+  site: { pageKey: "SiteSettings", schema: siteSchema },
+  home: { pageKey: "HomePage", schema: homeSchema },
+  about: { pageKey: "AboutPage", schema: aboutSchema },
+  contact: { pageKey: "ContactPage", schema: contactSchema },
+  volunteering: { pageKey: "VolunteeringPage", schema: volunteeringSchema },
+  fundraising: { pageKey: "FundraisingPage", schema: fundraisingSchema },
+  payment: { pageKey: "PaymentPage", schema: paymentSchema },
+} as const;
+
+export type ContentName = keyof typeof contentFiles;
+export type ContentOf<N extends ContentName> = z.infer<(typeof contentFiles)[N]["schema"]>;

@@ -1,0 +1,78 @@
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { changesChannel } from "~/infra/live/changes.server";
+import { availabilityByEvent } from "./events.server";
+import type { Availability } from "./schema";
+
+type Listener = (message: FeedMessage) => void;
+
+export type FeedMessage = { type: "availability"; events: Record<string, Availability> } | { type: "events-changed" };
+
+/**
+ * One per process: listens for changes, recounts availability once per burst of changes, and
+ * passes the counts to every visitor connected to the live feed. The counts carry no names or
+ * e-mail addresses.
+ */
+export class AvailabilityFeed {
+  private readonly listeners = new Set<Listener>();
+  private stopListening: (() => Promise<void>) | undefined;
+  /** Set at shutdown: new connections are told to come back later. */
+  closed = false;
+  private pending: ReturnType<typeof setTimeout> | undefined;
+  private eventsChanged = false;
+
+  constructor(private readonly database: Pick<DatabaseHandle, "db" | "listen">) {}
+
+  async start() {
+    this.stopListening = await this.database.listen(changesChannel, (payload) => {
+      if (payload === "events") this.eventsChanged = true;
+      // A burst of changes (a busy sale, a batch edit) is recounted once.
+      this.pending ??= setTimeout(() => void this.publish(), 25);
+    });
+  }
+
+  snapshot(): Promise<Record<string, Availability>> {
+    return availabilityByEvent(this.database.db);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get connections() {
+    return this.listeners.size;
+  }
+
+  private async publish() {
+    this.pending = undefined;
+    const eventsChanged = this.eventsChanged;
+    this.eventsChanged = false;
+    if (this.listeners.size === 0) return;
+    try {
+      const events = await this.snapshot();
+      for (const listener of this.listeners) {
+        if (eventsChanged) listener({ type: "events-changed" });
+        listener({ type: "availability", events });
+      }
+    } catch (error) {
+      console.error("Could not recount ticket availability:", (error as Error).message);
+    }
+  }
+
+  /** Ends every live connection (at shutdown) and stops listening. */
+  async close() {
+    this.closed = true;
+    clearTimeout(this.pending);
+    this.closeHandlers.forEach((close) => close());
+    this.listeners.clear();
+    await this.stopListening?.();
+  }
+
+  private readonly closeHandlers = new Set<() => void>();
+
+  /** Registers how to end one connection when the feed closes. */
+  onClose(close: () => void): () => void {
+    this.closeHandlers.add(close);
+    return () => this.closeHandlers.delete(close);
+  }
+}

@@ -1,0 +1,107 @@
+import { Link } from "react-router";
+import { Picture } from "~/components/ui/picture";
+import { londonDate, londonTime } from "~/lib/london-time";
+import { formatPounds } from "~/lib/money";
+import type { Availability, EventView } from "../schema";
+
+export function eventPosterImage(event: Pick<EventView, "posterImage" | "name">) {
+  return { src: event.posterImage, alt: `Poster for ${event.name}` };
+}
+
+/** Only a few places left: worth saying on the card. */
+const fewLeft = 10;
+
+interface EventCardProps {
+  event: EventView;
+  availability: Availability | undefined;
+  /** Ticket sale still open (decided on the server, at request time). */
+  current: boolean;
+  headingLevel?: 2 | 3;
+}
+
+/** An event in a list: poster, name, date, location, cost, and Book, Sold out or the external ticket link. */
+export function EventCard({ event, availability, current, headingLevel = 3 }: EventCardProps) {
+  const Heading = `h${headingLevel}` as const;
+  const soldOut = availability?.soldOut ?? false;
+  return (
+    <article className="event-card" data-event-id={event.id}>
+      <Picture
+        image={eventPosterImage(event)}
+        sizes="(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw"
+        width={480}
+        height={300}
+        className="event-card-image"
+      />
+      <div className="event-card-body">
+        <Heading>
+          <Link to={`/fundraising-event/${event.id}`} state={{ event }} prefetch="intent">
+            {event.name}
+          </Link>
+        </Heading>
+        <EventFacts event={event} />
+        <p className="event-description">{event.description}</p>
+        <EventAction event={event} availability={availability} current={current} soldOut={soldOut} />
+      </div>
+    </article>
+  );
+}
+
+export function EventFacts({ event, withTime = false }: { event: EventView; withTime?: boolean }) {
+  return (
+    <dl className="event-facts">
+      <div>
+        <dt>Date</dt>
+        <dd>
+          <time dateTime={event.eventDate}>{londonDate(event.eventDate)}</time>
+          {withTime ? <> at {londonTime(event.eventDate)}</> : null}
+        </dd>
+      </div>
+      {event.location ? (
+        <div>
+          <dt>Location</dt>
+          <dd>{event.location}</dd>
+        </div>
+      ) : null}
+      {event.ticketCostPence !== null ? (
+        <div>
+          <dt>Ticket</dt>
+          <dd>{formatPounds(event.ticketCostPence)}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+export function EventAction({
+  event,
+  availability,
+  current,
+  soldOut,
+}: {
+  event: EventView;
+  availability: Availability | undefined;
+  current: boolean;
+  soldOut: boolean;
+}) {
+  if (soldOut) return <p className="sold-out">Sold out</p>;
+  if (!current) return null;
+  if (event.ticketCostPence === null) {
+    return event.link ? (
+      <a className="button button-secondary" href={event.link} rel="noopener noreferrer">
+        Get tickets<span className="visually-hidden"> for {event.name}</span> (external site)
+      </a>
+    ) : null;
+  }
+  return (
+    <div className="event-action">
+      <Link className="button" to={`/book-event/${event.id}`} state={{ event }}>
+        Book tickets<span className="visually-hidden"> for {event.name}</span>
+      </Link>
+      {availability && availability.remaining <= fewLeft ? (
+        <p className="few-left">
+          Only {availability.remaining} {availability.remaining === 1 ? "ticket" : "tickets"} left
+        </p>
+      ) : null}
+    </div>
+  );
+}

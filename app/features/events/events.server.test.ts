@@ -1,0 +1,219 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bookings, tickets } from "../../../db/schema";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { engines, freshDatabase } from "../../../tests/support/databases";
+import { announceChange } from "~/infra/live/changes.server";
+import { AvailabilityFeed, type FeedMessage } from "./availability-feed.server";
+import { availabilityByEvent, createEvent, findEvent, listEvents, updateEvent } from "./events.server";
+import { newEventSchema } from "./schema";
+import { seedSampleEvents } from "./sample-events.server";
+
+const quiz = newEventSchema.parse({
+  name: "Quiz Night",
+  description: "Eight rounds and a supper.",
+  posterImage: "pages/quiz-night",
+  eventDate: "2026-12-05T19:00:00Z",
+  ticketCost: 12.5,
+  totalAvailableTickets: 10,
+  ticketSaleExpiry: "2026-12-04T12:00:00Z",
+});
+
+describe.each(engines)("events on %s", (engine) => {
+  let database: DatabaseHandle;
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+  });
+  afterEach(() => database.close());
+
+  const sell = (eventId: string, quantity: number, isValid = true) =>
+    database.db.insert(tickets).values({
+      ticketHolderName: "Amina Mushi",
+      email: "amina@example.org",
+      eventId,
+      bookingRef: crypto.randomUUID(),
+      quantity,
+      isValid,
+    });
+
+  it("stores an event and gives it back with the spec's field names", async () => {
+    const created = await createEvent(database.db, quiz);
+    expect(created).toMatchObject({
+      name: "Quiz Night",
+      ticketCost: 12.5,
+      ticketCostPence: 1250,
+      eventDate: "2026-12-05T19:00:00.000Z",
+      location: "",
+      isTest: false,
+    });
+    expect(await findEvent(database.db, created.id)).toEqual(created);
+    expect(await findEvent(database.db, "not-a-uuid")).toBeUndefined();
+    expect(await findEvent(database.db, crypto.randomUUID())).toBeUndefined();
+  });
+
+  it("lists events newest event date first", async () => {
+    await createEvent(database.db, {
+      ...quiz,
+      name: "Older",
+      eventDate: "2026-01-05T19:00:00Z",
+      ticketSaleExpiry: "2026-01-04T12:00:00Z",
+    });
+    await createEvent(database.db, quiz);
+    expect((await listEvents(database.db)).map((e) => e.name)).toEqual(["Quiz Night", "Older"]);
+  });
+
+  it("counts tickets sold by quantity, not by record, and leaves out invalid tickets", async () => {
+    const event = await createEvent(database.db, quiz);
+    const other = await createEvent(database.db, { ...quiz, name: "Other" });
+    await sell(event.id, 4);
+    await sell(event.id, 3);
+    await sell(event.id, 2, false);
+    await sell(other.id, 1);
+    const availability = await availabilityByEvent(database.db);
+    expect(availability[event.id]).toEqual({ sold: 7, remaining: 3, soldOut: false });
+    expect(availability[other.id]).toEqual({ sold: 1, remaining: 9, soldOut: false });
+    await sell(event.id, 3);
+    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 10, remaining: 0, soldOut: true });
+  });
+
+  it("counts seats held by unfinished checkouts as taken until their hold expires", async () => {
+    const event = await createEvent(database.db, quiz);
+    await sell(event.id, 4);
+    const hold = (quantity: number, minutes: number, status = "held") =>
+      database.db.insert(bookings).values({
+        bookingRef: crypto.randomUUID(),
+        eventId: event.id,
+        holderName: "A",
+        email: "a@example.org",
+        quantity,
+        amountPence: 100,
+        status,
+        holdExpiresAt: new Date(Date.now() + minutes * 60_000),
+        provider: "offline",
+      });
+    await hold(3, 10);
+    await hold(2, -1); // expired
+    await hold(2, 10, "cancelled");
+    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 4, remaining: 3, soldOut: false });
+    await hold(3, 10);
+    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 4, remaining: 0, soldOut: true });
+  });
+
+  it("an event with no sales has them all left", async () => {
+    const event = await createEvent(database.db, quiz);
+    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 0, remaining: 10, soldOut: false });
+  });
+
+  it("changes only the fields given, and refuses a sale closing after the event", async () => {
+    const event = await createEvent(database.db, quiz);
+    const changed = await updateEvent(database.db, event.id, { totalAvailableTickets: 5, ticketCost: null });
+    expect(changed).toMatchObject({ name: "Quiz Night", totalAvailableTickets: 5, ticketCost: null });
+    await expect(updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" })).rejects.toThrow(
+      "must not be after eventDate",
+    );
+    expect((await findEvent(database.db, event.id))?.ticketSaleExpiry).toBe("2026-12-04T12:00:00.000Z");
+    expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" })).toBeUndefined();
+  });
+
+  it("the live feed sends counts on a sale, and nothing personal", async () => {
+    const event = await createEvent(database.db, quiz);
+    const feed = new AvailabilityFeed(database);
+    await feed.start();
+    const messages: FeedMessage[] = [];
+    const received = new Promise<void>((resolve) =>
+      feed.subscribe((message) => {
+        messages.push(message);
+        if (message.type === "availability") resolve();
+      }),
+    );
+    await database.db.transaction(async (tx) => {
+      await tx.insert(tickets).values({
+        ticketHolderName: "Private Person",
+        email: "private@example.org",
+        eventId: event.id,
+        bookingRef: crypto.randomUUID(),
+        quantity: 2,
+      });
+      await announceChange(tx, "availability");
+    });
+    await received;
+    expect(messages).toEqual([
+      { type: "availability", events: { [event.id]: { sold: 2, remaining: 8, soldOut: false } } },
+    ]);
+    const text = JSON.stringify(messages);
+    expect(text).not.toContain("Private Person");
+    expect(text).not.toContain("private@example.org");
+    await feed.close();
+  });
+
+  it("the feed says when events themselves change, so pages reload them", async () => {
+    const feed = new AvailabilityFeed(database);
+    await feed.start();
+    const types: string[] = [];
+    const received = new Promise<void>((resolve) =>
+      feed.subscribe((message) => {
+        types.push(message.type);
+        if (message.type === "availability") resolve();
+      }),
+    );
+    await createEvent(database.db, quiz);
+    await announceChange(database.db, "events");
+    await received;
+    expect(types).toEqual(["events-changed", "availability"]);
+    await feed.close();
+  });
+
+  it("starts an empty embedded site with every kind of sample event, once", async () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    expect(await seedSampleEvents(database.db, now)).toBe(true);
+    expect(await seedSampleEvents(database.db, now)).toBe(false);
+    const events = await listEvents(database.db);
+    const availability = await availabilityByEvent(database.db);
+    const current = events.filter((e) => new Date(e.ticketSaleExpiry) > now && !e.isTest);
+    const past = events.filter((e) => new Date(e.ticketSaleExpiry) <= now && !e.isTest);
+    expect(current.filter((e) => e.ticketCostPence !== null)).toHaveLength(2);
+    expect(past).toHaveLength(2);
+    expect(events.filter((e) => e.isTest)).toHaveLength(1);
+    expect(events.filter((e) => e.ticketCostPence === null && e.link)).toHaveLength(1);
+    const nearlySoldOut = current.filter(
+      (e) => availability[e.id]!.remaining > 0 && availability[e.id]!.remaining <= 5,
+    );
+    expect(nearlySoldOut).toHaveLength(1);
+  });
+});
+
+describe.runIf(engines.includes("postgres"))("two server processes on one PostgreSQL database", () => {
+  it("a change announced by one reaches the live feed of the other", async () => {
+    const { createPostgresDatabase } = await import("../../../tests/support/databases");
+    const { openDatabase } = await import("~/infra/db/database.server");
+    const { url, drop } = await createPostgresDatabase();
+    const a = await openDatabase({ url });
+    const b = await openDatabase({ url });
+    try {
+      const event = await createEvent(a.db, quiz);
+      const feedOnA = new AvailabilityFeed(a);
+      await feedOnA.start();
+      const received = new Promise<FeedMessage>((resolve) =>
+        feedOnA.subscribe((message) => message.type === "availability" && resolve(message)),
+      );
+      await b.db.transaction(async (tx) => {
+        await tx.insert(tickets).values({
+          ticketHolderName: "Amina",
+          email: "amina@example.org",
+          eventId: event.id,
+          bookingRef: crypto.randomUUID(),
+          quantity: 10,
+        });
+        await announceChange(tx, "availability");
+      });
+      expect(await received).toEqual({
+        type: "availability",
+        events: { [event.id]: { sold: 10, remaining: 0, soldOut: true } },
+      });
+      await feedOnA.close();
+    } finally {
+      await a.close();
+      await b.close();
+      await drop();
+    }
+  });
+});

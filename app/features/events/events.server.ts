@@ -1,0 +1,121 @@
+import { asc, eq, sql } from "drizzle-orm";
+import type { Queryable } from "~/infra/db/database.server";
+import { isUuid } from "~/lib/ids";
+import { events } from "../../../db/schema";
+import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
+import { availabilityOf } from "./status";
+
+type EventRow = typeof events.$inferSelect;
+
+export function toEventView(row: EventRow): EventView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    posterImage: row.posterImage,
+    eventDate: row.eventDate.toISOString(),
+    location: row.location,
+    ticketCost: row.ticketCostPence === null ? null : row.ticketCostPence / 100,
+    ticketCostPence: row.ticketCostPence,
+    totalAvailableTickets: row.totalAvailableTickets,
+    ticketSaleExpiry: row.ticketSaleExpiry.toISOString(),
+    isTest: row.isTest,
+    link: row.link,
+    testimonial: row.testimonial ?? null,
+    galleryImages: row.gallery,
+  };
+}
+
+/** Every event, test events included (pages filter), ordered by event date, newest first. */
+export async function listEvents(db: Queryable): Promise<EventView[]> {
+  const rows = await db
+    .select()
+    .from(events)
+    .orderBy(sql`${events.eventDate} desc`, asc(events.name));
+  return rows.map(toEventView);
+}
+
+export async function findEvent(db: Queryable, id: string): Promise<EventView | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db.select().from(events).where(eq(events.id, id));
+  return row ? toEventView(row) : undefined;
+}
+
+export async function createEvent(db: Queryable, input: NewEvent): Promise<EventView> {
+  const [row] = await db
+    .insert(events)
+    .values({
+      name: input.name,
+      description: input.description,
+      posterImage: input.posterImage,
+      eventDate: new Date(input.eventDate),
+      location: input.location,
+      ticketCostPence: input.ticketCost,
+      totalAvailableTickets: input.totalAvailableTickets,
+      ticketSaleExpiry: new Date(input.ticketSaleExpiry),
+      isTest: input.isTest,
+      link: input.link,
+      testimonial: input.testimonial,
+      gallery: input.galleryImages,
+    })
+    .returning();
+  return toEventView(row!);
+}
+
+export class EventRuleError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Applies a staff member's changes; undefined when there is no such event. */
+export async function updateEvent(db: Queryable, id: string, changes: EventChanges): Promise<EventView | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(events).where(eq(events.id, id)).for("update");
+    if (!current) return undefined;
+    const next = {
+      ...(changes.name !== undefined && { name: changes.name }),
+      ...(changes.description !== undefined && { description: changes.description }),
+      ...(changes.posterImage !== undefined && { posterImage: changes.posterImage }),
+      ...(changes.eventDate !== undefined && { eventDate: new Date(changes.eventDate) }),
+      ...(changes.location !== undefined && { location: changes.location }),
+      ...(changes.ticketCost !== undefined && { ticketCostPence: changes.ticketCost }),
+      ...(changes.totalAvailableTickets !== undefined && { totalAvailableTickets: changes.totalAvailableTickets }),
+      ...(changes.ticketSaleExpiry !== undefined && { ticketSaleExpiry: new Date(changes.ticketSaleExpiry) }),
+      ...(changes.isTest !== undefined && { isTest: changes.isTest }),
+      ...(changes.link !== undefined && { link: changes.link }),
+      ...(changes.testimonial !== undefined && { testimonial: changes.testimonial }),
+      ...(changes.galleryImages !== undefined && { gallery: changes.galleryImages }),
+    };
+    const eventDate = next.eventDate ?? current.eventDate;
+    const expiry = next.ticketSaleExpiry ?? current.ticketSaleExpiry;
+    if (expiry > eventDate) throw new EventRuleError("ticketSaleExpiry", "must not be after eventDate");
+    const [row] = await tx
+      .update(events)
+      .set({ ...next, updatedAt: new Date() })
+      .where(eq(events.id, id))
+      .returning();
+    return toEventView(row!);
+  });
+}
+
+/**
+ * Tickets sold and left for every event, by event id. Sold counts ticket quantities, not records,
+ * and only valid tickets; seats held by unfinished checkouts are not sold but are not left either.
+ */
+export async function availabilityByEvent(db: Queryable): Promise<Record<string, Availability>> {
+  const rows = await db
+    .select({
+      id: events.id,
+      total: events.totalAvailableTickets,
+      // Written out with table aliases: inside a subquery an unqualified "id" would mean the ticket's.
+      sold: sql<number>`coalesce((select sum(t.quantity) from tickets t where t.event_id = "events"."id" and t.is_valid), 0)::int`,
+      held: sql<number>`coalesce((select sum(b.quantity) from bookings b where b.event_id = "events"."id" and b.status = 'held' and b.hold_expires_at > now()), 0)::int`,
+    })
+    .from(events);
+  return Object.fromEntries(rows.map((row) => [row.id, availabilityOf(row.total, Number(row.sold), Number(row.held))]));
+}

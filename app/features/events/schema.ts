@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { parsePence } from "~/lib/money";
+
+/** Tickets sold and left for one event: all the live feed says, never who bought them. */
+export interface Availability {
+  sold: number;
+  remaining: number;
+  soldOut: boolean;
+}
+
+/** An event as pages and the staff API see it, with the specification's field names. */
+export interface EventView {
+  id: string;
+  name: string;
+  description: string;
+  posterImage: string;
+  /** ISO 8601 date-time. */
+  eventDate: string;
+  location: string;
+  /** Pounds, as the spec has it; null when tickets are not sold online. */
+  ticketCost: number | null;
+  ticketCostPence: number | null;
+  totalAvailableTickets: number;
+  ticketSaleExpiry: string;
+  isTest: boolean;
+  link: string | null;
+  testimonial: { name: string; job: string; image: string; testimonial: string } | null;
+  galleryImages: { image: string; description: string }[];
+}
+
+/** A picture: an image under content/images (named without extension) or a file on this site. */
+const picture = z
+  .string()
+  .trim()
+  .regex(/^([a-z0-9-]+(\/[a-z0-9-]+)*|\/[\w\-./]+\.(avif|webp|jpe?g|png|svg))$/, {
+    error: "must name an image under content/images (e.g. events/quiz-night) or a file on this site (/uploads/x.jpg)",
+  });
+
+const dateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-12-05T19:00:00Z" });
+const text = (max: number) =>
+  z.string().trim().min(1, "must not be blank").max(max, `must be at most ${max} characters`);
+
+const ticketCost = z
+  .union([z.number(), z.null()], { error: "must be a number of pounds (e.g. 12.5) or null" })
+  .transform((value, ctx) => {
+    if (value === null) return null;
+    const pence = parsePence(value);
+    if (pence === undefined) {
+      ctx.addIssue({ code: "custom", message: "must be an amount in pounds, 0 or more, with at most two decimals" });
+      return z.NEVER;
+    }
+    return pence;
+  });
+
+const eventFields = {
+  name: text(120),
+  description: text(2000),
+  posterImage: picture,
+  eventDate: dateTime,
+  location: z.string().trim().max(200, "must be at most 200 characters"),
+  ticketCost,
+  totalAvailableTickets: z
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(100_000, "must be at most 100000"),
+  ticketSaleExpiry: dateTime,
+  isTest: z.boolean({ error: "must be true or false" }),
+  link: z.union([z.url({ protocol: /^https?$/, error: "must be an http(s) address" }), z.null()]),
+  testimonial: z.union([
+    z.object(
+      { name: text(80), job: text(120), image: picture, testimonial: text(1000) },
+      { error: "must be an object" },
+    ),
+    z.null(),
+  ]),
+  galleryImages: z
+    .array(z.object({ image: picture, description: text(300) }), { error: "must be a list" })
+    .max(24, "must have at most 24 pictures"),
+};
+
+/** POST /api/admin/events: a new event. Optional fields default to empty. */
+export const newEventSchema = z
+  .strictObject({
+    ...eventFields,
+    location: eventFields.location.default(""),
+    isTest: eventFields.isTest.default(false),
+    link: eventFields.link.default(null),
+    testimonial: eventFields.testimonial.default(null),
+    galleryImages: eventFields.galleryImages.default([]),
+  })
+  .refine((e) => new Date(e.ticketSaleExpiry) <= new Date(e.eventDate), {
+    path: ["ticketSaleExpiry"],
+    message: "must not be after eventDate",
+  });
+
+/** PATCH /api/admin/events/:id: any subset of the fields. */
+export const eventChangesSchema = z.strictObject(eventFields).partial();
+
+export type NewEvent = z.output<typeof newEventSchema>;
+export type EventChanges = z.output<typeof eventChangesSchema>;
+
+/** A zod failure as `{ field: reason }`, for a 400 answer that says what to fix. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join(".") || "body";
+    const message = issue.code === "unrecognized_keys" ? `unknown field(s): ${issue.keys.join(", ")}` : issue.message;
+    errors[field] ??= message;
+  }
+  return errors;
+}

@@ -1,0 +1,41 @@
+import type { Availability, EventView } from "./schema";
+
+/** Tickets are on sale until ticketSaleExpiry; after that the event is past. */
+export function isCurrent(event: Pick<EventView, "ticketSaleExpiry">, now: Date): boolean {
+  return new Date(event.ticketSaleExpiry).getTime() > now.getTime();
+}
+
+export function availabilityOf(total: number, sold: number, held = 0): Availability {
+  const remaining = Math.max(0, total - sold - held);
+  return { sold, remaining, soldOut: remaining === 0 };
+}
+
+/** Why a visitor may not start booking this event, in words for them; null when they may. */
+export function bookingClosedReason(
+  event: Pick<EventView, "ticketSaleExpiry" | "ticketCostPence">,
+  availability: Availability | undefined,
+  now: Date,
+): string | null {
+  if (!isCurrent(event, now)) return "Ticket sales for this event have closed.";
+  if (event.ticketCostPence === null) return "Tickets for this event are not sold on this site.";
+  if (availability?.soldOut) return "Sorry, this event is sold out.";
+  return null;
+}
+
+function byEventDateNewestFirst(a: EventView, b: EventView) {
+  return b.eventDate.localeCompare(a.eventDate) || a.name.localeCompare(b.name);
+}
+
+/** The Fundraising page's two lists: current and past, test events left out, newest event date first. */
+export function fundraisingLists(events: EventView[], now: Date) {
+  const real = events.filter((event) => !event.isTest).sort(byEventDateNewestFirst);
+  return {
+    current: real.filter((event) => isCurrent(event, now)),
+    past: real.filter((event) => !isCurrent(event, now)),
+  };
+}
+
+/** The test page's list: every event still on sale, test events included. */
+export function mockEventList(events: EventView[], now: Date) {
+  return events.filter((event) => isCurrent(event, now)).sort(byEventDateNewestFirst);
+}

@@ -1,0 +1,120 @@
+import crypto from "node:crypto";
+import { and, eq, gt, lt } from "drizzle-orm";
+import type { Database } from "~/infra/db/database.server";
+import { staffSessions, staffUsers } from "../../../db/schema";
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.server";
+
+export const sessionCookieName = "kt_staff";
+const sessionLifetimeMs = 8 * 60 * 60 * 1000;
+
+export interface StaffUser {
+  id: string;
+  email: string;
+}
+
+export class StaffAccountError extends Error {}
+
+function normaliseEmail(email: string) {
+  return email.trim().toLowerCase();
+}
+
+export async function createStaffUser(db: Database, email: string, password: string): Promise<StaffUser> {
+  const problem = passwordProblem(password);
+  if (problem) throw new StaffAccountError(`The password ${problem}.`);
+  const address = normaliseEmail(email);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) throw new StaffAccountError(`"${email}" is not an e-mail address.`);
+  const [row] = await db
+    .insert(staffUsers)
+    .values({ email: address, passwordHash: await hashPassword(password) })
+    .onConflictDoNothing()
+    .returning({ id: staffUsers.id, email: staffUsers.email });
+  if (!row) throw new StaffAccountError(`There is already a staff account for ${address}.`);
+  return row;
+}
+
+/** Creates the first staff account from ADMIN_EMAIL and ADMIN_PASSWORD when there is none yet. */
+export async function ensureFirstStaffUser(db: Database, first: { email: string; password: string } | undefined) {
+  if (!first) return;
+  const count = await db.$count(staffUsers);
+  if (count === 0) await createStaffUser(db, first.email, first.password);
+}
+
+/** The account for these credentials, or undefined; takes as long whether or not the e-mail exists. */
+export async function authenticate(db: Database, email: string, password: string): Promise<StaffUser | undefined> {
+  const [user] = await db
+    .select()
+    .from(staffUsers)
+    .where(eq(staffUsers.email, normaliseEmail(email)));
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+  return ok && user ? { id: user.id, email: user.email } : undefined;
+}
+
+function tokenHash(token: string) {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+/** Starts a session; the returned token goes in the cookie, only its hash in the database. */
+export async function startSession(db: Database, user: StaffUser, now = new Date()) {
+  const token = crypto.randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
+  await db.insert(staffSessions).values({ tokenHash: tokenHash(token), userId: user.id, createdAt: now, expiresAt });
+  // Old sessions are swept as new ones start.
+  await db.delete(staffSessions).where(lt(staffSessions.expiresAt, now));
+  return { token, expiresAt };
+}
+
+export async function endSession(db: Database, token: string) {
+  await db.delete(staffSessions).where(eq(staffSessions.tokenHash, tokenHash(token)));
+}
+
+export async function userForSession(db: Database, token: string, now = new Date()): Promise<StaffUser | undefined> {
+  const [row] = await db
+    .select({ id: staffUsers.id, email: staffUsers.email })
+    .from(staffSessions)
+    .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.userId))
+    .where(and(eq(staffSessions.tokenHash, tokenHash(token)), gt(staffSessions.expiresAt, now)));
+  return row;
+}
+
+export function sessionTokenFrom(request: Request): string | undefined {
+  const cookies = request.headers.get("Cookie") ?? "";
+  for (const part of cookies.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === sessionCookieName) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}
+
+export function sessionCookie(token: string, expiresAt: Date, secure: boolean) {
+  const maxAge = Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000));
+  return [
+    `${sessionCookieName}=${encodeURIComponent(token)}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    `Max-Age=${maxAge}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export function clearedSessionCookie(secure: boolean) {
+  return [
+    `${sessionCookieName}=`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    "Max-Age=0",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export const unauthorised = () =>
+  Response.json({ error: "Sign in as staff to do this." }, { status: 401, headers: { "Cache-Control": "no-store" } });
+
+/** The signed-in staff member making this request; throws a 401 answer when there is none. */
+export async function requireStaff(db: Database, request: Request): Promise<StaffUser> {
+  const token = sessionTokenFrom(request);
+  const user = token ? await userForSession(db, token) : undefined;
+  if (!user) throw unauthorised();
+  return user;
+}

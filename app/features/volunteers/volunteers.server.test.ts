@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { RateLimiter } from "~/infra/rate-limit.server";
+import { engines, freshDatabase } from "../../../tests/support/databases";
+import { listVolunteers, submitVolunteer } from "./volunteers.server";
+
+const good = { name: "Grace Kimaro", email: "grace@example.org", reason: "I would love to help at the quiz night." };
+
+describe.each(engines)("volunteer sign-ups on %s", (engine) => {
+  let database: DatabaseHandle;
+  let limiter: RateLimiter;
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    limiter = new RateLimiter({ limit: 3, windowMs: 60_000 });
+  });
+  afterEach(() => database.close());
+
+  const submit = (input: Record<string, unknown>, clientAddress = "203.0.113.7") =>
+    submitVolunteer(input, { db: database.db, limiter, clientAddress });
+
+  it("stores a valid sign-up, trimmed", async () => {
+    expect(await submit({ ...good, name: " Grace Kimaro " })).toEqual({ status: "ok" });
+    const rows = await listVolunteers(database.db);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject(good);
+  });
+
+  it("answers a bad sign-up with the field messages and stores nothing", async () => {
+    const result = await submit({ name: "", email: "nope", reason: good.reason });
+    expect(result).toEqual({
+      status: "invalid",
+      errors: { name: "Name must not be left blank.", email: "Invalid email." },
+    });
+    expect(await listVolunteers(database.db)).toEqual([]);
+  });
+
+  it("thanks a robot that filled the hidden field, and stores nothing", async () => {
+    expect(await submit({ ...good, website: "http://spam.example" })).toEqual({ status: "ok" });
+    expect(await listVolunteers(database.db)).toEqual([]);
+  });
+
+  it("turns away a flood from one address but not from another", async () => {
+    for (let i = 0; i < 3; i++) expect((await submit({ ...good, email: `g${i}@example.org` })).status).toBe("ok");
+    expect((await submit(good)).status).toBe("limited");
+    expect((await submit(good, "198.51.100.1")).status).toBe("ok");
+    expect(await listVolunteers(database.db)).toHaveLength(4);
+  });
+
+  it("refuses over-long text at the database too", async () => {
+    const { volunteers } = await import("../../../db/schema");
+    await expect(database.db.insert(volunteers).values({ ...good, name: "n".repeat(81) })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,44 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config.server";
+
+describe("the configuration", () => {
+  it("runs on embedded defaults with nothing set", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      production: false,
+      databaseUrl: undefined,
+      stripe: undefined,
+      smtpUrl: undefined,
+      dataDir: path.resolve("data"),
+      publicUrl: "http://localhost:3000",
+    });
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(parseConfig({ DATABASE_URL: "", SMTP_URL: " " }).databaseUrl).toBeUndefined();
+  });
+
+  it("stops with a message naming each bad variable", () => {
+    const attempt = () => parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", SESSION_SECRET: "short" });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT/);
+    expect(attempt).toThrow(/DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(attempt).toThrow(/SESSION_SECRET: must be at least 32 characters/);
+  });
+
+  it("wants the three Stripe keys together", () => {
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_1" })).toThrow(/STRIPE_SECRET_KEY: set all three/);
+    const config = parseConfig({
+      STRIPE_SECRET_KEY: "sk_test_1",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_1",
+      STRIPE_WEBHOOK_SECRET: "whsec_1",
+    });
+    expect(config.stripe?.publishableKey).toBe("pk_test_1");
+  });
+
+  it("wants ADMIN_EMAIL and ADMIN_PASSWORD together", () => {
+    expect(() => parseConfig({ ADMIN_EMAIL: "staff@example.org" })).toThrow(/ADMIN_PASSWORD/);
+  });
+});

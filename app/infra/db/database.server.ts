@@ -1,0 +1,206 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import * as schema from "../../../db/schema";
+
+/** One drizzle database, whichever engine is behind it. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** A database or a transaction on it: what a query function needs to run inside either. */
+export type Queryable = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface DatabaseHandle {
+  db: Database;
+  /** "pglite" for the embedded default, "postgres" for a server given by DATABASE_URL. */
+  engine: "pglite" | "postgres";
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel`, from this process or (on PostgreSQL) any other
+   * process sharing the database; resolves with a function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A postgres:// URL; when absent the embedded database is used. */
+  url?: string;
+  /** Folder for the embedded database's files; "memory" keeps it in memory (tests). */
+  dataDir?: string;
+}
+
+const migrationsFolder = path.resolve("db/migrations");
+
+/** Opens the database and brings its tables up to date with the committed migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // A dropped idle connection must not take the process down; the pool replaces it.
+    pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+    const db = drizzlePg(pool, { schema });
+    try {
+      await migratePg(db, { migrationsFolder });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    const listener = new PostgresListener(options.url);
+    return {
+      db: db as unknown as Database,
+      engine: "postgres",
+      listen: (channel, onNotify) => listener.listen(channel, onNotify),
+      async close() {
+        await listener.close();
+        await pool.end();
+      },
+    };
+  }
+
+  let client: PGlite;
+  let releaseLock = async () => {};
+  if (!options.dataDir || options.dataDir === "memory") {
+    client = new PGlite();
+  } else {
+    const dir = path.join(options.dataDir, "db");
+    await fs.mkdir(dir, { recursive: true });
+    releaseLock = await lockDataDir(dir);
+    try {
+      client = new PGlite(dir);
+      await client.waitReady;
+    } catch (error) {
+      await releaseLock();
+      throw error;
+    }
+  }
+  const db = drizzlePglite(client, { schema });
+  try {
+    await migratePglite(db, { migrationsFolder });
+  } catch (error) {
+    await client.close();
+    await releaseLock();
+    throw error;
+  }
+  return {
+    db: db as unknown as Database,
+    engine: "pglite",
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
+    async close() {
+      await client.close();
+      await releaseLock();
+    },
+  };
+}
+
+export class DatabaseInUseError extends Error {
+  override name = "DatabaseInUseError";
+}
+
+/**
+ * The embedded database must be opened by one process at a time, or its files are corrupted. A
+ * lock file holds the owner's process id; one left by a process that has died is taken over.
+ */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const lockFile = path.join(dir, "kilele.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(lockFile, String(process.pid), { flag: "wx" });
+      return () => fs.rm(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const owner = Number(await fs.readFile(lockFile, "utf8").catch(() => ""));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new DatabaseInUseError(
+          `The embedded database in ${dir} is in use by process ${owner}. Stop the site first, or set DATABASE_URL to share a PostgreSQL database.`,
+        );
+      }
+      await fs.rm(lockFile, { force: true });
+    }
+  }
+  throw new DatabaseInUseError(`Could not lock the embedded database in ${dir}.`);
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * One dedicated connection for LISTEN (a pooled one would lose its subscriptions when returned).
+ * If it drops, it reconnects with backoff and listens again.
+ */
+class PostgresListener {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+  private retryDelay = 250;
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    let set = this.handlers.get(channel);
+    const client = await this.connection();
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await client.query(`LISTEN "${channel.replace(/"/g, "")}"`);
+    }
+    set.add(onNotify);
+    return async () => {
+      set.delete(onNotify);
+    };
+  }
+
+  private connection(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on("notification", (message) => {
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? "");
+    });
+    client.on("error", (error) => {
+      console.error("PostgreSQL listener connection lost:", error.message);
+      this.reconnect(client);
+    });
+    client.on("end", () => this.reconnect(client));
+    await client.connect();
+    for (const channel of this.handlers.keys()) await client.query(`LISTEN "${channel.replace(/"/g, "")}"`);
+    this.client = client;
+    this.retryDelay = 250;
+    return client;
+  }
+
+  private reconnect(dead: pg.Client) {
+    if (this.closed || this.client !== dead) return;
+    this.client = undefined;
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect() {
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, 10_000);
+    setTimeout(() => {
+      if (!this.closed) this.connection().catch(() => this.scheduleReconnect());
+    }, delay).unref();
+  }
+
+  async close() {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,75 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** Base64. */
+  content: string;
+  /** Set for images shown inside the HTML (src="cid:..."). */
+  cid?: string;
+}
+
+/** A whole e-mail, as stored in the outbox and handed to the mailer. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments?: MailAttachment[];
+}
+
+export interface Mailer {
+  /** Where mail goes, for logs: "smtp://host:port" or the outbox folder. */
+  describe(): string;
+  send(message: MailMessage): Promise<void>;
+}
+
+function toNodemailer(from: string, message: MailMessage) {
+  return {
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    attachments: message.attachments?.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: Buffer.from(a.content, "base64"),
+      ...(a.cid && { cid: a.cid }),
+    })),
+  };
+}
+
+/** Real SMTP (SMTP_URL), with short timeouts: a slow server is retried later by the outbox. */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(url, {
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  } as Record<string, unknown>);
+  const where = new URL(url);
+  return {
+    describe: () => `${where.protocol}//${where.hostname}:${where.port || 587}`,
+    async send(message) {
+      await transport.sendMail(toNodemailer(from, message));
+    },
+  };
+}
+
+/** Without SMTP: each e-mail becomes an .eml file in DATA_DIR/outbox/, readable by any mail program. */
+export function folderMailer(dir: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    describe: () => dir,
+    async send(message) {
+      const info = (await transport.sendMail(toNodemailer(from, message))) as unknown as { message: Buffer };
+      await fs.mkdir(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.to.replace(/[^\w.@-]/g, "_")}.eml`;
+      const temporary = path.join(dir, `.${name}.tmp`);
+      await fs.writeFile(temporary, info.message);
+      await fs.rename(temporary, path.join(dir, name));
+    },
+  };
+}

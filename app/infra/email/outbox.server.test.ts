@@ -1,0 +1,83 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { outbox } from "../../../db/schema";
+import { engines, freshDatabase } from "../../../tests/support/databases";
+import { TestSmtpServer } from "../../../tests/support/smtp";
+import type { DatabaseHandle } from "../db/database.server";
+import { folderMailer, smtpMailer } from "./mailer.server";
+import { OutboxWorker, queueMail, retryDelaySeconds } from "./outbox.server";
+
+const receipt = {
+  to: "Amina Mushi <amina@example.org>",
+  subject: "Your booking",
+  text: "We have received your booking.",
+  html: "<p>We have received your booking.</p>",
+};
+
+describe("the retry schedule", () => {
+  it("backs off from 30 seconds, doubling, to at most an hour", () => {
+    expect([1, 2, 3, 4, 10, 20].map(retryDelaySeconds)).toEqual([30, 60, 120, 240, 3600, 3600]);
+  });
+});
+
+describe.each(engines)("the outbox on %s", (engine) => {
+  let database: DatabaseHandle;
+  let smtp: TestSmtpServer;
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    smtp = new TestSmtpServer();
+  });
+  afterEach(async () => {
+    await smtp.stop();
+    await database.close();
+  });
+
+  it("keeps an e-mail while the SMTP server is down, survives a restart, and delivers it once when it is up", async () => {
+    await smtp.start();
+    const port = smtp.port;
+    await smtp.stop(); // the mail server is down
+    const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, "Kilele Village Trust <tickets@example.org>");
+    let now = new Date("2026-11-22T10:00:00Z");
+    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt);
+    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt); // queued twice: kept once
+
+    const first = new OutboxWorker(database.db, mailer, { now: () => now });
+    const attempt = await first.deliver("booking-receipt:1");
+    expect(attempt.ok).toBe(false);
+    expect(attempt.ok === false && attempt.error).toMatch(/ECONNREFUSED/);
+    await first.stop();
+
+    // The process restarts; the mail server comes back on the same address.
+    await smtp.start(port);
+    const second = new OutboxWorker(database.db, mailer, { now: () => now });
+    await second.deliverDue();
+    expect(smtp.received).toHaveLength(0); // not due until its retry time
+    now = new Date(now.getTime() + 30_000);
+    await second.deliverDue();
+    await second.deliverDue();
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.subject).toBe("Your booking");
+    expect(smtp.received[0]!.from?.text).toContain("tickets@example.org");
+    const [row] = await database.db.select().from(outbox);
+    expect(row).toMatchObject({ attempts: 2, lastError: null });
+    expect(row!.sentAt).not.toBeNull();
+  });
+
+  it("without SMTP, writes each e-mail as an .eml file in the outbox folder", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-outbox-"));
+    try {
+      await queueMail(database.db, "booking-receipt", "booking-receipt:2", receipt);
+      const worker = new OutboxWorker(database.db, folderMailer(dir, "Kilele <tickets@example.org>"));
+      await worker.deliverDue();
+      const files = await fs.readdir(dir);
+      expect(files).toHaveLength(1);
+      const eml = await fs.readFile(path.join(dir, files[0]!), "utf8");
+      expect(eml).toContain("Subject: Your booking");
+      expect(eml).toContain("To: Amina Mushi <amina@example.org>");
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

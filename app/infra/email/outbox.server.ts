@@ -1,0 +1,128 @@
+import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { outbox } from "../../../db/schema";
+import type { Database, Queryable } from "../db/database.server";
+import type { MailMessage, Mailer } from "./mailer.server";
+
+/**
+ * Puts an e-mail in the outbox, in the caller's transaction: it exists exactly when what it reports
+ * does. The dedupe key makes a second call for the same thing (a retried webhook) a no-op.
+ */
+export async function queueMail(db: Queryable, kind: string, dedupeKey: string, message: MailMessage) {
+  await db
+    .insert(outbox)
+    .values({ kind, dedupeKey, recipient: message.to, payload: message as unknown as Record<string, unknown> })
+    .onConflictDoNothing({ target: outbox.dedupeKey });
+}
+
+/** Seconds to wait before the next attempt after `attempts` failures: 30 s, 1, 2, 4 ... up to 60 minutes. */
+export function retryDelaySeconds(attempts: number) {
+  return Math.min(30 * 2 ** Math.max(0, attempts - 1), 3600);
+}
+
+/** How long a claimed e-mail is left to its sender before another may try it (a crash mid-send). */
+const leaseMs = 2 * 60 * 1000;
+
+export type DeliveryResult = { ok: true } | { ok: false; error: string } | { ok: "not-due" };
+
+/**
+ * Delivers the outbox: every few seconds, and at once when asked (`deliver(key)`). Each e-mail is
+ * claimed with a row lock so that two processes never send the same one, and a failure is retried
+ * with backoff until it goes; nothing is lost across a restart, because the outbox is the database.
+ */
+export class OutboxWorker {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+    private readonly options: { intervalMs?: number; now?: () => Date } = {},
+  ) {}
+
+  start() {
+    this.timer ??= setInterval(() => void this.deliverDue(), this.options.intervalMs ?? 5_000);
+    this.timer.unref();
+    void this.deliverDue();
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private now() {
+    return this.options.now?.() ?? new Date();
+  }
+
+  /** Tries every e-mail that is due, one at a time. */
+  deliverDue(): Promise<void> {
+    this.running ??= (async () => {
+      try {
+        for (;;) {
+          const result = await this.deliverOne();
+          if (!result) break;
+        }
+      } catch (error) {
+        console.error("Outbox delivery stopped for now:", (error as Error).message);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  /** Tries the e-mail with this key now, if it is waiting; says how the attempt went. */
+  async deliver(dedupeKey: string): Promise<DeliveryResult> {
+    const result = await this.deliverOne(dedupeKey);
+    return result ?? { ok: "not-due" };
+  }
+
+  private async deliverOne(dedupeKey?: string): Promise<DeliveryResult | undefined> {
+    // Claim one e-mail in a short transaction (a lease of two minutes), then send outside it: a slow
+    // mail server must not hold a lock, and on the embedded database it would stall every query.
+    const now = this.now();
+    const row = await this.db.transaction(async (tx) => {
+      const [due] = await tx
+        .select()
+        .from(outbox)
+        .where(
+          and(
+            isNull(outbox.sentAt),
+            lte(outbox.nextAttemptAt, now),
+            ...(dedupeKey ? [eq(outbox.dedupeKey, dedupeKey)] : []),
+          ),
+        )
+        .orderBy(asc(outbox.nextAttemptAt))
+        .limit(1)
+        .for("update", { skipLocked: true });
+      if (!due) return undefined;
+      await tx
+        .update(outbox)
+        .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
+        .where(eq(outbox.id, due.id));
+      return due;
+    });
+    if (!row) return undefined;
+    try {
+      await this.mailer.send(row.payload as unknown as MailMessage);
+      await this.db
+        .update(outbox)
+        .set({ sentAt: this.now(), attempts: sql`${outbox.attempts} + 1`, lastError: null })
+        .where(eq(outbox.id, row.id));
+      return { ok: true };
+    } catch (error) {
+      const message = (error as Error).message || String(error);
+      const attempts = row.attempts + 1;
+      await this.db
+        .update(outbox)
+        .set({
+          attempts,
+          lastError: message,
+          nextAttemptAt: new Date(this.now().getTime() + retryDelaySeconds(attempts) * 1000),
+        })
+        .where(eq(outbox.id, row.id));
+      return { ok: false, error: message };
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/database.server";
+import { offlinePayments } from "../../../db/schema";
+import type { NewPayment, Payment, PaymentProvider } from "./provider.server";
+import { WebhookSignatureError } from "./provider.server";
+import { cardDigits, cardProblem, testCards, type CardDetails } from "./test-cards";
+
+export type { CardDetails };
+
+/**
+ * The offline test card provider: the embedded default, and the browser tests. It behaves like
+ * Stripe's PaymentIntents (same statuses, same test cards, same messages) but takes no money and
+ * needs no network. Its payments live in the database so they survive a restart.
+ */
+export interface OfflineProvider extends PaymentProvider {
+  name: "offline";
+  /** The card form's submission: succeeds or fails as Stripe's test card would. */
+  confirmCard(clientSecret: string, card: CardDetails): Promise<{ payment: Payment; error?: string }>;
+}
+
+type Row = typeof offlinePayments.$inferSelect;
+
+function toPayment(row: Row): Payment {
+  return {
+    id: row.id,
+    clientSecret: row.clientSecret,
+    status: row.status,
+    amountPence: row.amountPence,
+    currency: row.currency,
+    metadata: row.metadata,
+  };
+}
+
+export class PaymentNotFoundError extends Error {}
+
+export function offlineProvider(db: Database): OfflineProvider {
+  async function find(where: ReturnType<typeof eq>) {
+    const [row] = await db.select().from(offlinePayments).where(where);
+    if (!row) throw new PaymentNotFoundError("No such payment.");
+    return row;
+  }
+  return {
+    name: "offline",
+    async createPayment(input: NewPayment) {
+      const id = `pi_offline_${crypto.createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
+      const [row] = await db
+        .insert(offlinePayments)
+        .values({
+          id,
+          clientSecret: `${id}_secret_${crypto.randomBytes(12).toString("hex")}`,
+          amountPence: input.amountPence,
+          currency: "gbp",
+          description: input.description,
+          metadata: input.metadata,
+          receiptEmail: input.receiptEmail,
+          status: "requires_payment_method",
+        })
+        // The same idempotency key gives back the same payment, as Stripe's does.
+        .onConflictDoUpdate({ target: offlinePayments.id, set: { id } })
+        .returning();
+      return toPayment(row!);
+    },
+    async retrievePayment(id: string) {
+      return toPayment(await find(eq(offlinePayments.id, id)));
+    },
+    async cancelPayment(id: string) {
+      const row = await find(eq(offlinePayments.id, id));
+      if (row.status === "requires_payment_method") {
+        await db.update(offlinePayments).set({ status: "canceled" }).where(eq(offlinePayments.id, id));
+      }
+    },
+    async refundPayment(id: string) {
+      await db.update(offlinePayments).set({ refundedAt: new Date() }).where(eq(offlinePayments.id, id));
+    },
+    async parseWebhook(): Promise<never> {
+      // The offline provider reports payments directly (confirmCard); nothing may pose as it.
+      throw new WebhookSignatureError("The offline test provider sends no webhooks.");
+    },
+    async confirmCard(clientSecret: string, card: CardDetails) {
+      const row = await find(eq(offlinePayments.clientSecret, clientSecret));
+      if (row.status !== "requires_payment_method") return { payment: toPayment(row) };
+      const problem = cardProblem(card);
+      if (problem) return { payment: toPayment(row), error: problem };
+      const result = testCards[cardDigits(card.number)]!;
+      if (result.outcome === "declined") {
+        await db.update(offlinePayments).set({ lastError: result.message }).where(eq(offlinePayments.id, row.id));
+        return { payment: toPayment(row), error: result.message };
+      }
+      const [updated] = await db
+        .update(offlinePayments)
+        .set({ status: "succeeded", lastError: null })
+        .where(eq(offlinePayments.id, row.id))
+        .returning();
+      return { payment: toPayment(updated!) };
+    },
+  };
+}

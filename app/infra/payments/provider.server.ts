@@ -1,0 +1,44 @@
+/** A card payment as our code sees it, whichever provider took it. Amounts are in pence. */
+export interface Payment {
+  id: string;
+  clientSecret: string;
+  /** Stripe's PaymentIntent statuses: requires_payment_method, processing, succeeded, canceled, ... */
+  status: string;
+  amountPence: number;
+  currency: string;
+  metadata: Record<string, string>;
+}
+
+export interface NewPayment {
+  amountPence: number;
+  description: string;
+  metadata: Record<string, string>;
+  receiptEmail?: string;
+  /** The same key gives the same payment, however often the request is retried. */
+  idempotencyKey: string;
+}
+
+/** A webhook delivery after its signature was checked. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  /** The payment it is about, for payment_intent.* events. */
+  paymentId?: string;
+}
+
+export class WebhookSignatureError extends Error {
+  override name = "WebhookSignatureError";
+}
+
+/** The card payment provider: Stripe in production, the offline test provider by default. */
+export interface PaymentProvider {
+  name: "stripe" | "offline";
+  /** For the browser: Stripe's publishable key (never the secret one). */
+  publishableKey?: string;
+  createPayment(input: NewPayment): Promise<Payment>;
+  retrievePayment(id: string): Promise<Payment>;
+  cancelPayment(id: string): Promise<void>;
+  refundPayment(id: string, idempotencyKey: string): Promise<void>;
+  /** Checks the signature and reads the event; throws WebhookSignatureError when it does not verify. */
+  parseWebhook(rawBody: string, signature: string | null): Promise<WebhookEvent>;
+}

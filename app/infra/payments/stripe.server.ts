@@ -1,0 +1,79 @@
+import Stripe from "stripe";
+import type { NewPayment, Payment, PaymentProvider, WebhookEvent } from "./provider.server";
+import { WebhookSignatureError } from "./provider.server";
+
+export interface StripeSettings {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** Another address for Stripe's API (tests point it at a local stand-in). */
+  apiUrl?: string;
+}
+
+function toPayment(intent: Stripe.PaymentIntent): Payment {
+  return {
+    id: intent.id,
+    clientSecret: intent.client_secret ?? "",
+    status: intent.status,
+    amountPence: intent.amount,
+    currency: intent.currency,
+    metadata: { ...intent.metadata },
+  };
+}
+
+/** Stripe's PaymentIntents, created and checked only on the server with the secret key. */
+export function stripeProvider(settings: StripeSettings): PaymentProvider {
+  const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
+  const stripe = new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(api && {
+      host: api.hostname,
+      port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
+      protocol: api.protocol.replace(":", "") as "http" | "https",
+    }),
+  });
+  return {
+    name: "stripe",
+    publishableKey: settings.publishableKey,
+    async createPayment(input: NewPayment) {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: input.amountPence,
+          currency: "gbp",
+          automatic_payment_methods: { enabled: true },
+          description: input.description,
+          metadata: input.metadata,
+          ...(input.receiptEmail && { receipt_email: input.receiptEmail }),
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return toPayment(intent);
+    },
+    async retrievePayment(id: string) {
+      return toPayment(await stripe.paymentIntents.retrieve(id));
+    },
+    async cancelPayment(id: string) {
+      try {
+        await stripe.paymentIntents.cancel(id);
+      } catch (error) {
+        // Already paid, processing or cancelled: nothing to cancel.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      }
+    },
+    async refundPayment(id: string, idempotencyKey: string) {
+      await stripe.refunds.create({ payment_intent: id }, { idempotencyKey });
+    },
+    async parseWebhook(rawBody: string, signature: string | null): Promise<WebhookEvent> {
+      if (!signature) throw new WebhookSignatureError("No Stripe-Signature header.");
+      let event: Stripe.Event;
+      try {
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret);
+      } catch (error) {
+        throw new WebhookSignatureError((error as Error).message);
+      }
+      const object = event.data.object as { object?: string; id?: string };
+      return { id: event.id, type: event.type, paymentId: object.object === "payment_intent" ? object.id : undefined };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { londonDate, londonTime } from "./london-time";
+
+describe("London dates and times", () => {
+  it("shows winter times in GMT", () => {
+    expect(londonDate("2026-01-15T19:30:00Z")).toBe("15/01/2026");
+    expect(londonTime("2026-01-15T19:30:00Z")).toBe("19:30");
+  });
+  it("shows summer times in BST, an hour ahead of UTC", () => {
+    expect(londonTime("2026-07-04T18:00:00Z")).toBe("19:00");
+  });
+  it("gives the London date for a time that is already tomorrow in London", () => {
+    expect(londonDate("2026-06-30T23:30:00Z")).toBe("01/07/2026");
+    expect(londonTime("2026-06-30T23:30:00Z")).toBe("00:30");
+  });
+  it("does not depend on the machine's time zone (run under TZ=America/Los_Angeles too)", () => {
+    expect(londonDate(new Date(Date.UTC(2026, 2, 29, 0, 30)))).toBe("29/03/2026");
+    expect(londonTime(new Date(Date.UTC(2026, 2, 29, 1, 30)))).toBe("02:30");
+  });
+});

@@ -1,0 +1,72 @@
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { Footer } from "~/components/layout/footer";
+import { NavBar } from "~/components/layout/nav-bar";
+import { useNonce } from "~/components/layout/nonce";
+import { NotFound } from "~/components/layout/not-found";
+import stylesheet from "~/styles/app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await context.services.content();
+  return { site: content.site };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  return (
+    // The inline script below adds the "js" class before React starts, hence the suppression.
+    <html lang="en-GB" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f5130" />
+        {/* Lets the stylesheet tell a page with scripts from one without, before the first paint. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
+        <Meta />
+        {/* Stylesheets need no nonce; "" keeps React Router from copying the script nonce onto them. */}
+        <Links nonce="" />
+      </head>
+      <body>
+        {data ? <NavBar site={data.site} /> : null}
+        {children}
+        {data ? <Footer site={data.site} /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <main id="main" className="page narrow">
+      <title>Something went wrong</title>
+      <h1>Something went wrong</h1>
+      <p>Sorry, this page could not be shown. Please try again in a moment.</p>
+    </main>
+  );
+}

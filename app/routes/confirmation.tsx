@@ -1,0 +1,192 @@
+import { Suspense, useEffect, useState } from "react";
+import { Await, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/confirmation";
+import { AlertDialog } from "~/components/ui/alert-dialog";
+import { Spinner } from "~/components/ui/spinner";
+import { receiptKey, settleBooking } from "~/features/booking/booking.server";
+import { bookingFeePence } from "~/features/booking/pricing";
+import { findEvent } from "~/features/events/events.server";
+import { londonDate, londonTime } from "~/lib/london-time";
+import { formatPounds } from "~/lib/money";
+
+/** The spec's query parameters of /confirmation that must be present (section 4). */
+const required = ["eventId", "eventName", "eventLoaction", "eventDate", "userName", "userEmail", "bookingRef"] as const;
+
+/** Spec section 4: what each payment status says. */
+function statusText(status: string): string | null {
+  if (status === "succeeded") return "Payment succeeded!";
+  if (status === "processing") return "Your payment is processing.";
+  if (status === "requires_payment_method") return null;
+  return `Something went wrong: ${status}`;
+}
+
+// The page the payment provider returns to. It trusts nothing in the URL but the booking
+// reference: the payment's state comes from the provider, the details from our database.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const { site } = await context.services.content();
+  const missing = required.filter((name) => !params.get(name));
+  // Not awaited: on in-app navigations the spinner shows until the outcome is known. (Full page
+  // loads are rendered whole on the server, so they arrive with the outcome.)
+  return { result: verify(missing.length > 0 ? undefined : params.get("bookingRef")!, context, site.email) };
+}
+
+async function verify(bookingRef: string | undefined, context: Route.LoaderArgs["context"], email: string) {
+  if (!bookingRef) return { kind: "missing" as const, email };
+  try {
+    const deps = await context.services.bookingDeps();
+    const settlement = await settleBooking(deps, bookingRef);
+    if (settlement.outcome === "unknown") return { kind: "unknown" as const, email };
+    const booking = settlement.booking;
+    const event = await findEvent(context.services.db, booking.eventId);
+    const details = {
+      bookingRef,
+      eventName: event?.name ?? "",
+      eventDate: event?.eventDate ?? "",
+      location: event?.location ?? "",
+      name: booking.holderName,
+      quantity: booking.quantity,
+      ticketCostPence: (booking.amountPence - bookingFeePence) / booking.quantity,
+      totalPence: booking.amountPence,
+    };
+    if (settlement.outcome === "refunded") return { kind: "refunded" as const, details, email };
+    if (settlement.outcome === "pending") {
+      return { kind: "status" as const, status: statusText(settlement.status), details, email };
+    }
+    // The receipt's first attempt, now, so that a failure can be told; the outbox keeps retrying.
+    const delivery = await context.services.outbox.deliver(receiptKey(bookingRef));
+    const receiptError = delivery.ok === false ? delivery.error : null;
+    return { kind: "paid" as const, status: statusText("succeeded"), details, receiptError, email };
+  } catch (error) {
+    console.error("Confirmation failed:", error);
+    return { kind: "error" as const, message: (error as Error).message, email };
+  }
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Booking confirmation" },
+  { name: "robots", content: "noindex" },
+];
+
+type Outcome = Awaited<ReturnType<typeof verify>>;
+
+export default function Confirmation({ loaderData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  return (
+    <main id="main" className="page narrow">
+      <h1>Booking confirmation</h1>
+      {navigation.state === "loading" ? (
+        <Spinner />
+      ) : (
+        <Suspense fallback={<Spinner />}>
+          <Await resolve={loaderData.result}>{(outcome) => <ConfirmationOutcome loaderData={outcome} />}</Await>
+        </Suspense>
+      )}
+      <p>
+        <Link to="/fundraising">Back to fundraising events</Link>
+      </p>
+    </main>
+  );
+}
+
+function ConfirmationOutcome({ loaderData }: { loaderData: Outcome }) {
+  const [alert, setAlert] = useState<string | null>(null);
+  useEffect(() => {
+    if (loaderData.kind === "error") {
+      setAlert(
+        `An unexpected error occured: ${loaderData.message}. Please contact us via our email ${loaderData.email} for support and we will assist you.`,
+      );
+    } else if (loaderData.kind === "paid" && loaderData.receiptError) {
+      setAlert(
+        `Failed to send email receipt: ${loaderData.receiptError}. Please make note of your booking reference upon arrival: ${loaderData.details.bookingRef}`,
+      );
+    }
+  }, [loaderData]);
+
+  return (
+    <>
+      {loaderData.kind === "missing" ? (
+        <p>
+          This link is missing the booking details, so there is nothing to confirm. If you have paid, please check your
+          e-mail for the receipt or contact us at <a href={`mailto:${loaderData.email}`}>{loaderData.email}</a>.
+        </p>
+      ) : loaderData.kind === "unknown" ? (
+        <p>
+          We could not find a booking with this reference. If you have paid, please contact us at{" "}
+          <a href={`mailto:${loaderData.email}`}>{loaderData.email}</a>.
+        </p>
+      ) : loaderData.kind === "error" ? (
+        <p>We could not confirm your booking just now.</p>
+      ) : loaderData.kind === "refunded" ? (
+        <p className="notice">
+          Sorry: your payment arrived after your seats were released and the event is now full. We have refunded{" "}
+          {formatPounds(loaderData.details.totalPence)} in full and sent you an e-mail. Booking reference{" "}
+          {loaderData.details.bookingRef}.
+        </p>
+      ) : (
+        <>
+          {loaderData.status ? <p className="confirmation-status">{loaderData.status}</p> : null}
+          <BookingDetails details={loaderData.details} paid={loaderData.kind === "paid"} />
+        </>
+      )}
+      <AlertDialog
+        open={alert !== null}
+        title="Something went wrong"
+        message={alert ?? ""}
+        onClose={() => setAlert(null)}
+      />
+    </>
+  );
+}
+
+interface Details {
+  bookingRef: string;
+  eventName: string;
+  eventDate: string;
+  location: string;
+  name: string;
+  quantity: number;
+  ticketCostPence: number;
+  totalPence: number;
+}
+
+function BookingDetails({ details, paid }: { details: Details; paid: boolean }) {
+  return (
+    <section className="booking-overview" aria-label="Your booking">
+      {paid ? (
+        <p>
+          Thank you, {details.name}. Your booking for <strong>{details.eventName}</strong> is confirmed and a receipt is
+          on its way to you by e-mail.
+        </p>
+      ) : null}
+      <dl>
+        <dt>Booking reference</dt>
+        <dd>{details.bookingRef}</dd>
+        <dt>Event</dt>
+        <dd>{details.eventName}</dd>
+        {details.eventDate ? (
+          <>
+            <dt>Date</dt>
+            <dd>
+              {londonDate(details.eventDate)} at {londonTime(details.eventDate)}
+            </dd>
+          </>
+        ) : null}
+        {details.location ? (
+          <>
+            <dt>Location</dt>
+            <dd>{details.location}</dd>
+          </>
+        ) : null}
+        <dt>Event cost</dt>
+        <dd>{formatPounds(details.ticketCostPence)}</dd>
+        <dt>Booking fee</dt>
+        <dd>{formatPounds(bookingFeePence)}</dd>
+        <dt>Tickets</dt>
+        <dd>{details.quantity}</dd>
+        <dt className="total">Total</dt>
+        <dd className="total">{formatPounds(details.totalPence)}</dd>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import { data } from "react-router";
+import type { Route } from "./+types/fundraising-event";
+import { Picture } from "~/components/ui/picture";
+import { Gallery } from "~/features/content/components/gallery";
+import { Testimonial } from "~/features/content/components/testimonial";
+import { EventAction, EventFacts, eventPosterImage } from "~/features/events/components/event-card";
+import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
+import { useLiveAvailability } from "~/features/events/components/use-live-availability";
+import { availabilityByEvent, findEvent } from "~/features/events/events.server";
+import { isCurrent } from "~/features/events/status";
+import { pageMeta } from "~/lib/page-meta";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { db } = context.services;
+  const event = await findEvent(db, params.id);
+  if (!event) throw data(null, { status: 404 });
+  const availability = await availabilityByEvent(db);
+  return { event, current: isCurrent(event, new Date()), availability: { [event.id]: availability[event.id]! } };
+}
+
+export const meta: Route.MetaFunction = ({ data }) =>
+  data
+    ? [
+        ...pageMeta(data.event.name, data.event.description.slice(0, 160)),
+        ...(data.event.isTest ? [{ name: "robots", content: "noindex, nofollow" }] : []),
+      ]
+    : [];
+
+export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
+  const { event, current } = loaderData;
+  const live = useLiveAvailability(loaderData.availability);
+  const availability = live.availability[event.id];
+  return (
+    <main id="main" className="page event-page">
+      <header className="page-header">
+        <Picture
+          image={eventPosterImage(event)}
+          sizes="(min-width: 70rem) 70rem, 100vw"
+          width={1600}
+          height={1000}
+          className="page-header-image"
+          priority
+        />
+        <h1>{event.name}</h1>
+      </header>
+      {event.isTest ? (
+        <p className="notice" role="note">
+          This is a test event: it is not real, but real money will be charged.
+        </p>
+      ) : null}
+      <EventFacts event={event} withTime />
+      <p className="lead">{event.description}</p>
+      <EventAction
+        event={event}
+        availability={availability}
+        current={current}
+        soldOut={availability?.soldOut ?? false}
+      />
+      {!current ? <p>Ticket sales for this event have closed.</p> : null}
+      {event.link && event.ticketCostPence !== null ? (
+        <p>
+          <a href={event.link} rel="noopener noreferrer">
+            More about this event
+          </a>
+        </p>
+      ) : null}
+      {event.testimonial ? (
+        <Testimonial
+          heading="Review"
+          testimonial={{
+            name: event.testimonial.name,
+            job: event.testimonial.job,
+            testimonial: event.testimonial.testimonial,
+            image: { src: event.testimonial.image, alt: `Photo of ${event.testimonial.name}` },
+          }}
+        />
+      ) : null}
+      <Gallery
+        images={event.galleryImages.map((item) => ({
+          image: { src: item.image, alt: "" },
+          description: item.description,
+        }))}
+      />
+      <LiveFeedAlert error={live.error} onClose={live.dismissError} />
+    </main>
+  );
+}

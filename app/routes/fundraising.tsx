@@ -1,0 +1,51 @@
+import type { Route } from "./+types/fundraising";
+import { PageHeader, TwoColumns } from "~/features/content/components/page-header";
+import { EventList } from "~/features/events/components/event-list";
+import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
+import { useLiveAvailability } from "~/features/events/components/use-live-availability";
+import { availabilityByEvent, listEvents } from "~/features/events/events.server";
+import { fundraisingLists } from "~/features/events/status";
+import { pageMeta } from "~/lib/page-meta";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.services;
+  const { fundraising, site } = await context.services.content();
+  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
+  const { current, past } = fundraisingLists(events, new Date());
+  return { fundraising, quizTicketingUrl: site.quizTicketingUrl, current, past, availability };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => pageMeta("Fundraising", data?.fundraising.description);
+
+export default function Fundraising({ loaderData }: Route.ComponentProps) {
+  const { fundraising, quizTicketingUrl, current, past } = loaderData;
+  const live = useLiveAvailability(loaderData.availability);
+  return (
+    <main id="main" className="page">
+      <PageHeader title={fundraising.title} image={fundraising.image} />
+      <TwoColumns col1Text={fundraising.col1Text} col2Text={fundraising.col2Text} />
+      <EventList
+        id="latest-events"
+        title="Latest fundraising event"
+        events={current}
+        availability={live.availability}
+        current
+        emptyText="More events coming soon."
+      />
+      <p className="section quiz-link">
+        <a href={quizTicketingUrl} rel="noopener noreferrer">
+          Book tickets for our quiz night on our ticketing page
+        </a>
+      </p>
+      <EventList
+        id="past-events"
+        title="Past events"
+        events={past}
+        availability={live.availability}
+        current={false}
+        emptyText="No past events."
+      />
+      <LiveFeedAlert error={live.error} onClose={live.dismissError} />
+    </main>
+  );
+}

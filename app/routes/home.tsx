@@ -1,0 +1,56 @@
+import type { Route } from "./+types/home";
+import { Carousel } from "~/components/ui/carousel";
+import { EventList } from "~/features/events/components/event-list";
+import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
+import { useLiveAvailability } from "~/features/events/components/use-live-availability";
+import { availabilityByEvent, listEvents } from "~/features/events/events.server";
+import { fundraisingLists } from "~/features/events/status";
+import { MissionBlock } from "~/features/content/components/mission-block";
+import { ProjectList } from "~/features/content/components/project-list";
+import { VideoPlayer } from "~/features/content/components/video-player";
+import { pageMeta } from "~/lib/page-meta";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.services;
+  const { home, site } = await context.services.content();
+  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
+  return { home, site, latestEvents: fundraisingLists(events, new Date()).current, availability };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.site.shortName ?? "Home", data?.site.description);
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { home, site, latestEvents } = loaderData;
+  const live = useLiveAvailability(loaderData.availability);
+  return (
+    <main id="main" className="home">
+      <section className="hero" aria-labelledby="home-title">
+        <h1 id="home-title">{home.title}</h1>
+        <p className="hero-subtitle">{home.subtitle}</p>
+        <blockquote className="hero-quote">
+          <p>{home.quote}</p>
+        </blockquote>
+      </section>
+      <div className="section">
+        <Carousel label="Life in Kilele" images={home.imageWheel.images} delay={home.imageWheel.delay} />
+      </div>
+      <ProjectList id="active-projects" title={home.activeProjectsTitle} projects={home.activeProjects} />
+      {/* Shown only while there are events on sale (test events never). */}
+      <EventList
+        id="latest-event"
+        title="Latest fundraising event"
+        events={latestEvents}
+        availability={live.availability}
+        current
+      />
+      <ProjectList id="previous-projects" title={home.previousProjectsTitle} projects={home.previousProjects} />
+      <MissionBlock mission={home.mission} />
+      <section className="section video-block" aria-labelledby="video-title">
+        <h2 id="video-title">{home.video.title}</h2>
+        <p>{home.video.text}</p>
+        <VideoPlayer url={home.video.url ?? site.defaultVideoUrl} poster={home.video.poster} title={home.video.title} />
+      </section>
+      <LiveFeedAlert error={live.error} onClose={live.dismissError} />
+    </main>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Route } from "./+types/mock-event";
+import { EventList } from "~/features/events/components/event-list";
+import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
+import { useLiveAvailability } from "~/features/events/components/use-live-availability";
+import { availabilityByEvent, listEvents } from "~/features/events/events.server";
+import { mockEventList } from "~/features/events/status";
+
+// The test events page, reached only from the charity number in the footer: trustees use it to
+// check real card payments end to end. Kept out of search engines and the navigation.
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.services;
+  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
+  return { events: mockEventList(events, new Date()), availability };
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Test fundraising events" },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+export function headers() {
+  return { "X-Robots-Tag": "noindex, nofollow" };
+}
+
+export default function MockEvent({ loaderData }: Route.ComponentProps) {
+  const live = useLiveAvailability(loaderData.availability);
+  return (
+    <main id="main" className="page">
+      <h1>Test fundraising events</h1>
+      <p className="notice" role="note">
+        These events are for testing the booking system. The event is not real, but real money will be charged for any
+        ticket you buy here.
+      </p>
+      <EventList
+        title="Events on sale"
+        events={loaderData.events}
+        availability={live.availability}
+        current
+        emptyText="No events are on sale."
+      />
+      <LiveFeedAlert error={live.error} onClose={live.dismissError} />
+    </main>
+  );
+}

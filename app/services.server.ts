@@ -1,0 +1,88 @@
+import type { Config } from "~/infra/config.server";
+import { openDatabase, type Database } from "~/infra/db/database.server";
+import { RateLimiter } from "~/infra/rate-limit.server";
+import { loadContent, type SiteContent } from "~/features/content/content.server";
+import type { BookingDeps } from "~/features/booking/booking.server";
+import { AvailabilityFeed } from "~/features/events/availability-feed.server";
+import { seedSampleEvents } from "~/features/events/sample-events.server";
+import { ensureFirstStaffUser } from "~/features/staff/staff.server";
+import path from "node:path";
+import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
+import { OutboxWorker } from "~/infra/email/outbox.server";
+import { offlineProvider } from "~/infra/payments/offline.server";
+import type { PaymentProvider } from "~/infra/payments/provider.server";
+import { stripeProvider } from "~/infra/payments/stripe.server";
+
+/** Everything a request needs from the running site, handed to loaders and actions as context. */
+export interface Services {
+  config: Config;
+  db: Database;
+  /** The current content; in development it is read again on every request so edits show at once. */
+  content(): Promise<SiteContent>;
+  /** Live ticket counts for the events pages. */
+  availability: AvailabilityFeed;
+  /** Stripe when its keys are set, else the offline test card provider. */
+  payments: PaymentProvider;
+  /** Delivers queued e-mails (receipts) with retries. */
+  outbox: OutboxWorker;
+  /** What the booking feature needs: database, provider, and the charity's details for receipts. */
+  bookingDeps(): Promise<BookingDeps>;
+  limits: {
+    volunteerSignUps: RateLimiter;
+    /** Failed staff sign-ins, per address and per e-mail. */
+    staffSignIns: RateLimiter;
+  };
+  /** Ends long-lived connections (the live feed) so the HTTP server can finish. */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config): Promise<Services> {
+  // Validate content before opening anything, so a broken file stops the start-up with its name.
+  let content = await loadContent(config.contentDir);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await ensureFirstStaffUser(database.db, config.firstStaff);
+    if (config.sampleEvents) await seedSampleEvents(database.db);
+    const availability = new AvailabilityFeed(database);
+    await availability.start();
+    const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(database.db);
+    const mailer = config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : folderMailer(path.join(config.dataDir, "outbox"), config.mailFrom);
+    const outbox = new OutboxWorker(database.db, mailer);
+    outbox.start();
+    async function currentContent() {
+      if (!config.production) content = await loadContent(config.contentDir);
+      return content;
+    }
+    return {
+      config,
+      db: database.db,
+      content: currentContent,
+      availability,
+      payments,
+      outbox,
+      async bookingDeps() {
+        const { site } = await currentContent();
+        return {
+          db: database.db,
+          payments,
+          charity: { name: site.charityName, registrationNumber: site.registrationNumber, email: site.email },
+        };
+      },
+      limits: {
+        volunteerSignUps: new RateLimiter({ limit: 5, windowMs: 15 * 60_000 }),
+        staffSignIns: new RateLimiter({ limit: 10, windowMs: 15 * 60_000 }),
+      },
+      drain: () => availability.close(),
+      async close() {
+        await outbox.stop();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

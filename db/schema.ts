@@ -1,0 +1,199 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+// The site's tables. Column names are ours (snake_case); the JSON the pages see uses the
+// specification's field names, mapped in each feature's .server.ts module.
+// Migrations are generated from this file with `npm run db:generate` and applied at start-up.
+
+export const volunteers = pgTable(
+  "volunteers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("volunteers_created_at_idx").on(t.createdAt),
+    check("volunteers_name_length", sql`char_length(${t.name}) between 1 and 80`),
+    check("volunteers_email_length", sql`char_length(${t.email}) between 3 and 100`),
+    check("volunteers_reason_length", sql`char_length(${t.reason}) between 1 and 200`),
+  ],
+);
+
+/** A fundraising event. `ticket_cost_pence` null means it is not bookable online (see `link`). */
+export const events = pgTable(
+  "events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    posterImage: text("poster_image").notNull(),
+    eventDate: timestamp("event_date", { withTimezone: true }).notNull(),
+    location: text("location").notNull().default(""),
+    ticketCostPence: integer("ticket_cost_pence"),
+    totalAvailableTickets: integer("total_available_tickets").notNull(),
+    ticketSaleExpiry: timestamp("ticket_sale_expiry", { withTimezone: true }).notNull(),
+    isTest: boolean("is_test").notNull().default(false),
+    link: text("link"),
+    testimonial: jsonb("testimonial").$type<EventTestimonial>(),
+    gallery: jsonb("gallery").$type<EventGalleryImage[]>().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("events_event_date_idx").on(t.eventDate),
+    check("events_ticket_cost_not_negative", sql`${t.ticketCostPence} is null or ${t.ticketCostPence} >= 0`),
+    check("events_total_tickets_not_negative", sql`${t.totalAvailableTickets} >= 0`),
+  ],
+);
+
+export interface EventTestimonial {
+  name: string;
+  job: string;
+  image: string;
+  testimonial: string;
+}
+
+export interface EventGalleryImage {
+  image: string;
+  description: string;
+}
+
+/** The specification's ticket record: created only from a paid booking, one per booking reference. */
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ticketHolderName: text("ticket_holder_name").notNull(),
+    email: text("email").notNull(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    bookingRef: uuid("booking_ref").notNull().unique(),
+    isValid: boolean("is_valid").notNull().default(true),
+    quantity: integer("quantity").notNull(),
+    dateSold: timestamp("date_sold", { withTimezone: true }).notNull().defaultNow(),
+    checkedInAt: timestamp("checked_in_at", { withTimezone: true }),
+  },
+  (t) => [index("tickets_event_id_idx").on(t.eventId), check("tickets_quantity_positive", sql`${t.quantity} >= 1`)],
+);
+
+/** Charity staff who run events; passwords are stored as scrypt hashes. */
+export const staffUsers = pgTable("staff_users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A signed-in staff member's session; the cookie holds a random token, the table only its SHA-256. */
+export const staffSessions = pgTable(
+  "staff_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("staff_sessions_user_id_idx").on(t.userId)],
+);
+
+/**
+ * One attempt to buy tickets. Seats are held while `status` is `held` and `hold_expires_at` is in
+ * the future; an expired hold simply stops counting. A booking becomes `paid` (and gets its ticket)
+ * only once the payment provider says the payment succeeded.
+ */
+export const bookings = pgTable(
+  "bookings",
+  {
+    bookingRef: uuid("booking_ref").primaryKey(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    holderName: text("holder_name").notNull(),
+    email: text("email").notNull(),
+    quantity: integer("quantity").notNull(),
+    amountPence: integer("amount_pence").notNull(),
+    status: text("status").notNull(),
+    holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }).notNull(),
+    provider: text("provider").notNull(),
+    providerPaymentId: text("provider_payment_id").unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("bookings_event_status_idx").on(t.eventId, t.status),
+    check("bookings_quantity_range", sql`${t.quantity} between 1 and 29`),
+    check("bookings_amount_positive", sql`${t.amountPence} > 0`),
+    check(
+      "bookings_status_known",
+      sql`${t.status} in ('held', 'paid', 'cancelled', 'refund_pending', 'refunded', 'failed')`,
+    ),
+  ],
+);
+
+/** Every status a booking has passed through, with when and why: for staff and for audits. */
+export const bookingHistory = pgTable(
+  "booking_history",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bookingRef: uuid("booking_ref")
+      .notNull()
+      .references(() => bookings.bookingRef, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    note: text("note").notNull().default(""),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("booking_history_ref_idx").on(t.bookingRef, t.at)],
+);
+
+/** Provider webhook events already handled, so a repeated delivery does nothing twice. */
+export const processedWebhookEvents = pgTable("processed_webhook_events", {
+  eventId: text("event_id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * E-mails waiting to go, written in the same transaction as what they report, and delivered by a
+ * worker with retries. `dedupe_key` makes each e-mail (one receipt per booking) exist once.
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    dedupeKey: text("dedupe_key").notNull().unique(),
+    recipient: text("recipient").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("outbox_due_idx").on(t.sentAt, t.nextAttemptAt)],
+);
+
+/**
+ * The offline test card provider's payments (the embedded default has no Stripe): kept in the
+ * database so they survive a restart like Stripe's would.
+ */
+export const offlinePayments = pgTable("offline_payments", {
+  id: text("id").primaryKey(),
+  clientSecret: text("client_secret").notNull().unique(),
+  amountPence: integer("amount_pence").notNull(),
+  currency: text("currency").notNull(),
+  description: text("description").notNull(),
+  metadata: jsonb("metadata").$type<Record<string, string>>().notNull(),
+  receiptEmail: text("receipt_email"),
+  status: text("status").notNull(),
+  lastError: text("last_error"),
+  refundedAt: timestamp("refunded_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,53 @@
+// `npm test`: every test. Unit and integration tests (Vitest, on PGlite and, when TEST_DATABASE_URL
+// is set, PostgreSQL), then the production build, then the browser tests (Playwright in Chromium).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { chromiumInstallHint, findChromium } from "../tests/support/chromium";
+
+const browser = findChromium();
+if (!browser) {
+  console.error(`\n${chromiumInstallHint}\n`);
+  process.exit(1);
+}
+
+const bin = (name: string) => `node_modules/.bin/${name}`;
+
+function run(label: string, command: string, args: string[]): boolean {
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, CHROMIUM_PATH: browser } });
+  return result.status === 0;
+}
+
+fs.rmSync("reports", { recursive: true, force: true });
+fs.mkdirSync("reports", { recursive: true });
+const unit = run("Unit and integration tests (Vitest)", bin("vitest"), [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=reports/unit.json",
+]);
+const built = run("Production build", "npm", ["run", "build", "--silent"]);
+const e2e = built && run(`Browser tests (Playwright, ${browser})`, bin("playwright"), ["test"]);
+
+// One closing line for both runners.
+const unitCounts = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number }>(
+  "reports/unit.json",
+);
+const e2eCounts = readJson<{ stats: { expected: number; unexpected: number; skipped: number; flaky: number } }>(
+  "reports/e2e.json",
+);
+const passed = (unitCounts?.numPassedTests ?? 0) + (e2eCounts?.stats.expected ?? 0);
+// A flaky test is a failing test.
+const failed = (unitCounts?.numFailedTests ?? 0) + (e2eCounts?.stats.unexpected ?? 0) + (e2eCounts?.stats.flaky ?? 0);
+const skipped = (unitCounts?.numPendingTests ?? 0) + (e2eCounts?.stats.skipped ?? 0);
+if (!built) console.error("\nThe production build failed, so the browser tests did not run.");
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(unit && built && e2e ? 0 : 1);
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}

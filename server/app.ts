@@ -1,0 +1,47 @@
+import "react-router";
+import { createRequestHandler } from "@react-router/express";
+import express from "express";
+import { getConfig, type Config } from "../app/infra/config.server";
+import { createServices, type Services } from "../app/services.server";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    /** This response's Content-Security-Policy nonce, for React Router's inline scripts. */
+    nonce: string;
+    services: Services;
+    /** The visitor's address (behind a proxy only when TRUST_PROXY=true), for rate limits. */
+    clientAddress: string;
+  }
+}
+
+export interface Site {
+  config: Config;
+  handler: express.Express;
+  /** Ends long-lived responses (the live feed), so that the HTTP server can close. */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The site as one Express handler. The production build bundles this file together with the
+ * React Router app, so both share one copy of the configuration and one database connection.
+ */
+export async function startSite(): Promise<Site> {
+  const config = getConfig();
+  const services = await createServices(config);
+  const handler = express();
+  handler.disable("x-powered-by");
+  handler.set("trust proxy", config.trustProxy);
+  handler.use(
+    createRequestHandler({
+      mode: config.production ? "production" : "development",
+      build: () => import("virtual:react-router/server-build"),
+      getLoadContext: (req, res) => ({
+        nonce: String(res.locals.cspNonce ?? ""),
+        services,
+        clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      }),
+    }),
+  );
+  return { config, handler, drain: () => services.drain(), close: () => services.close() };
+}

@@ -1,0 +1,58 @@
+import crypto from "node:crypto";
+import type { RequestHandler } from "express";
+
+/** Origins of embedded videos (the site's default video link and any in content). */
+const videoOrigins = ["https://www.youtube-nocookie.com"];
+
+/**
+ * Security headers on every response. The Content-Security-Policy allows exactly what the pages
+ * use: our own scripts (plus React Router's inline ones, which carry this response's nonce),
+ * our own styles, images and fetches, and the video player's frame.
+ */
+export function securityHeaders(options: {
+  production: boolean;
+  development: boolean;
+  stripe?: boolean;
+}): RequestHandler {
+  // Stripe's Payment Element: its script, its frames and its API (only when Stripe takes payments).
+  const stripe = options.stripe
+    ? {
+        script: " https://js.stripe.com",
+        frame: " https://js.stripe.com https://hooks.stripe.com",
+        connect: " https://api.stripe.com",
+      }
+    : { script: "", frame: "", connect: "" };
+  return (_req, res, next) => {
+    const nonce = crypto.randomBytes(16).toString("base64");
+    // In development the policy allows inline scripts, and a nonce the browser does not hide would break hydration.
+    res.locals.cspNonce = options.development ? "" : nonce;
+    // Vite's development server injects inline styles and scripts and talks over a web socket.
+    const scriptSrc = (options.development ? "'self' 'unsafe-inline'" : `'self' 'nonce-${nonce}'`) + stripe.script;
+    const styleSrc = options.development ? "'self' 'unsafe-inline'" : "'self'";
+    const connectSrc = (options.development ? "'self' ws: wss:" : "'self'") + stripe.connect;
+    res.setHeader(
+      "Content-Security-Policy",
+      [
+        "default-src 'self'",
+        `script-src ${scriptSrc}`,
+        `style-src ${styleSrc}`,
+        "img-src 'self' data:",
+        "font-src 'self'",
+        `connect-src ${connectSrc}`,
+        `frame-src ${videoOrigins.join(" ")}${stripe.frame}`,
+        "media-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ].join("; "),
+    );
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()");
+    if (options.production) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}

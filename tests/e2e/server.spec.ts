@@ -1,0 +1,137 @@
+import fs from "node:fs/promises";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "../support/fixtures";
+import { startSiteProcess } from "../support/site-process";
+
+test("every response carries the security headers, and no X-Powered-By", async ({ request }) => {
+  for (const url of ["/", "/no-such-page", "/favicon.svg", "/api/content/AboutPage"]) {
+    const headers = (await request.get(url)).headers();
+    expect(headers["x-content-type-options"], url).toBe("nosniff");
+    expect(headers["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
+    expect(headers["content-security-policy"], url).toContain("frame-ancestors 'none'");
+    expect(headers["content-security-policy"], url).toContain("default-src 'self'");
+    expect(headers["content-security-policy"], url).toContain("object-src 'none'");
+    expect(headers["strict-transport-security"], url).toContain("max-age=31536000");
+    expect(headers["x-powered-by"], url).toBeUndefined();
+  }
+});
+
+test("inline scripts run only with the response's nonce, and the page works under that policy", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const response = await page.goto("/");
+  const csp = response!.headers()["content-security-policy"]!;
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(csp).not.toContain("unsafe-inline");
+  // Hydrated: the carousel buttons respond, so the app's scripts ran.
+  await page.getByRole("button", { name: "Next slide" }).click();
+  await expect(page.locator(".carousel-slide:not([hidden])")).toHaveAttribute("aria-label", /^2 of/);
+  expect(violations).toEqual([]);
+  const second = await page.request.get("/");
+  expect(second.headers()["content-security-policy"]).not.toContain(nonce!);
+});
+
+test("hashed assets are cached for a year; HTML is never kept by shared caches", async ({ page, request }) => {
+  const html = await request.get("/about");
+  expect(html.headers()["cache-control"]).toBe("private, no-cache");
+  const assets: string[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname.startsWith("/assets/")) assets.push(response.url());
+  });
+  await page.goto("/about");
+  await expect.poll(() => assets.length).toBeGreaterThan(0);
+  const asset = await request.get(assets[0]!);
+  expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+});
+
+test("text is compressed with brotli or gzip as the browser accepts", async ({ site }) => {
+  const encodingFor = (accept: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      http
+        .get(`${site.url}/about`, { headers: { "Accept-Encoding": accept } }, (res) => {
+          res.resume();
+          resolve(res.headers["content-encoding"]);
+        })
+        .on("error", reject);
+    });
+  expect(await encodingFor("br, gzip")).toBe("br");
+  expect(await encodingFor("gzip")).toBe("gzip");
+  expect(await encodingFor("identity")).toBeUndefined();
+});
+
+test("images are served as AVIF and WebP at the sizes the page asks for", async ({ page }) => {
+  const images: { url: string; type: string }[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname.startsWith("/images/")) {
+      images.push({ url: response.url(), type: response.headers()["content-type"] ?? "" });
+    }
+  });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto("/");
+  await expect.poll(() => images.length).toBeGreaterThan(0);
+  for (const image of images) {
+    expect(image.type).toBe("image/avif");
+    expect(image.url).toMatch(/-(480|960)\.avif$/);
+  }
+});
+
+test("SIGTERM lets requests in flight finish, then closes the database and exits cleanly", async () => {
+  const site = await startSiteProcess();
+  const body = JSON.stringify({ name: "Neema", email: "neema@example.org", reason: "To help at events." });
+  // The server answers "100 Continue" once it has the request's headers: from then on it is in flight.
+  const request = http.request(`${site.url}/api/volunteers`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Expect: "100-continue" },
+  });
+  const answer = new Promise<{ status?: number; text: string }>((resolve, reject) => {
+    request.on("response", (res) => {
+      let text = "";
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode, text }));
+    });
+    request.on("error", reject);
+  });
+  await new Promise<void>((resolve) => request.once("continue", resolve));
+  const stopped = site.stop();
+  await expect.poll(() => site.output()).toContain("SIGTERM received");
+  request.end(body);
+  expect(await answer).toEqual({ status: 201, text: JSON.stringify({ status: "ok" }) });
+  expect(await stopped).toBe(0);
+  expect(site.output()).toContain("Stopped cleanly.");
+});
+
+test("a broken content file stops the start-up with the file and field named", async () => {
+  const contentDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-content-"));
+  await fs.cp("content", contentDir, { recursive: true, filter: (src) => !src.includes(`${path.sep}images`) });
+  const aboutFile = path.join(contentDir, "about", "content.json");
+  const about = JSON.parse(await fs.readFile(aboutFile, "utf8"));
+  about.team[1].name = "";
+  await fs.writeFile(aboutFile, JSON.stringify(about));
+  await expect(startSiteProcess({ CONTENT_DIR: contentDir })).rejects.toThrow(
+    /about\/content\.json is not valid:\s+team\.1\.name/,
+  );
+  await fs.rm(contentDir, { recursive: true, force: true });
+});
+
+test("a bad configuration value stops the start-up with the variable named", async () => {
+  await expect(startSiteProcess({ DATABASE_URL: "mysql://nope" })).rejects.toThrow(
+    /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+  );
+});
+
+test("no secret or server-only code reaches the browser bundle", async () => {
+  const dir = "build/client/assets";
+  const files = (await fs.readdir(dir)).filter((file) => file.endsWith(".js"));
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) {
+    const code = await fs.readFile(path.join(dir, file), "utf8");
+    expect(code, file).not.toMatch(/STRIPE_SECRET_KEY|STRIPE_WEBHOOK_SECRET|SMTP_URL|DATABASE_URL|ADMIN_PASSWORD/);
+    expect(code, file).not.toMatch(/sk_(test|live)_/);
+    expect(code, file).not.toContain("password_hash");
+  }
+});

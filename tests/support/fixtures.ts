@@ -1,0 +1,76 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+import { startSiteProcess, type RunningSite } from "./site-process";
+
+interface Fixtures {
+  /** Console errors a test causes on purpose (a server it stops, a request it fails). */
+  allowedConsoleErrors: RegExp[];
+  /** Fails the test on any other console error or uncaught exception in the page. */
+  failOnConsoleErrors: void;
+}
+
+interface WorkerFixtures {
+  /** A server of this test file's own, on a fresh data folder. */
+  site: RunningSite;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  site: [
+    async ({}, use) => {
+      const site = await startSiteProcess();
+      await use(site);
+      await site.stop();
+    },
+    { scope: "worker" },
+  ],
+  baseURL: async ({ site }, use) => use(site.url),
+  allowedConsoleErrors: [[], { option: true }],
+  failOnConsoleErrors: [
+    async ({ page, allowedConsoleErrors }, use) => {
+      const problems: string[] = [];
+      const allowed = [...expectedConsoleErrors, ...allowedConsoleErrors];
+      page.on("console", (message) => {
+        if (message.type() === "error" && !allowed.some((pattern) => pattern.test(message.text()))) {
+          problems.push(message.text());
+        }
+      });
+      page.on("pageerror", (error) => problems.push(error.message));
+      await use();
+      expect(problems, "console errors in the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+// Failed requests the tests cause on purpose show up in the console as errors.
+const expectedConsoleErrors = [
+  /Failed to load resource: the server responded with a status of (400|404|429|503)/,
+  /net::ERR_FAILED/,
+];
+
+/** Like `test`, but every test gets a server and data folder of its own (for tests that count or store). */
+export const testWithOwnSite = test.extend<{ ownSite: RunningSite }>({
+  ownSite: async ({}, use) => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-own-site-"));
+    const site = await startSiteProcess({ DATA_DIR: dataDir });
+    await use(site);
+    await site.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  },
+  baseURL: async ({ ownSite }, use) => use(ownSite.url),
+});
+
+export { expect };
+
+/** Runs axe on the page and fails on any serious or critical violation. */
+export async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+    "serious or critical accessibility violations",
+  ).toEqual([]);
+}

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+/** The staff account every test site starts with. */
+export const staffAccount = { email: "staff@example.org", password: "a long staff password" };
+
+export interface RunningSite {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** Everything the server printed so far. */
+  output(): string;
+  /** Sends SIGTERM and waits for the process to exit; resolves with its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts the production build as `npm start` would (after its build step), on a free port with a
+ * fresh data folder, and waits until it says it is listening.
+ */
+export async function startSiteProcess(env: Record<string, string> = {}): Promise<RunningSite> {
+  const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), "kilele-site-")));
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      // Tests make the events they need, through the staff API, as the staff account below.
+      SAMPLE_EVENTS: "false",
+      ADMIN_EMAIL: staffAccount.email,
+      ADMIN_PASSWORD: staffAccount.password,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = () => {
+      const match = /listening at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        child.stdout.off("data", onData);
+        resolve(match[1].replace("localhost", "127.0.0.1"));
+      }
+    };
+    child.stdout.on("data", onData);
+    void exited.then((code) => reject(new Error(`The site exited with code ${code} before listening:\n${output}`)));
+  });
+
+  return {
+    url,
+    dataDir,
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      const code = await exited;
+      if (!env.DATA_DIR) await fs.rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  form: URLSearchParams;
+}
+
+/**
+ * A local stand-in for Stripe's API, at its HTTP boundary: it records what our Stripe adapter
+ * sends and answers like Stripe would for the calls we make. Tests set an intent's status.
+ */
+export class StripeStandIn {
+  readonly requests: RecordedRequest[] = [];
+  readonly intents = new Map<string, Record<string, unknown>>();
+  private server: http.Server | undefined;
+
+  private next = 1;
+  url = "";
+
+  async start() {
+    this.server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const form = new URLSearchParams(body);
+        const path = (req.url ?? "").split("?")[0]!;
+        this.requests.push({ method: req.method ?? "", path, headers: req.headers, form });
+        const reply = (status: number, json: unknown) => {
+          res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${this.next}` });
+          res.end(JSON.stringify(json));
+        };
+        if (req.method === "POST" && path === "/v1/payment_intents") {
+          const key = String(req.headers["idempotency-key"] ?? "");
+          const existing = [...this.intents.values()].find((i) => i._idempotencyKey === key);
+          if (existing) return reply(200, existing);
+          const id = `pi_test_${this.next++}`;
+          const metadata: Record<string, string> = {};
+          for (const [k, v] of form) {
+            const m = /^metadata\[(.+)\]$/.exec(k);
+            if (m) metadata[m[1]!] = v;
+          }
+          const intent = {
+            id,
+            object: "payment_intent",
+            amount: Number(form.get("amount")),
+            currency: form.get("currency"),
+            description: form.get("description"),
+            receipt_email: form.get("receipt_email"),
+            status: "requires_payment_method",
+            client_secret: `${id}_secret_test`,
+            metadata,
+            _idempotencyKey: key,
+          };
+          this.intents.set(id, intent);
+          return reply(200, intent);
+        }
+        const intentMatch = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
+        if (intentMatch) {
+          const intent = this.intents.get(intentMatch[1]!);
+          if (!intent)
+            return reply(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+          if (intentMatch[2]) intent.status = "canceled";
+          return reply(200, intent);
+        }
+        if (req.method === "POST" && path === "/v1/refunds") {
+          return reply(200, {
+            id: `re_${this.next++}`,
+            object: "refund",
+            payment_intent: form.get("payment_intent"),
+            status: "succeeded",
+          });
+        }
+        reply(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${path})` } });
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", () => resolve()));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  setStatus(id: string, status: string) {
+    this.intents.get(id)!.status = status;
+  }
+
+  async stop() {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
