@@ -14,12 +14,14 @@ export default [
   route("book-event", "routes/book-event-index.tsx"),
   route("book-event/:id", "routes/book-event.tsx"),
   route("confirmation", "routes/confirmation.tsx"),
+  route("payment", "routes/payment.tsx"),
   // Spec call 1 and call 2: page texts as JSON, by folder name and by page key.
   route("content/:name/content.json", "routes/content-json.ts"),
   route("api/content/:pageKey", "routes/api.content.ts"),
   route("api/volunteers", "routes/api.volunteers.ts"),
   route("api/live/availability", "routes/api.live.availability.ts"),
   route("api/bookings", "routes/api.bookings.ts"),
+  route("api/donations", "routes/api.donations.ts"),
   route("api/payments/offline/confirm", "routes/api.payments.offline.confirm.ts"),
   route("api/payments/webhook", "routes/api.payments.webhook.ts"),
   // Staff API (a signed-in staff session): docs/decisions/004-staff-accounts.md.
@@ -29,6 +31,7 @@ export default [
   route("api/admin/events/:id/tickets", "routes/api.admin.events.id.tickets.ts"),
   route("api/admin/bookings/:bookingRef", "routes/api.admin.bookings.ref.ts"),
   route("api/admin/volunteers", "routes/api.admin.volunteers.ts"),
+  route("api/admin/donations", "routes/api.admin.donations.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("*", "routes/not-found.tsx"),

@@ -2,7 +2,6 @@ import type { Config } from "~/infra/config.server";
 import { openDatabase, type Database } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { loadContent, type SiteContent } from "~/features/content/content.server";
-import type { BookingDeps } from "~/features/booking/booking.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
@@ -12,6 +11,13 @@ import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import type { PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
+
+/** What taking a card payment needs, for a booking or a donation. */
+export interface PaymentDeps {
+  db: Database;
+  payments: PaymentProvider;
+  charity: { name: string; registrationNumber: string; email: string };
+}
 
 /** Everything a request needs from the running site, handed to loaders and actions as context. */
 export interface Services {
@@ -25,8 +31,8 @@ export interface Services {
   payments: PaymentProvider;
   /** Delivers queued e-mails (receipts) with retries. */
   outbox: OutboxWorker;
-  /** What the booking feature needs: database, provider, and the charity's details for receipts. */
-  bookingDeps(): Promise<BookingDeps>;
+  /** What bookings and donations need: database, provider, and the charity's details for receipts. */
+  paymentDeps(): Promise<PaymentDeps>;
   limits: {
     volunteerSignUps: RateLimiter;
     /** Failed staff sign-ins, per address and per e-mail. */
@@ -63,7 +69,7 @@ export async function createServices(config: Config): Promise<Services> {
       availability,
       payments,
       outbox,
-      async bookingDeps() {
+      async paymentDeps() {
         const { site } = await currentContent();
         return {
           db: database.db,

@@ -197,3 +197,57 @@ export const offlinePayments = pgTable("offline_payments", {
   refundedAt: timestamp("refunded_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A card donation. It becomes `paid` only once the payment provider says the payment succeeded
+ * (webhook or return page, whichever is first); the amount is the one the server validated.
+ */
+export const donations = pgTable(
+  "donations",
+  {
+    id: uuid("id").primaryKey(),
+    amountPence: integer("amount_pence").notNull(),
+    donorName: text("donor_name").notNull(),
+    email: text("email").notNull(),
+    status: text("status").notNull(),
+    provider: text("provider").notNull(),
+    providerPaymentId: text("provider_payment_id").unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("donations_created_at_idx").on(t.createdAt),
+    check("donations_amount_range", sql`${t.amountPence} between 100 and 1000000`),
+    check("donations_status_known", sql`${t.status} in ('pending', 'paid', 'cancelled', 'failed')`),
+  ],
+);
+
+/**
+ * A Gift Aid declaration made with a donation: what HMRC needs for a claim (name, house, postcode,
+ * date) and the exact words the donor agreed to. `cancelled_at` is set when the donor cancels it.
+ */
+export const giftAidDeclarations = pgTable(
+  "gift_aid_declarations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    donationId: uuid("donation_id")
+      .notNull()
+      .unique()
+      .references(() => donations.id, { onDelete: "restrict" }),
+    firstName: text("first_name").notNull(),
+    surname: text("surname").notNull(),
+    houseNameOrNumber: text("house_name_or_number").notNull(),
+    postcode: text("postcode").notNull(),
+    scope: text("scope").notNull(),
+    wording: text("wording").notNull(),
+    declaredAt: timestamp("declared_at", { withTimezone: true }).notNull().defaultNow(),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+  },
+  (t) => [
+    check(
+      "gift_aid_scope_known",
+      sql`${t.scope} in ('this-donation', 'this-and-past-four-years', 'past-four-years-and-future')`,
+    ),
+  ],
+);

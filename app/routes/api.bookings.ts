@@ -10,7 +10,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!body.ok) return body.response;
   const input = (body.value ?? {}) as Record<string, unknown>;
   try {
-    const started = await startBooking(await context.services.bookingDeps(), {
+    const started = await startBooking(await context.services.paymentDeps(), {
       eventId: String(input.eventId ?? ""),
       name: input.name,
       email: input.email,

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Route } from "./+types/api.payments.offline.confirm";
-import { bookingRefForPayment, settleBooking } from "~/features/booking/booking.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentProvider } from "~/infra/payments/provider.server";
 import { readJsonBody } from "~/lib/json-body.server";
+import { settlePayment } from "~/payments.server";
 
 const cardSchema = z.object({
   clientSecret: z.string().max(200),
@@ -11,7 +11,7 @@ const cardSchema = z.object({
 });
 
 // POST /api/payments/offline/confirm: the offline test provider's card form. Like Stripe it
-// answers the card's outcome, and on success it reports the payment at once, as Stripe's webhook would.
+// answers the card's outcome, and on success it settles the booking or donation at once, as Stripe's webhook would.
 export async function action({ request, context }: Route.ActionArgs) {
   const payments = context.services.payments as Partial<OfflineProvider> & PaymentProvider;
   if (payments.name !== "offline" || !payments.confirmCard) {
@@ -29,12 +29,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (result.error) return Response.json({ status: result.payment.status, error: result.error }, { status: 402 });
   if (result.payment.status === "succeeded") {
-    const bookingRef = await bookingRefForPayment(context.services.db, result.payment.id);
-    if (bookingRef)
-      await settleBooking(await context.services.bookingDeps(), bookingRef).catch((error) => {
-        // The confirmation page settles it again; nothing is lost.
-        console.error("Settling after an offline payment failed:", (error as Error).message);
-      });
+    await settlePayment(await context.services.paymentDeps(), result.payment.id).catch((error) => {
+      // The return page settles it again; nothing is lost.
+      console.error("Settling after an offline payment failed:", (error as Error).message);
+    });
   }
   return Response.json({ status: result.payment.status });
 }

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api.payments.webhook";
-import { handlePaymentWebhook } from "~/features/booking/webhook.server";
+import { paymentWebhook } from "~/payments.server";
 
 // POST /api/payments/webhook: the payment provider's notifications (Stripe-Signature checked).
 export async function action({ request, context }: Route.ActionArgs) {
-  return handlePaymentWebhook(await context.services.bookingDeps(), request);
+  return paymentWebhook(await context.services.paymentDeps(), request);
 }

@@ -6,19 +6,12 @@ import { Spinner } from "~/components/ui/spinner";
 import { receiptKey, settleBooking } from "~/features/booking/booking.server";
 import { bookingFeePence } from "~/features/booking/pricing";
 import { findEvent } from "~/features/events/events.server";
+import { paymentStatusText } from "~/infra/payments/status";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 
 /** The spec's query parameters of /confirmation that must be present (section 4). */
 const required = ["eventId", "eventName", "eventLoaction", "eventDate", "userName", "userEmail", "bookingRef"] as const;
-
-/** Spec section 4: what each payment status says. */
-function statusText(status: string): string | null {
-  if (status === "succeeded") return "Payment succeeded!";
-  if (status === "processing") return "Your payment is processing.";
-  if (status === "requires_payment_method") return null;
-  return `Something went wrong: ${status}`;
-}
 
 // The page the payment provider returns to. It trusts nothing in the URL but the booking
 // reference: the payment's state comes from the provider, the details from our database.
@@ -34,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function verify(bookingRef: string | undefined, context: Route.LoaderArgs["context"], email: string) {
   if (!bookingRef) return { kind: "missing" as const, email };
   try {
-    const deps = await context.services.bookingDeps();
+    const deps = await context.services.paymentDeps();
     const settlement = await settleBooking(deps, bookingRef);
     if (settlement.outcome === "unknown") return { kind: "unknown" as const, email };
     const booking = settlement.booking;
@@ -51,12 +44,12 @@ async function verify(bookingRef: string | undefined, context: Route.LoaderArgs[
     };
     if (settlement.outcome === "refunded") return { kind: "refunded" as const, details, email };
     if (settlement.outcome === "pending") {
-      return { kind: "status" as const, status: statusText(settlement.status), details, email };
+      return { kind: "status" as const, status: paymentStatusText(settlement.status), details, email };
     }
     // The receipt's first attempt, now, so that a failure can be told; the outbox keeps retrying.
     const delivery = await context.services.outbox.deliver(receiptKey(bookingRef));
     const receiptError = delivery.ok === false ? delivery.error : null;
-    return { kind: "paid" as const, status: statusText("succeeded"), details, receiptError, email };
+    return { kind: "paid" as const, status: paymentStatusText("succeeded"), details, receiptError, email };
   } catch (error) {
     console.error("Confirmation failed:", error);
     return { kind: "error" as const, message: (error as Error).message, email };

@@ -5,20 +5,28 @@ import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, listEvents } from "~/features/events/events.server";
 import { fundraisingLists } from "~/features/events/status";
+import { AmountChooser, donateIntro } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.services;
-  const { fundraising, site } = await context.services.content();
+  const { fundraising, site, payment } = await context.services.content();
   const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
   const { current, past } = fundraisingLists(events, new Date());
-  return { fundraising, quizTicketingUrl: site.quizTicketingUrl, current, past, availability };
+  return {
+    fundraising,
+    quizTicketingUrl: site.quizTicketingUrl,
+    presetAmounts: payment.presetAmounts,
+    current,
+    past,
+    availability,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta("Fundraising", data?.fundraising.description);
 
 export default function Fundraising({ loaderData }: Route.ComponentProps) {
-  const { fundraising, quizTicketingUrl, current, past } = loaderData;
+  const { fundraising, quizTicketingUrl, current, past, presetAmounts } = loaderData;
   const live = useLiveAvailability(loaderData.availability);
   return (
     <main id="main" className="page">
@@ -37,6 +45,14 @@ export default function Fundraising({ loaderData }: Route.ComponentProps) {
           Book tickets for our quiz night on our ticketing page
         </a>
       </p>
+      <div className="section">
+        <AmountChooser
+          id="fundraising-donate"
+          title="Can't make an event? Give directly"
+          intro={donateIntro}
+          presets={presetAmounts}
+        />
+      </div>
       <EventList
         id="past-events"
         title="Past events"

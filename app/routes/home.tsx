@@ -8,19 +8,26 @@ import { fundraisingLists } from "~/features/events/status";
 import { MissionBlock } from "~/features/content/components/mission-block";
 import { ProjectList } from "~/features/content/components/project-list";
 import { VideoPlayer } from "~/features/content/components/video-player";
+import { AmountChooser, donateIntro } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.services;
-  const { home, site } = await context.services.content();
+  const { home, site, payment } = await context.services.content();
   const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
-  return { home, site, latestEvents: fundraisingLists(events, new Date()).current, availability };
+  return {
+    home,
+    site,
+    presetAmounts: payment.presetAmounts,
+    latestEvents: fundraisingLists(events, new Date()).current,
+    availability,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.site.shortName ?? "Home", data?.site.description);
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { home, site, latestEvents } = loaderData;
+  const { home, site, latestEvents, presetAmounts } = loaderData;
   const live = useLiveAvailability(loaderData.availability);
   return (
     <main id="main" className="home">
@@ -45,6 +52,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       />
       <ProjectList id="previous-projects" title={home.previousProjectsTitle} projects={home.previousProjects} />
       <MissionBlock mission={home.mission} />
+      <div className="section">
+        <AmountChooser id="home-donate" title="Support Kilele" intro={donateIntro} presets={presetAmounts} />
+      </div>
       <section className="section video-block" aria-labelledby="video-title">
         <h2 id="video-title">{home.video.title}</h2>
         <p>{home.video.text}</p>

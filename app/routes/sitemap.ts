@@ -14,6 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     "/about",
     "/volunteering",
     "/contact",
+    "/payment",
     ...allProjects(content).map((project) => `/project/${project.slug}`),
     ...events.map((event) => `/fundraising-event/${event.id}`),
   ];

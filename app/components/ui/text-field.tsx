@@ -9,7 +9,7 @@ interface TextFieldProps {
   onChange(value: string): void;
   type?: string;
   autoComplete?: string;
-  inputMode?: "numeric" | "email" | "text";
+  inputMode?: "numeric" | "decimal" | "email" | "text";
   multiline?: boolean;
 }
 

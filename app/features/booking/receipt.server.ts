@@ -1,6 +1,7 @@
 import { createEvent as createCalendarEvent } from "ics";
 import QRCode from "qrcode";
 import type { MailMessage } from "~/infra/email/mailer.server";
+import { escapeHtml } from "~/lib/html";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { bookingFeePence } from "./pricing";
@@ -14,10 +15,6 @@ export interface ReceiptDetails {
   ticketCostPence: number;
   event: { name: string; eventDate: Date; location: string };
   charity: { name: string; registrationNumber: string; email: string };
-}
-
-function escapeHtml(text: string) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** The booking receipt (spec call 10, sent by our server): HTML and text, a QR code and a calendar file. */

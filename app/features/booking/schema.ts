@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailPattern, personNamePattern } from "~/lib/validation";
 import { maxTickets, minTickets } from "./pricing";
 
 export const bookingLimits = { name: 80, email: 99 } as const;
@@ -14,16 +15,12 @@ export function onlyLeftMessage(remaining: number) {
   return `Only ${remaining} ${remaining === 1 ? "ticket" : "tickets"} left for this event.`;
 }
 
-// Letters of any alphabet, with spaces, hyphens and apostrophes between them (O'Brien, José, Anne-Marie).
-const namePattern = /^\p{L}+(?:[ '’-]+\p{L}+)*$/u;
-const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 export const ticketInformationSchema = z.object({
   name: z
     .string(bookingMessages.name)
     .trim()
     .max(bookingLimits.name, bookingMessages.name)
-    .regex(namePattern, bookingMessages.name),
+    .regex(personNamePattern, bookingMessages.name),
   email: z
     .string(bookingMessages.email)
     .trim()

@@ -6,7 +6,7 @@ import { events, outbox, processedWebhookEvents, tickets } from "../../../db/sch
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { StripeStandIn } from "../../../tests/support/stripe-standin";
 import { settleBooking, startBooking, type BookingDeps } from "./booking.server";
-import { handlePaymentWebhook } from "./webhook.server";
+import { paymentWebhook as handlePaymentWebhook } from "~/payments.server";
 
 const webhookSecret = "whsec_test_secret";
 const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { TextField } from "~/components/ui/text-field";
 import { formatPounds } from "~/lib/money";
 import { bookingFeePence, bookingTotalPence, maxTickets, quantityForOverview } from "../pricing";
@@ -10,10 +10,8 @@ import {
   type TicketErrors,
   type TicketField,
 } from "../schema";
-import { unexpectedError, type CardFormHandle } from "./card-form";
-import { OfflineCardForm } from "./offline-card-form";
-
-const StripeCardForm = lazy(() => import("./stripe-card-form"));
+import { unexpectedError } from "~/infra/payments/components/card-form";
+import { CardPayment, PaymentStartError, useCardPayment } from "~/infra/payments/components/card-payment";
 
 export interface BookableEvent {
   id: string;
@@ -31,8 +29,6 @@ interface BookingFormProps {
   /** Stripe's publishable key, when Stripe takes the payments. */
   publishableKey?: string;
 }
-
-const unexpected = unexpectedError;
 
 /** Where the provider sends the visitor after paying: /confirmation with the spec's query parameters. */
 export function confirmationUrl(
@@ -61,16 +57,10 @@ export function confirmationUrl(
 export function BookingForm({ event, remaining, provider, publishableKey }: BookingFormProps) {
   const [values, setValues] = useState({ name: "", email: "", quantity: "1" });
   const [errors, setErrors] = useState<TicketErrors>({});
-  const cardForm = useRef<CardFormHandle>(null);
-  const [paymentError, setPaymentError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [ready, setReady] = useState(false);
+  const payment = useCardPayment();
   const previousAttempt = useRef<string | undefined>(undefined);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const errorCount = Object.values(errors).filter(Boolean).length;
-
-  // The card form says when it is ready: once the page's scripts run (Stripe's, once Stripe.js has loaded).
-  const markReady = useCallback(() => setReady(true), []);
 
   // When the set of errors changes, bring the Ticket information heading into view.
   const errorKey = Object.entries(errors)
@@ -108,20 +98,11 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
 
   async function pay(submitEvent: FormEvent<HTMLFormElement>) {
     submitEvent.preventDefault();
-    if (submitting || !ready) return;
-    setPaymentError(null);
+    if (payment.submitting || !payment.ready) return;
+    payment.setError(null);
     const details = check();
     if (!details) return;
-    const card = cardForm.current;
-    if (!card) return;
-    setSubmitting(true);
-    const problem = await card.check();
-    if (problem) {
-      setPaymentError(problem);
-      setSubmitting(false);
-      return;
-    }
-    try {
+    await payment.pay(async () => {
       const response = await fetch("/api/bookings", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -136,26 +117,21 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
       };
       if (response.status === 400 && body.errors) {
         setErrors(body.errors);
-        return;
+        return undefined;
       }
       if (response.status === 409 && body.reason === "too-many") {
         setErrors({ quantity: body.message });
-        return;
+        return undefined;
       }
       if (!response.ok || !body.bookingRef || !body.clientSecret) {
-        setPaymentError(body.message ?? unexpected(`the booking could not be started (${response.status})`));
-        return;
+        throw new PaymentStartError(
+          body.message ?? unexpectedError(`the booking could not be started (${response.status})`),
+        );
       }
       previousAttempt.current = body.bookingRef;
       const returnUrl = confirmationUrl(event, { bookingRef: body.bookingRef }, details);
-      // On success the page moves on to the confirmation and this never returns.
-      const failure = await card.pay(body.clientSecret, returnUrl, details.email);
-      if (failure) setPaymentError(failure);
-    } catch (error) {
-      setPaymentError(unexpected((error as Error).message));
-    } finally {
-      setSubmitting(false);
-    }
+      return { clientSecret: body.clientSecret, returnUrl, email: details.email };
+    });
   }
 
   return (
@@ -213,29 +189,7 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
           maxLength={3}
           onChange={(v) => change("quantity", v)}
         />
-        <h2 id="card-details">Card details</h2>
-        {provider === "stripe" && publishableKey ? (
-          <Suspense fallback={null}>
-            <StripeCardForm
-              ref={cardForm}
-              publishableKey={publishableKey}
-              amountPence={totalPence}
-              onReady={markReady}
-              onError={setPaymentError}
-            />
-          </Suspense>
-        ) : (
-          <OfflineCardForm ref={cardForm} onReady={markReady} />
-        )}
-        <button type="submit" className="button" disabled={!ready} aria-disabled={submitting || undefined}>
-          {ready ? `Pay now ${formatPounds(totalPence)}` : "Loading..."}
-        </button>
-        {paymentError ? (
-          <p className="payment-error" role="alert">
-            {paymentError}
-          </p>
-        ) : null}
-        {submitting ? <p role="status">Processing your payment...</p> : null}
+        <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={totalPence} />
       </form>
     </div>
   );

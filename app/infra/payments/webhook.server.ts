@@ -1,14 +1,19 @@
-import { processedWebhookEvents } from "../../../db/schema";
-import { WebhookSignatureError } from "~/infra/payments/provider.server";
 import { eq } from "drizzle-orm";
-import { bookingRefForPayment, settleBooking, type BookingDeps } from "./booking.server";
+import { processedWebhookEvents } from "../../../db/schema";
+import type { Queryable } from "../db/database.server";
+import { WebhookSignatureError, type PaymentProvider } from "./provider.server";
 
 /**
  * A webhook delivery: the signature is checked, each provider event is handled once (recorded by
- * id), and the payment's state is read again from the provider rather than from the payload.
+ * id), and for a succeeded payment `settle` is called with the payment's id only: whoever settles
+ * reads the payment's state again from the provider rather than trusting the payload.
  * Event types we do not handle get 200 so the provider stops retrying them.
  */
-export async function handlePaymentWebhook(deps: BookingDeps, request: Request): Promise<Response> {
+export async function handlePaymentWebhook(
+  deps: { db: Queryable; payments: PaymentProvider },
+  request: Request,
+  settle: (paymentId: string) => Promise<unknown>,
+): Promise<Response> {
   if (request.method !== "POST") return Response.json({ error: "Method not allowed." }, { status: 405 });
   const rawBody = await request.text();
   let event;
@@ -24,11 +29,7 @@ export async function handlePaymentWebhook(deps: BookingDeps, request: Request):
     .where(eq(processedWebhookEvents.eventId, event.id));
   if (seen) return Response.json({ received: true, duplicate: true });
 
-  if (event.type === "payment_intent.succeeded" && event.paymentId) {
-    const bookingRef = await bookingRefForPayment(deps.db, event.paymentId);
-    // Not ours (e.g. a donation, handled elsewhere), or settled: either way nothing is lost.
-    if (bookingRef) await settleBooking(deps, bookingRef);
-  }
+  if (event.type === "payment_intent.succeeded" && event.paymentId) await settle(event.paymentId);
   // Recorded after the work, so a failure above makes the provider deliver it again.
   await deps.db.insert(processedWebhookEvents).values({ eventId: event.id, type: event.type }).onConflictDoNothing();
   return Response.json({ received: true });

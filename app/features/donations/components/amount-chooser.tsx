@@ -1,0 +1,96 @@
+import { useState, type FormEvent } from "react";
+import { Form, Link, useNavigate } from "react-router";
+import { TextField } from "~/components/ui/text-field";
+import { amountParam, parseDonationAmount } from "../amount";
+
+/** £5 for whole pounds, £12.50 otherwise: how a preset reads on its button. */
+function presetLabel(pence: number) {
+  return pence % 100 === 0 ? `£${(pence / 100).toLocaleString("en-GB")}` : `£${amountParam(pence)}`;
+}
+
+/** Where a chosen amount goes: the donation page with the amount in the URL (and in navigation state). */
+export function donationPath(pence: number) {
+  return `/payment?amount=${amountParam(pence)}`;
+}
+
+/** The donation block's line on the home and fundraising pages. */
+export const donateIntro =
+  "Every pound goes to work in Kilele. Choose an amount to give by card; if you are a UK taxpayer you can add Gift Aid at no extra cost.";
+
+interface AmountChooserProps {
+  /** Makes ids unique on the page. */
+  id: string;
+  title: string;
+  intro?: string;
+  /** Preset amounts in whole pounds, from the page content. */
+  presets: number[];
+  /** What the visitor typed before (a reload of /payment?amount=...), and what was wrong with it. */
+  initialAmount?: string;
+  initialError?: string;
+  headingLevel?: "h2" | "h3";
+}
+
+/**
+ * The donation block: preset amounts and a custom amount in pounds and pence (£1 to £10,000).
+ * Each leads to /payment?amount=...; without JavaScript the custom amount is a plain GET form that
+ * the page checks on the server with the same rule.
+ */
+export function AmountChooser({
+  id,
+  title,
+  intro,
+  presets,
+  initialAmount = "",
+  initialError,
+  headingLevel: Heading = "h2",
+}: AmountChooserProps) {
+  const navigate = useNavigate();
+  const [amount, setAmount] = useState(initialAmount);
+  const [error, setError] = useState(initialError);
+
+  function choose(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = parseDonationAmount(amount);
+    if (!parsed.ok) return setError(parsed.message);
+    void navigate(donationPath(parsed.pence), { state: { amountPence: parsed.pence } });
+  }
+
+  return (
+    <section className="donation-block" aria-labelledby={`${id}-title`}>
+      <Heading id={`${id}-title`}>{title}</Heading>
+      {intro ? <p>{intro}</p> : null}
+      <ul className="amount-presets" aria-label="Choose an amount">
+        {presets.map((pounds) => (
+          <li key={pounds}>
+            <Link
+              className="button button-donate"
+              to={donationPath(pounds * 100)}
+              state={{ amountPence: pounds * 100 }}
+              aria-label={`Donate ${presetLabel(pounds * 100)}`}
+            >
+              {presetLabel(pounds * 100)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <Form method="get" action="/payment" className="amount-custom" noValidate onSubmit={choose}>
+        <TextField
+          idPrefix={id}
+          label="Other amount (£)"
+          name="amount"
+          inputMode="decimal"
+          value={amount}
+          error={error}
+          maxLength={12}
+          onChange={(value) => {
+            setAmount(value);
+            setError(undefined);
+          }}
+        />
+        <button type="submit" className="button button-secondary">
+          Continue
+        </button>
+      </Form>
+    </section>
+  );
+}

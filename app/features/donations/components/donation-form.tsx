@@ -1,0 +1,263 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { TextField } from "~/components/ui/text-field";
+import { unexpectedError } from "~/infra/payments/components/card-form";
+import { CardPayment, PaymentStartError, useCardPayment } from "~/infra/payments/components/card-payment";
+import { formatPounds } from "~/lib/money";
+import { amountParam, giftAidPence } from "../amount";
+import {
+  declarationWording,
+  donationLimits,
+  donationMessages,
+  giftAidScopes,
+  validateDonation,
+  type DonationErrors,
+  type DonationField,
+  type GiftAidScope,
+} from "../schema";
+
+interface DonationFormProps {
+  amountPence: number;
+  charityName: string;
+  provider: "offline" | "stripe";
+  publishableKey?: string;
+}
+
+type Values = Omit<Record<DonationField, string>, "giftAid" | "amount"> & { giftAid: boolean };
+
+const empty: Values = {
+  name: "",
+  email: "",
+  giftAid: false,
+  firstName: "",
+  surname: "",
+  houseNameOrNumber: "",
+  postcode: "",
+  scope: "this-donation",
+};
+
+/** Where the provider sends the donor after paying: this page again, which then shows the thank-you view. */
+export function donationReturnUrl(amountPence: number, donationId: string) {
+  return `/payment?${new URLSearchParams({ amount: amountParam(amountPence), donation: donationId }).toString()}`;
+}
+
+/**
+ * The donation form: the amount chosen, the donor's name and e-mail for the receipt, an optional
+ * Gift Aid declaration in HMRC's words, and the card. The server checks everything again.
+ */
+export function DonationForm({ amountPence, charityName, provider, publishableKey }: DonationFormProps) {
+  const [values, setValues] = useState<Values>(empty);
+  const [errors, setErrors] = useState<DonationErrors>({});
+  const payment = useCardPayment();
+  const previousAttempt = useRef<string | undefined>(undefined);
+  const summaryRef = useRef<HTMLHeadingElement>(null);
+  const extraPence = giftAidPence(amountPence);
+  const errorKey = Object.entries(errors)
+    .filter(([, message]) => message)
+    .map(([field]) => field)
+    .join(",");
+
+  // When the set of errors changes, bring the form's heading (and the summary under it) into view.
+  useEffect(() => {
+    if (errorKey) {
+      const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      summaryRef.current?.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
+    }
+  }, [errorKey]);
+
+  function change<F extends keyof Values>(field: F, value: Values[F]) {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  async function donate(submitEvent: FormEvent<HTMLFormElement>) {
+    submitEvent.preventDefault();
+    if (payment.submitting || !payment.ready) return;
+    payment.setError(null);
+    const form = { ...values, amount: amountParam(amountPence) };
+    const validation = validateDonation(form);
+    if (!validation.ok) return setErrors(validation.errors);
+    setErrors({});
+    await payment.pay(async () => {
+      const response = await fetch("/api/donations", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ ...form, replaces: previousAttempt.current }),
+      });
+      const body = (await response.json().catch(() => ({}))) as {
+        donationId?: string;
+        clientSecret?: string;
+        errors?: DonationErrors;
+        message?: string;
+      };
+      if (response.status === 400 && body.errors) {
+        setErrors(body.errors);
+        return undefined;
+      }
+      if (!response.ok || !body.donationId || !body.clientSecret) {
+        throw new PaymentStartError(
+          body.message ?? unexpectedError(`the donation could not be started (${response.status})`),
+        );
+      }
+      previousAttempt.current = body.donationId;
+      return {
+        clientSecret: body.clientSecret,
+        returnUrl: donationReturnUrl(amountPence, body.donationId),
+        email: validation.data.email,
+      };
+    });
+  }
+
+  const scope = (values.scope in giftAidScopes ? values.scope : "this-donation") as GiftAidScope;
+  return (
+    <div className="booking-layout">
+      <section className="booking-overview" aria-labelledby="donation-overview">
+        <h2 id="donation-overview">Your donation</h2>
+        <dl aria-live="polite">
+          <dt>Donation</dt>
+          <dd>{formatPounds(amountPence)}</dd>
+          {values.giftAid ? (
+            <>
+              <dt>Gift Aid from HMRC</dt>
+              <dd>{formatPounds(extraPence)}</dd>
+            </>
+          ) : null}
+          <dt className="total">Worth to the Trust</dt>
+          <dd className="total">{formatPounds(amountPence + (values.giftAid ? extraPence : 0))}</dd>
+        </dl>
+        <p>
+          <Link to="/payment">Change amount</Link>
+        </p>
+      </section>
+      <form className="form" noValidate onSubmit={donate} aria-labelledby="donor-details">
+        <h2 id="donor-details" ref={summaryRef} tabIndex={-1}>
+          Your details
+        </h2>
+        {errorKey ? (
+          <p className="form-summary" role="alert">
+            {donationMessages.summary}
+          </p>
+        ) : null}
+        {errors.amount ? (
+          <p className="field-error" role="alert">
+            {errors.amount} <Link to="/payment">Choose another amount</Link>
+          </p>
+        ) : null}
+        <TextField
+          idPrefix="donor"
+          label="Name"
+          name="name"
+          autoComplete="name"
+          value={values.name}
+          error={errors.name}
+          maxLength={donationLimits.name}
+          onChange={(v) => change("name", v)}
+        />
+        <TextField
+          idPrefix="donor"
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          error={errors.email}
+          maxLength={donationLimits.email}
+          onChange={(v) => change("email", v)}
+        />
+        <fieldset className="gift-aid">
+          <legend>Gift Aid</legend>
+          <p>
+            If you are a UK taxpayer, Gift Aid lets {charityName} claim 25p from HMRC for every £1 you give, at no extra
+            cost to you. It would add <strong>{formatPounds(extraPence)}</strong>, making your{" "}
+            {formatPounds(amountPence)} worth <strong>{formatPounds(amountPence + extraPence)}</strong>.
+          </p>
+          <div className="checkbox-field">
+            <input
+              id="gift-aid"
+              name="giftAid"
+              type="checkbox"
+              checked={values.giftAid}
+              aria-describedby="gift-aid-declaration"
+              onChange={(e) => change("giftAid", e.target.checked)}
+            />
+            <label htmlFor="gift-aid">Yes, I want to Gift Aid my donation</label>
+          </div>
+          <p id="gift-aid-declaration" className="declaration">
+            {declarationWording(scope, amountPence, charityName)}
+          </p>
+          {values.giftAid ? (
+            <div className="gift-aid-details">
+              <p>HMRC needs your full name and home address for the claim.</p>
+              <div className="field-pair">
+                <TextField
+                  idPrefix="gift-aid"
+                  label="First name"
+                  name="firstName"
+                  autoComplete="given-name"
+                  value={values.firstName}
+                  error={errors.firstName}
+                  maxLength={donationLimits.firstName}
+                  onChange={(v) => change("firstName", v)}
+                />
+                <TextField
+                  idPrefix="gift-aid"
+                  label="Surname"
+                  name="surname"
+                  autoComplete="family-name"
+                  value={values.surname}
+                  error={errors.surname}
+                  maxLength={donationLimits.surname}
+                  onChange={(v) => change("surname", v)}
+                />
+              </div>
+              <div className="field-pair">
+                <TextField
+                  idPrefix="gift-aid"
+                  label="House name or number"
+                  name="houseNameOrNumber"
+                  autoComplete="address-line1"
+                  value={values.houseNameOrNumber}
+                  error={errors.houseNameOrNumber}
+                  maxLength={donationLimits.houseNameOrNumber}
+                  onChange={(v) => change("houseNameOrNumber", v)}
+                />
+                <TextField
+                  idPrefix="gift-aid"
+                  label="Postcode"
+                  name="postcode"
+                  autoComplete="postal-code"
+                  value={values.postcode}
+                  error={errors.postcode}
+                  maxLength={donationLimits.postcode}
+                  onChange={(v) => change("postcode", v)}
+                />
+              </div>
+              <fieldset className="radio-group" aria-describedby={errors.scope ? "gift-aid-scope-error" : undefined}>
+                <legend>Which donations should Gift Aid cover?</legend>
+                {(Object.entries(giftAidScopes) as [GiftAidScope, string][]).map(([key, label]) => (
+                  <div className="radio-field" key={key}>
+                    <input
+                      id={`gift-aid-scope-${key}`}
+                      type="radio"
+                      name="scope"
+                      value={key}
+                      checked={values.scope === key}
+                      onChange={() => change("scope", key)}
+                    />
+                    <label htmlFor={`gift-aid-scope-${key}`}>{label}</label>
+                  </div>
+                ))}
+                {errors.scope ? (
+                  <p id="gift-aid-scope-error" className="field-error">
+                    {errors.scope}
+                  </p>
+                ) : null}
+              </fieldset>
+            </div>
+          ) : null}
+        </fieldset>
+        <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={amountPence} />
+      </form>
+    </div>
+  );
+}

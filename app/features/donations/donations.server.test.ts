@@ -1,0 +1,313 @@
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
+import { stripeProvider } from "~/infra/payments/stripe.server";
+import { paymentWebhook } from "~/payments.server";
+import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
+import { engines, freshDatabase } from "../../../tests/support/databases";
+import { StripeStandIn } from "../../../tests/support/stripe-standin";
+import { amountMessages } from "./amount";
+import {
+  DonationInputError,
+  listDonations,
+  settleDonation,
+  startDonation,
+  type DonationDeps,
+} from "./donations.server";
+import { donationMessages, taxpayerStatement } from "./schema";
+
+const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
+const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
+const donor = { amount: "10.00", name: "Amina Mushi", email: "amina@example.org" };
+const giftAid = {
+  giftAid: true,
+  firstName: "Amina",
+  surname: "Mushi",
+  houseNameOrNumber: "Flat 2, Rose Cottage",
+  postcode: "m1 1ae",
+  scope: "past-four-years-and-future",
+};
+
+interface QueuedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+describe.each(engines)("donations on %s", (engine) => {
+  let database: DatabaseHandle;
+  let payments: OfflineProvider;
+  let deps: DonationDeps;
+
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    payments = offlineProvider(database.db);
+    deps = { db: database.db, payments, charity };
+  });
+  afterEach(() => database.close());
+
+  const mails = async () =>
+    (await database.db.select().from(outbox)).map((row) => row.payload as unknown as QueuedMail);
+
+  it("asks for the validated amount in pence, naming the donation, and records it as pending", async () => {
+    const started = await startDonation(deps, { ...donor, amount: "£25.50" });
+    expect(started.amountPence).toBe(2550);
+    const [payment] = await database.db.select().from(offlinePayments);
+    expect(payment).toMatchObject({
+      amountPence: 2550,
+      currency: "gbp",
+      description: `Donation to Kilele Village Trust (${started.donationId})`,
+      metadata: { donation_id: started.donationId, gift_aid: "no" },
+      receiptEmail: "amina@example.org",
+    });
+    const [donation] = await database.db.select().from(donations);
+    expect(donation).toMatchObject({
+      id: started.donationId,
+      status: "pending",
+      amountPence: 2550,
+      donorName: "Amina Mushi",
+      email: "amina@example.org",
+      providerPaymentId: payment!.id,
+    });
+    expect(await database.db.select().from(giftAidDeclarations)).toEqual([]);
+  });
+
+  it("refuses amounts outside £1 to £10,000 and bad details, storing nothing and asking for no payment", async () => {
+    for (const amount of ["0.99", "10000.01", "-10", "1e4", "12.345"]) {
+      await expect(startDonation(deps, { ...donor, amount })).rejects.toBeInstanceOf(DonationInputError);
+    }
+    await expect(startDonation(deps, { amount: "0", name: "", email: "x", giftAid: true })).rejects.toMatchObject({
+      errors: {
+        amount: amountMessages.tooSmall,
+        name: donationMessages.name,
+        email: donationMessages.email,
+        postcode: donationMessages.postcode,
+      },
+    });
+    expect(await database.db.select().from(donations)).toEqual([]);
+    expect(await database.db.select().from(offlinePayments)).toEqual([]);
+  });
+
+  it("stores the Gift Aid declaration with its date and HMRC's words, linked to the donation", async () => {
+    const now = new Date("2026-11-22T10:30:00Z");
+    const started = await startDonation({ ...deps, now: () => now }, { ...donor, ...giftAid });
+    const [declaration] = await database.db.select().from(giftAidDeclarations);
+    expect(declaration).toMatchObject({
+      donationId: started.donationId,
+      firstName: "Amina",
+      surname: "Mushi",
+      houseNameOrNumber: "Flat 2, Rose Cottage",
+      postcode: "M1 1AE",
+      scope: "past-four-years-and-future",
+      declaredAt: now,
+      cancelledAt: null,
+    });
+    expect(declaration!.wording).toBe(
+      `I want to Gift Aid my donation of £10.00 and any donations I make in the future or have made in the past 4 years to Kilele Village Trust. ${taxpayerStatement}`,
+    );
+  });
+
+  it("records nothing as paid until the provider says so (a made-up return link pays nothing)", async () => {
+    const started = await startDonation(deps, donor);
+    expect(await settleDonation(deps, started.donationId)).toMatchObject({
+      outcome: "pending",
+      status: "requires_payment_method",
+    });
+    expect(await settleDonation(deps, crypto.randomUUID())).toEqual({ outcome: "unknown" });
+    expect(await settleDonation(deps, "not-a-uuid")).toEqual({ outcome: "unknown" });
+    expect(await mails()).toEqual([]);
+    const [donation] = await database.db.select().from(donations);
+    expect(donation!.status).toBe("pending");
+  });
+
+  it("a paid donation settled many times at once is paid once, with one thank-you receipt", async () => {
+    const started = await startDonation(deps, { ...donor, ...giftAid });
+    await payments.confirmCard(started.clientSecret, card);
+    const results = await Promise.all([1, 2, 3, 4].map(() => settleDonation(deps, started.donationId)));
+    expect(results.filter((r) => r.outcome === "paid" && r.firstTime)).toHaveLength(1);
+    const [donation] = await database.db.select().from(donations);
+    expect(donation).toMatchObject({ status: "paid" });
+    expect(donation!.paidAt).toBeInstanceOf(Date);
+
+    const sent = await mails();
+    expect(sent).toHaveLength(1);
+    const receipt = sent[0]!;
+    expect(receipt.to).toBe("Amina Mushi <amina@example.org>");
+    expect(receipt.subject).toBe("Thank you for your donation of £10.00 to Kilele Village Trust");
+    expect(receipt.text).toContain("Thank you for your donation of £10.00 to Kilele Village Trust");
+    expect(receipt.text).toContain("Kilele Village Trust, registered charity number 1187432");
+    expect(receipt.text).toContain(taxpayerStatement);
+    expect(receipt.text).toContain("Home address: Flat 2, Rose Cottage, M1 1AE");
+    expect(receipt.text).toContain("worth £12.50 to the Trust");
+    expect(receipt.text).toContain("To cancel this declaration");
+    expect(receipt.html).toContain("registered charity number 1187432");
+  });
+
+  it("a receipt without Gift Aid says nothing about a declaration", async () => {
+    const started = await startDonation(deps, donor);
+    await payments.confirmCard(started.clientSecret, card);
+    await settleDonation(deps, started.donationId);
+    const [receipt] = await mails();
+    expect(receipt!.text).toContain("registered charity number 1187432");
+    expect(receipt!.text).not.toContain("Gift Aid");
+  });
+
+  it("a declined card records nothing as paid", async () => {
+    const started = await startDonation(deps, donor);
+    const outcome = await payments.confirmCard(started.clientSecret, { ...card, number: "4000 0000 0000 0002" });
+    expect(outcome.error).toBe("Your card was declined.");
+    expect(await settleDonation(deps, started.donationId)).toMatchObject({ outcome: "pending" });
+    expect(await mails()).toEqual([]);
+  });
+
+  it("a payment that does not match the donation's amount is never taken as paying for it", async () => {
+    const started = await startDonation(deps, donor);
+    // As if the payment had been altered to charge £1 for a £10 donation.
+    await database.db.update(offlinePayments).set({ amountPence: 100 });
+    await payments.confirmCard(started.clientSecret, card);
+    expect(await settleDonation(deps, started.donationId)).toMatchObject({
+      outcome: "pending",
+      status: "amount_mismatch",
+    });
+    const [donation] = await database.db.select().from(donations);
+    expect(donation!.status).toBe("pending");
+    expect(await mails()).toEqual([]);
+  });
+
+  it("a second attempt cancels the first's payment, so the donor is never charged twice", async () => {
+    const first = await startDonation(deps, donor);
+    const second = await startDonation(deps, { ...donor, amount: "20" }, first.donationId);
+    const rows = await database.db.select().from(donations);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+      [first.donationId]: "cancelled",
+      [second.donationId]: "pending",
+    });
+    const [firstPayment] = await database.db
+      .select()
+      .from(offlinePayments)
+      .where(eq(offlinePayments.clientSecret, first.clientSecret));
+    expect(firstPayment!.status).toBe("canceled");
+    expect((await payments.confirmCard(first.clientSecret, card)).payment.status).toBe("canceled");
+  });
+
+  it("lists donations for staff, newest first, with any Gift Aid declaration and what it can claim", async () => {
+    let now = new Date("2026-11-20T09:00:00Z");
+    const timed = { ...deps, now: () => now };
+    const plain = await startDonation(timed, donor);
+    now = new Date("2026-11-21T09:00:00Z");
+    const aided = await startDonation(timed, { ...donor, ...giftAid, amount: "50" });
+    await payments.confirmCard(aided.clientSecret, card);
+    await settleDonation(timed, aided.donationId);
+    const list = await listDonations(database.db);
+    expect(list.map((d) => [d.id, d.status, d.amountPence])).toEqual([
+      [aided.donationId, "paid", 5000],
+      [plain.donationId, "pending", 1000],
+    ]);
+    expect(list[0]!.giftAid).toMatchObject({
+      firstName: "Amina",
+      surname: "Mushi",
+      postcode: "M1 1AE",
+      scope: "past-four-years-and-future",
+      declaredAt: "2026-11-21T09:00:00.000Z",
+      claimablePence: 1250,
+    });
+    expect(list[1]!.giftAid).toBeNull();
+  });
+});
+
+const webhookSecret = "whsec_test_secret";
+
+function signedDelivery(eventId: string, paymentId: string) {
+  const payload = JSON.stringify({
+    id: eventId,
+    object: "event",
+    type: "payment_intent.succeeded",
+    data: { object: { id: paymentId, object: "payment_intent" } },
+  });
+  return new Request("http://localhost/api/payments/webhook", {
+    method: "POST",
+    headers: {
+      "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+      "Content-Type": "application/json",
+    },
+    body: payload,
+  });
+}
+
+describe.each(engines)("donations through Stripe on %s", (engine) => {
+  let database: DatabaseHandle;
+  let stripe: StripeStandIn;
+  let deps: DonationDeps;
+
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    stripe = await new StripeStandIn().start();
+    deps = {
+      db: database.db,
+      payments: stripeProvider({
+        secretKey: "sk_test_x",
+        publishableKey: "pk_test_x",
+        webhookSecret,
+        apiUrl: stripe.url,
+      }),
+      charity,
+    };
+  });
+  afterEach(async () => {
+    await stripe.stop();
+    await database.close();
+  });
+
+  it("creates the PaymentIntent on the server: pence, gbp, the donation named, its id in the metadata", async () => {
+    const started = await startDonation(deps, { ...donor, amount: "25" });
+    const [create] = stripe.requests.filter((r) => r.path === "/v1/payment_intents");
+    expect(Object.fromEntries(create!.form)).toEqual({
+      amount: "2500",
+      currency: "gbp",
+      "automatic_payment_methods[enabled]": "true",
+      description: `Donation to Kilele Village Trust (${started.donationId})`,
+      "metadata[donation_id]": started.donationId,
+      "metadata[gift_aid]": "no",
+      receipt_email: "amina@example.org",
+    });
+    expect(create!.headers["idempotency-key"]).toBe(`donation-${started.donationId}`);
+  });
+
+  it("a webhook delivered twice, racing the return page, marks the donation paid once with one receipt", async () => {
+    const started = await startDonation(deps, donor);
+    stripe.setStatus("pi_test_1", "succeeded");
+    const [first, second] = await Promise.all([
+      paymentWebhook(deps, signedDelivery("evt_1", "pi_test_1")),
+      paymentWebhook(deps, signedDelivery("evt_2", "pi_test_1")),
+      settleDonation(deps, started.donationId),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const again = await paymentWebhook(deps, signedDelivery("evt_1", "pi_test_1"));
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    const [donation] = await database.db.select().from(donations);
+    expect(donation!.status).toBe("paid");
+    expect(await database.db.select().from(outbox)).toHaveLength(1);
+  });
+
+  it("trusts Stripe, not the payload: a 'succeeded' event for an unpaid intent records nothing", async () => {
+    await startDonation(deps, donor);
+    const response = await paymentWebhook(deps, signedDelivery("evt_3", "pi_test_1"));
+    expect(response.status).toBe(200);
+    const [donation] = await database.db.select().from(donations);
+    expect(donation!.status).toBe("pending");
+    expect(await database.db.select().from(outbox)).toEqual([]);
+  });
+
+  it("a succeeded intent for another amount than the donation's is not taken as paying for it", async () => {
+    await startDonation(deps, { ...donor, amount: "100" });
+    stripe.intents.get("pi_test_1")!.amount = 100;
+    stripe.setStatus("pi_test_1", "succeeded");
+    await paymentWebhook(deps, signedDelivery("evt_4", "pi_test_1"));
+    const [donation] = await database.db.select().from(donations);
+    expect(donation!.status).toBe("pending");
+    expect(await database.db.select().from(outbox)).toEqual([]);
+  });
+});

@@ -1,0 +1,205 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Database, Queryable } from "~/infra/db/database.server";
+import { queueMail } from "~/infra/email/outbox.server";
+import type { PaymentProvider } from "~/infra/payments/provider.server";
+import { isUuid } from "~/lib/ids";
+import { donations, giftAidDeclarations } from "../../../db/schema";
+import { giftAidPence } from "./amount";
+import { donationReceipt } from "./receipt.server";
+import { declarationWording, validateDonation, type DonationErrors, type GiftAidScope } from "./schema";
+
+export interface DonationDeps {
+  db: Database;
+  payments: PaymentProvider;
+  charity: { name: string; registrationNumber: string; email: string };
+  now?: () => Date;
+}
+
+export class DonationInputError extends Error {
+  constructor(readonly errors: DonationErrors) {
+    super("The donation details are not valid.");
+  }
+}
+
+type DonationRow = typeof donations.$inferSelect;
+type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
+
+export interface StartedDonation {
+  donationId: string;
+  clientSecret: string;
+  amountPence: number;
+}
+
+/**
+ * Starts a donation: checks the form with the same rules as the browser, records the donation
+ * (and its Gift Aid declaration, with the exact words the donor agreed to) and asks the provider
+ * for a payment of the amount validated here. A previous unpaid attempt by the same visitor
+ * (`replaces`) is cancelled, so a second try never charges twice.
+ */
+export async function startDonation(deps: DonationDeps, input: unknown, replaces?: string): Promise<StartedDonation> {
+  const validation = validateDonation(input);
+  if (!validation.ok) throw new DonationInputError(validation.errors);
+  const { amountPence, name, email, giftAid } = validation.data;
+  if (replaces) await cancelDonation(deps, replaces);
+
+  const now = deps.now?.() ?? new Date();
+  const donationId = crypto.randomUUID();
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(donations).values({
+      id: donationId,
+      amountPence,
+      donorName: name,
+      email,
+      status: "pending",
+      provider: deps.payments.name,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (giftAid) {
+      await tx.insert(giftAidDeclarations).values({
+        donationId,
+        ...giftAid,
+        wording: declarationWording(giftAid.scope, amountPence, deps.charity.name),
+        declaredAt: now,
+      });
+    }
+  });
+
+  try {
+    const payment = await deps.payments.createPayment({
+      amountPence,
+      description: `Donation to ${deps.charity.name} (${donationId})`,
+      metadata: { donation_id: donationId, gift_aid: giftAid ? "yes" : "no" },
+      receiptEmail: email,
+      idempotencyKey: `donation-${donationId}`,
+    });
+    await deps.db
+      .update(donations)
+      .set({ providerPaymentId: payment.id, updatedAt: new Date() })
+      .where(eq(donations.id, donationId));
+    return { donationId, clientSecret: payment.clientSecret, amountPence };
+  } catch (error) {
+    await deps.db
+      .update(donations)
+      .set({ status: "failed", updatedAt: new Date() })
+      .where(eq(donations.id, donationId));
+    throw error;
+  }
+}
+
+/** Gives up an unpaid attempt: its payment is cancelled. If it was paid after all, settling still records it. */
+async function cancelDonation(deps: DonationDeps, donationId: string) {
+  if (!isUuid(donationId)) return;
+  const [row] = await deps.db
+    .update(donations)
+    .set({ status: "cancelled", updatedAt: new Date() })
+    .where(and(eq(donations.id, donationId), eq(donations.status, "pending")))
+    .returning();
+  if (row?.providerPaymentId) await deps.payments.cancelPayment(row.providerPaymentId).catch(() => undefined);
+}
+
+export type DonationSettlement =
+  | { outcome: "paid"; donation: DonationRow; declaration: DeclarationRow | null; firstTime: boolean }
+  | { outcome: "pending"; donation: DonationRow; declaration: DeclarationRow | null; status: string }
+  | { outcome: "unknown" };
+
+export function donationReceiptKey(donationId: string) {
+  return `donation-receipt:${donationId}`;
+}
+
+async function declarationFor(db: Queryable, donationId: string) {
+  const [row] = await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donationId, donationId));
+  return row ?? null;
+}
+
+/**
+ * Settles a donation from what the payment provider says (never from the visitor's URL). Called by
+ * the webhook and by the return page, in either order, any number of times: the row is locked, so
+ * it is marked paid and its receipt queued exactly once. A payment whose amount or metadata does
+ * not match the donation is never taken as paying for it.
+ */
+export async function settleDonation(deps: DonationDeps, donationId: string): Promise<DonationSettlement> {
+  if (!isUuid(donationId)) return { outcome: "unknown" };
+  const [donation] = await deps.db.select().from(donations).where(eq(donations.id, donationId));
+  if (!donation?.providerPaymentId) return { outcome: "unknown" };
+  const declaration = await declarationFor(deps.db, donationId);
+  if (donation.status === "paid") return { outcome: "paid", donation, declaration, firstTime: false };
+
+  const payment = await deps.payments.retrievePayment(donation.providerPaymentId);
+  if (payment.status !== "succeeded") return { outcome: "pending", donation, declaration, status: payment.status };
+  if (
+    payment.amountPence !== donation.amountPence ||
+    payment.currency !== "gbp" ||
+    payment.metadata.donation_id !== donationId
+  ) {
+    console.error(`Payment ${payment.id} does not match donation ${donationId}: not recording it as paid.`);
+    return { outcome: "pending", donation, declaration, status: "amount_mismatch" };
+  }
+
+  const now = deps.now?.() ?? new Date();
+  return deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(donations).where(eq(donations.id, donationId)).for("update");
+    if (locked!.status === "paid")
+      return { outcome: "paid", donation: locked!, declaration, firstTime: false } as const;
+    // A cancelled attempt that was paid after all is still a gift received.
+    const [paid] = await tx
+      .update(donations)
+      .set({ status: "paid", paidAt: now, updatedAt: now })
+      .where(eq(donations.id, donationId))
+      .returning();
+    await queueMail(
+      tx,
+      "donation-receipt",
+      donationReceiptKey(donationId),
+      donationReceipt({
+        donationId,
+        donorName: paid!.donorName,
+        email: paid!.email,
+        amountPence: paid!.amountPence,
+        paidAt: now,
+        giftAid: declaration,
+        charity: deps.charity,
+      }),
+    );
+    return { outcome: "paid", donation: paid!, declaration, firstTime: true } as const;
+  });
+}
+
+/** The donation a payment belongs to, for the webhook. */
+export async function donationIdForPayment(db: Queryable, paymentId: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: donations.id }).from(donations).where(eq(donations.providerPaymentId, paymentId));
+  return row?.id;
+}
+
+/** Every donation, newest first, with its Gift Aid declaration if any: for staff. */
+export async function listDonations(db: Queryable) {
+  const rows = await db
+    .select()
+    .from(donations)
+    .leftJoin(giftAidDeclarations, eq(giftAidDeclarations.donationId, donations.id))
+    .orderBy(desc(donations.createdAt));
+  return rows.map(({ donations: d, gift_aid_declarations: g }) => ({
+    id: d.id,
+    status: d.status,
+    amountPence: d.amountPence,
+    name: d.donorName,
+    email: d.email,
+    provider: d.provider,
+    providerPaymentId: d.providerPaymentId,
+    createdAt: d.createdAt.toISOString(),
+    paidAt: d.paidAt?.toISOString() ?? null,
+    giftAid: g
+      ? {
+          firstName: g.firstName,
+          surname: g.surname,
+          houseNameOrNumber: g.houseNameOrNumber,
+          postcode: g.postcode,
+          scope: g.scope as GiftAidScope,
+          wording: g.wording,
+          declaredAt: g.declaredAt.toISOString(),
+          cancelledAt: g.cancelledAt?.toISOString() ?? null,
+          claimablePence: giftAidPence(d.amountPence),
+        }
+      : null,
+  }));
+}

@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { formatPounds } from "~/lib/money";
+import { emailPattern, personNamePattern } from "~/lib/validation";
+import { parseDonationAmount } from "./amount";
+
+export const donationLimits = { name: 80, email: 99, firstName: 40, surname: 40, houseNameOrNumber: 60, postcode: 10 };
+
+export const donationMessages = {
+  name: "Invalid name: name must only contain letters and not be left blank.",
+  email: "Invalid email: please enter a valid email address.",
+  firstName: "Please enter your first name, in letters, for Gift Aid.",
+  surname: "Please enter your surname, in letters, for Gift Aid.",
+  houseNameOrNumber: "Please enter your house name or number for Gift Aid.",
+  postcode: "Please enter a UK postcode, such as SW1A 1AA.",
+  scope: "Please choose which donations your Gift Aid declaration covers.",
+  summary: "Invalid donation information: please check the details marked below.",
+} as const;
+
+/** Which donations a Gift Aid declaration covers (HMRC allows a single or an enduring declaration). */
+export const giftAidScopes = {
+  "this-donation": "This donation only",
+  "this-and-past-four-years": "This donation and any I have made in the past four years",
+  "past-four-years-and-future": "This donation, any in the past four years, and all future donations until I cancel",
+} as const;
+export type GiftAidScope = keyof typeof giftAidScopes;
+
+/** HMRC's model taxpayer statement, word for word. */
+export const taxpayerStatement =
+  "I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.";
+
+/** The declaration the donor makes, in HMRC's model wording for the scope chosen. */
+export function declarationWording(scope: GiftAidScope, amountPence: number, charityName: string) {
+  const amount = formatPounds(amountPence);
+  const what =
+    scope === "this-donation"
+      ? `my donation of ${amount}`
+      : scope === "this-and-past-four-years"
+        ? `my donation of ${amount} and any donations I have made in the past 4 years`
+        : `my donation of ${amount} and any donations I make in the future or have made in the past 4 years`;
+  return `I want to Gift Aid ${what} to ${charityName}. ${taxpayerStatement}`;
+}
+
+// A UK postcode: outward code (area, district) and inward code (sector, unit), by Royal Mail's
+// rules for which letters may stand where; GIR 0AA is Girobank's historic one.
+const postcodePattern =
+  /^(?:GIR0AA|(?:[A-PR-UWYZ][0-9]{1,2}|[A-PR-UWYZ][A-HK-Y][0-9]{1,2}|[A-PR-UWYZ][0-9][A-HJKPSTUW]|[A-PR-UWYZ][A-HK-Y][0-9][ABEHMNPRVWXY])[0-9][ABD-HJLNP-UW-Z]{2})$/;
+
+/** The postcode in its standard form ("sw1a1aa" → "SW1A 1AA"), or undefined if it is not a UK one. */
+export function normalisePostcode(input: string): string | undefined {
+  const compact = input.replace(/\s+/g, "").toUpperCase();
+  if (!postcodePattern.test(compact)) return undefined;
+  return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
+}
+
+const personName = (max: number, message: string) =>
+  z.string(message).trim().min(1, message).max(max, message).regex(personNamePattern, message);
+
+const giftAidSchema = z.object({
+  firstName: personName(donationLimits.firstName, donationMessages.firstName),
+  surname: personName(donationLimits.surname, donationMessages.surname),
+  houseNameOrNumber: z
+    .string(donationMessages.houseNameOrNumber)
+    .trim()
+    .min(1, donationMessages.houseNameOrNumber)
+    .max(donationLimits.houseNameOrNumber, donationMessages.houseNameOrNumber),
+  postcode: z
+    .string(donationMessages.postcode)
+    .max(20, donationMessages.postcode)
+    .transform((value, ctx) => {
+      const postcode = normalisePostcode(value);
+      if (!postcode) ctx.addIssue({ code: "custom", message: donationMessages.postcode });
+      return postcode ?? value;
+    }),
+  scope: z.enum(Object.keys(giftAidScopes) as [GiftAidScope, ...GiftAidScope[]], donationMessages.scope),
+});
+export type GiftAidDetails = z.output<typeof giftAidSchema>;
+
+const donorSchema = z.object({
+  name: personName(donationLimits.name, donationMessages.name),
+  email: z
+    .string(donationMessages.email)
+    .trim()
+    .max(donationLimits.email, donationMessages.email)
+    .regex(emailPattern, donationMessages.email),
+});
+
+/** What the donation form sends: the amount, the donor, and the Gift Aid declaration if ticked. */
+export interface DonationForm {
+  amount: string;
+  name: string;
+  email: string;
+  giftAid: boolean;
+  firstName: string;
+  surname: string;
+  houseNameOrNumber: string;
+  postcode: string;
+  scope: string;
+}
+export type DonationField = keyof DonationForm;
+export type DonationErrors = Partial<Record<DonationField, string>>;
+
+export interface ValidDonation {
+  amountPence: number;
+  name: string;
+  email: string;
+  giftAid: GiftAidDetails | null;
+}
+
+/**
+ * The donation form's rules, the same in the browser and on the server: an amount within the
+ * bounds, a name and e-mail for the receipt, and, only when Gift Aid is ticked, the declaration's
+ * name, house and postcode and which donations it covers. Each field gets its own message.
+ */
+export function validateDonation(
+  input: unknown,
+): { ok: true; data: ValidDonation } | { ok: false; errors: DonationErrors } {
+  const form = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const errors: DonationErrors = {};
+  const amount = parseDonationAmount(form.amount);
+  if (!amount.ok) errors.amount = amount.message;
+  const donor = donorSchema.safeParse(form);
+  collect(donor, errors);
+  const wantsGiftAid = form.giftAid === true || form.giftAid === "true" || form.giftAid === "on";
+  const giftAid = wantsGiftAid ? giftAidSchema.safeParse(form) : undefined;
+  if (giftAid) collect(giftAid, errors);
+  if (!amount.ok || !donor.success || (giftAid && !giftAid.success)) return { ok: false, errors };
+  return {
+    ok: true,
+    data: { amountPence: amount.pence, ...donor.data, giftAid: giftAid?.success ? giftAid.data : null },
+  };
+}
+
+function collect(result: z.ZodSafeParseResult<unknown>, errors: DonationErrors) {
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as DonationField | undefined;
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+}

@@ -1,0 +1,99 @@
+import { Suspense, lazy, useCallback, useRef, useState } from "react";
+import { formatPounds } from "~/lib/money";
+import { unexpectedError, type CardFormHandle } from "./card-form";
+import { OfflineCardForm } from "./offline-card-form";
+
+const StripeCardForm = lazy(() => import("./stripe-card-form"));
+
+/** Why a payment could not start, in words for the visitor (shown under the Pay now button). */
+export class PaymentStartError extends Error {}
+
+export interface StartedPayment {
+  clientSecret: string;
+  /** Where the provider sends the visitor once the card payment succeeds. */
+  returnUrl: string;
+  email: string;
+}
+
+/**
+ * The card payment's state, shared by the booking and donation forms (spec section 4, Payment
+ * form): idle, then submitting with the button disabled, and back to idle with a message on error.
+ */
+export function useCardPayment() {
+  const cardForm = useRef<CardFormHandle>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [ready, setReady] = useState(false);
+  // The card form says when it is ready: once the page's scripts run (Stripe's, once Stripe.js has loaded).
+  const markReady = useCallback(() => setReady(true), []);
+
+  /**
+   * Checks the card, then `start` (which asks our server for the payment, or returns undefined after
+   * showing its own field errors), then confirms the card. On success the page moves on.
+   */
+  async function pay(start: () => Promise<StartedPayment | undefined>) {
+    const card = cardForm.current;
+    if (submitting || !ready || !card) return;
+    setSubmitting(true);
+    try {
+      const problem = await card.check();
+      if (problem) return setError(problem);
+      const started = await start();
+      if (!started) return;
+      const failure = await card.pay(started.clientSecret, started.returnUrl, started.email);
+      if (failure) setError(failure);
+    } catch (caught) {
+      setError(caught instanceof PaymentStartError ? caught.message : unexpectedError((caught as Error).message));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return { cardForm, error, setError, submitting, ready, markReady, pay };
+}
+
+export type CardPaymentState = ReturnType<typeof useCardPayment>;
+
+interface CardPaymentProps {
+  payment: CardPaymentState;
+  provider: "offline" | "stripe";
+  /** Stripe's publishable key, when Stripe takes the payments. */
+  publishableKey?: string;
+  amountPence: number;
+}
+
+/** The Card details section: the provider's card form, the Pay now button and the outcome messages. */
+export function CardPayment({ payment, provider, publishableKey, amountPence }: CardPaymentProps) {
+  return (
+    <>
+      <h2 id="card-details">Card details</h2>
+      {provider === "stripe" && publishableKey ? (
+        <Suspense fallback={null}>
+          <StripeCardForm
+            ref={payment.cardForm}
+            publishableKey={publishableKey}
+            amountPence={amountPence}
+            onReady={payment.markReady}
+            onError={payment.setError}
+          />
+        </Suspense>
+      ) : (
+        <OfflineCardForm ref={payment.cardForm} onReady={payment.markReady} />
+      )}
+      <button
+        type="submit"
+        className="button"
+        disabled={!payment.ready}
+        aria-disabled={payment.submitting || undefined}
+      >
+        {payment.ready ? `Pay now ${formatPounds(amountPence)}` : "Loading..."}
+      </button>
+      {payment.error ? (
+        <p className="payment-error" role="alert">
+          {payment.error}
+        </p>
+      ) : null}
+      {payment.submitting ? <p role="status">Processing your payment...</p> : null}
+    </>
+  );
+}

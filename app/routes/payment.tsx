@@ -1,0 +1,154 @@
+import { useEffect, useRef } from "react";
+import { Link, redirect } from "react-router";
+import type { Route } from "./+types/payment";
+import { Picture } from "~/components/ui/picture";
+import { amountParam, giftAidPence, parseDonationAmount } from "~/features/donations/amount";
+import { AmountChooser, donationPath } from "~/features/donations/components/amount-chooser";
+import { DonationForm } from "~/features/donations/components/donation-form";
+import { donationReceiptKey, settleDonation } from "~/features/donations/donations.server";
+import { paymentStatusText } from "~/infra/payments/status";
+import { formatPounds } from "~/lib/money";
+import { pageMeta } from "~/lib/page-meta";
+
+// /payment (spec: the Donate page). Without an amount it offers the donation block; with
+// ?amount= it shows the donation form for that amount (checked here, as the server checks it again);
+// with &donation= (where the payment provider returns the donor) it asks the provider whether the
+// payment succeeded and shows the thank-you view in place of the form.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const { payment: content, site } = await context.services.content();
+  const page = {
+    content,
+    charityName: site.charityName,
+    email: site.email,
+    provider: context.services.payments.name,
+    publishableKey: context.services.payments.publishableKey,
+  };
+  const donationId = params.get("donation");
+  if (donationId) return { ...page, view: await returned(context, donationId) };
+  const amountText = params.get("amount");
+  if (amountText === null) return { ...page, view: { kind: "choose" as const } };
+  const amount = parseDonationAmount(amountText);
+  if (!amount.ok) return { ...page, view: { kind: "choose" as const, amountText, error: amount.message } };
+  // One address per amount (?amount=10 and ?amount=£10 become ?amount=10.00), whichever way it came.
+  if (amountText !== amountParam(amount.pence)) throw redirect(donationPath(amount.pence));
+  return { ...page, view: { kind: "form" as const, amountPence: amount.pence } };
+}
+
+/** What the donor sees on coming back from the payment: the provider is asked, never the URL. */
+async function returned(context: Route.LoaderArgs["context"], donationId: string) {
+  const settlement = await settleDonation(await context.services.paymentDeps(), donationId);
+  if (settlement.outcome === "unknown") return { kind: "unknown" as const };
+  const { donation, declaration } = settlement;
+  if (settlement.outcome === "pending") {
+    return {
+      kind: "status" as const,
+      status: paymentStatusText(settlement.status),
+      retry: settlement.status === "requires_payment_method",
+      amountPence: donation.amountPence,
+    };
+  }
+  // The receipt's first attempt, now; the outbox keeps retrying if the mail server is down.
+  if (settlement.firstTime) await context.services.outbox.deliver(donationReceiptKey(donationId));
+  return {
+    kind: "thanks" as const,
+    amountPence: donation.amountPence,
+    giftAidPence: declaration ? giftAidPence(donation.amountPence) : null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, location }) => [
+  ...pageMeta("Donate", data?.content.description),
+  // A donor's return link is theirs alone.
+  ...(new URLSearchParams(location.search).has("donation") ? [{ name: "robots", content: "noindex" }] : []),
+];
+
+export default function Payment({ loaderData }: Route.ComponentProps) {
+  const { content, view, charityName, email, provider, publishableKey } = loaderData;
+  return (
+    <main id="main" className="page">
+      <h1>Donate</h1>
+      {view.kind === "thanks" ? (
+        <ThankYou
+          title={content.donationSuccessTitle}
+          text={content.donationGratitudeText}
+          image={content.paymentSuccessImage}
+          amountPence={view.amountPence}
+          giftAidPence={view.giftAidPence}
+        />
+      ) : (
+        <>
+          <p className="lead donation-text">{content.donationText}</p>
+          {view.kind === "unknown" ? (
+            <p className="notice" role="status">
+              We could not find this donation. If you have paid, please contact us at{" "}
+              <a href={`mailto:${email}`}>{email}</a>.
+            </p>
+          ) : null}
+          {view.kind === "status" && view.status ? (
+            <p className="confirmation-status" role="status">
+              {view.status}
+            </p>
+          ) : null}
+          {view.kind === "form" || (view.kind === "status" && view.retry) ? (
+            <DonationForm
+              amountPence={view.amountPence}
+              charityName={charityName}
+              provider={provider}
+              publishableKey={publishableKey}
+            />
+          ) : view.kind === "status" ? (
+            <p>
+              We will e-mail your receipt as soon as your payment completes. Questions? Contact us at{" "}
+              <a href={`mailto:${email}`}>{email}</a>.
+            </p>
+          ) : (
+            <AmountChooser
+              // A new key when the URL's amount changes, so the field shows what the URL says.
+              key={view.kind === "choose" ? (view.amountText ?? "") : "none"}
+              id="donate"
+              title="Choose an amount"
+              presets={content.presetAmounts}
+              initialAmount={view.kind === "choose" ? view.amountText : undefined}
+              initialError={view.kind === "choose" ? view.error : undefined}
+            />
+          )}
+        </>
+      )}
+    </main>
+  );
+}
+
+function ThankYou(props: {
+  title: string;
+  text: string;
+  image: { src: string; alt: string };
+  amountPence: number;
+  giftAidPence: number | null;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // After an in-app navigation, screen readers hear the outcome first.
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="donation-thanks" aria-labelledby="donation-thanks-title">
+      <Picture image={props.image} sizes="12rem" width={240} height={240} className="success-image" priority />
+      <h2 id="donation-thanks-title" ref={heading} tabIndex={-1}>
+        {props.title}
+      </h2>
+      <p>{props.text}</p>
+      <p>
+        You gave <strong>{formatPounds(props.amountPence)}</strong>
+        {props.giftAidPence !== null ? (
+          <>
+            , and with Gift Aid it is worth <strong>{formatPounds(props.amountPence + props.giftAidPence)}</strong> to
+            the Trust
+          </>
+        ) : null}
+        .
+      </p>
+      <p>
+        <Link to="/">Back to the home page</Link> · <Link to="/payment">Make another donation</Link>
+      </p>
+    </section>
+  );
+}
