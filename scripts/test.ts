@@ -30,9 +30,12 @@ const built = run("Production build", "npm", ["run", "build", "--silent"]);
 const e2e = built && run(`Browser tests (Playwright, ${browser})`, bin("playwright"), ["test"]);
 
 // One closing line for both runners.
-const unitCounts = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number }>(
-  "reports/unit.json",
-);
+const unitCounts = readJson<{
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  testResults: { name: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+}>("reports/unit.json");
 const e2eCounts = readJson<{ stats: { expected: number; unexpected: number; skipped: number; flaky: number } }>(
   "reports/e2e.json",
 );
@@ -41,8 +44,19 @@ const passed = (unitCounts?.numPassedTests ?? 0) + (e2eCounts?.stats.expected ??
 const failed = (unitCounts?.numFailedTests ?? 0) + (e2eCounts?.stats.unexpected ?? 0) + (e2eCounts?.stats.flaky ?? 0);
 const skipped = (unitCounts?.numPendingTests ?? 0) + (e2eCounts?.stats.skipped ?? 0);
 if (!built) console.error("\nThe production build failed, so the browser tests did not run.");
+// The Vitest failures scroll far up before the build and the browser tests; name them again at the end.
+const unitFailures = (unitCounts?.testResults ?? []).flatMap((file) =>
+  file.assertionResults
+    .filter((test) => test.status === "failed")
+    .map((test) => `  ✘ ${file.name.replace(`${process.cwd()}/`, "")} › ${test.fullName}\n    ${firstLine(test)}`),
+);
+if (unitFailures.length > 0) console.log(`\nFailed unit and integration tests:\n${unitFailures.join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(unit && built && e2e ? 0 : 1);
+
+function firstLine(test: { failureMessages: string[] }) {
+  return (test.failureMessages[0] ?? "").split("\n").slice(0, 3).join(" / ").slice(0, 400);
+}
 
 function readJson<T>(file: string): T | undefined {
   try {
