@@ -9,7 +9,7 @@ import { chromium } from "@playwright/test";
 import { chromiumArgs, findChromium } from "../tests/support/chromium";
 import { startSiteProcess } from "../tests/support/site-process";
 
-const pages = ["/", "/about", "/contact", "/volunteering", "/project/clean-water-borehole"];
+const pages = ["/", "/about", "/contact", "/volunteering", "/project/clean-water-borehole", "/payment?amount=25.00"];
 const requestsPerPage = Number(process.env.BENCH_REQUESTS ?? 300);
 const concurrency = 10;
 

@@ -45,14 +45,6 @@ export default function Fundraising({ loaderData }: Route.ComponentProps) {
           Book tickets for our quiz night on our ticketing page
         </a>
       </p>
-      <div className="section">
-        <AmountChooser
-          id="fundraising-donate"
-          title="Can't make an event? Give directly"
-          intro={donateIntro}
-          presets={presetAmounts}
-        />
-      </div>
       <EventList
         id="past-events"
         title="Past events"
@@ -61,6 +53,14 @@ export default function Fundraising({ loaderData }: Route.ComponentProps) {
         current={false}
         emptyText="No past events."
       />
+      <div className="section">
+        <AmountChooser
+          id="fundraising-donate"
+          title="Can't make an event? Give directly"
+          intro={donateIntro}
+          presets={presetAmounts}
+        />
+      </div>
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>
   );

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { Carousel } from "~/components/ui/carousel";
 import { EventList } from "~/features/events/components/event-list";
@@ -8,17 +9,15 @@ import { fundraisingLists } from "~/features/events/status";
 import { MissionBlock } from "~/features/content/components/mission-block";
 import { ProjectList } from "~/features/content/components/project-list";
 import { VideoPlayer } from "~/features/content/components/video-player";
-import { AmountChooser, donateIntro } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.services;
-  const { home, site, payment } = await context.services.content();
+  const { home, site } = await context.services.content();
   const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
   return {
     home,
     site,
-    presetAmounts: payment.presetAmounts,
     latestEvents: fundraisingLists(events, new Date()).current,
     availability,
   };
@@ -27,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.site.shortName ?? "Home", data?.site.description);
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { home, site, latestEvents, presetAmounts } = loaderData;
+  const { home, site, latestEvents } = loaderData;
   const live = useLiveAvailability(loaderData.availability);
   return (
     <main id="main" className="home">
@@ -37,6 +36,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <blockquote className="hero-quote">
           <p>{home.quote}</p>
         </blockquote>
+        <p className="hero-actions">
+          <Link className="button button-donate" to="/payment">
+            Give to Kilele
+          </Link>
+        </p>
       </section>
       <div className="section">
         <Carousel label="Life in Kilele" images={home.imageWheel.images} delay={home.imageWheel.delay} />
@@ -52,9 +56,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       />
       <ProjectList id="previous-projects" title={home.previousProjectsTitle} projects={home.previousProjects} />
       <MissionBlock mission={home.mission} />
-      <div className="section">
-        <AmountChooser id="home-donate" title="Support Kilele" intro={donateIntro} presets={presetAmounts} />
-      </div>
       <section className="section video-block" aria-labelledby="video-title">
         <h2 id="video-title">{home.video.title}</h2>
         <p>{home.video.text}</p>

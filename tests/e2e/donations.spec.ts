@@ -54,18 +54,20 @@ async function staffDonations(site: Pick<RunningSite, "url">): Promise<StaffDona
 }
 
 sharedSiteTest(
-  "the home and fundraising pages offer the preset amounts, each leading to /payment",
+  "the home and fundraising pages lead to the donation block, and each amount to /payment",
   async ({ page }) => {
     await page.goto("/");
-    const homeBlock = page.getByRole("region", { name: "Support Kilele" });
-    for (const amount of ["£5", "£10", "£25", "£50"]) {
-      await expect(homeBlock.getByRole("link", { name: `Donate ${amount}`, exact: true })).toBeVisible();
-    }
-    await homeBlock.getByRole("link", { name: "Donate £25" }).click();
-    await expect(page).toHaveURL(/\/payment\?amount=25\.00$/);
+    await page.getByRole("link", { name: "Give to Kilele" }).click();
+    await expect(page).toHaveURL(/\/payment$/);
     await expect(page).toHaveTitle("Donate");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Donate");
     await expect(page.getByText(/Your gift goes straight to work in Kilele/)).toBeVisible();
+    const chooser = page.getByRole("region", { name: "Choose an amount" });
+    for (const amount of ["£5", "£10", "£25", "£50"]) {
+      await expect(chooser.getByRole("link", { name: `Donate ${amount}`, exact: true })).toBeVisible();
+    }
+    await chooser.getByRole("link", { name: "Donate £25", exact: true }).click();
+    await expect(page).toHaveURL(/\/payment\?amount=25\.00$/);
     await expect(donationForm(page).pay).toHaveText("Pay now £25.00");
     await expect(page.getByRole("region", { name: "Your donation" })).toContainText("£25.00");
     await expectNoSeriousA11yViolations(page);

@@ -44,7 +44,7 @@ test("Donate opens the donation page in a new tab, safely", async ({ page, conte
     route.fulfill({ body: "<title>Donate</title>", contentType: "text/html" }),
   );
   await page.goto("/");
-  const donate = page.getByRole("link", { name: /^Donate/ });
+  const donate = page.getByRole("banner").getByRole("link", { name: /^Donate/ });
   await expect(donate).toHaveAttribute("target", "_blank");
   await expect(donate).toHaveAttribute("rel", /noopener/);
   const [tab] = await Promise.all([context.waitForEvent("page"), donate.click()]);

@@ -11,6 +11,9 @@ test("without a staff session every staff endpoint answers 401 and changes nothi
     request.get(`/api/admin/events/${id}`),
     request.patch(`/api/admin/events/${id}`, { data: { name: "x" } }),
     request.get("/api/admin/volunteers"),
+    request.get("/api/admin/donations"),
+    request.get(`/api/admin/events/${id}/tickets`),
+    request.get(`/api/admin/bookings/${id}`),
   ];
   for (const response of await Promise.all(calls)) {
     expect(response.status(), response.url()).toBe(401);
