@@ -4,10 +4,16 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/components/layout/nonce";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
 
-export const streamTimeout = 5_000;
+// How long a streamed page may wait for what it defers: longer than the Stripe client's own 20 s
+// timeout, so a slow provider ends in the page's own message rather than an aborted stream.
+export const streamTimeout = 25_000;
 
-// Pages render from memory, so the whole document is sent at once (onAllReady): search engines,
-// no-JS visitors and compression all get complete HTML. Inline scripts carry the request's nonce.
+// Pages render from memory, so the whole document is usually sent at once (onAllReady): search
+// engines, no-JS visitors and compression all get complete HTML. The exception is a page that waits
+// on the payment provider (/confirmation): it streams, so the visitor sees the spinner at once and
+// the outcome when it is known (sent uncompressed, because compression would hold the spinner back).
+// Inline scripts, React's streaming ones included, carry the request's nonce.
+const streamedPaths = new Set(["/confirmation"]);
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -21,31 +27,36 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
+  const streamed = streamedPaths.has(new URL(request.url).pathname);
+  if (streamed) responseHeaders.set("Cache-Control", "private, no-cache, no-transform");
+
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    function send() {
+      const body = new PassThrough({
+        final(callback) {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
+          callback();
+        },
+      });
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      pipe(body);
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      );
+    }
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={loadContext.nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={loadContext.nonce} />
       </NonceContext>,
       {
         nonce: loadContext.nonce,
-        onAllReady() {
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-        },
+        // The whole page, or for a streamed one its shell (the spinner) with the rest to follow.
+        ...(streamed ? { onShellReady: send } : { onAllReady: send }),
         onShellError: reject,
         onError(error: unknown) {
           responseStatusCode = 500;

@@ -19,8 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const { site } = await context.services.content();
   const missing = required.filter((name) => !params.get(name));
-  // Not awaited: on in-app navigations the spinner shows until the outcome is known. (Full page
-  // loads are rendered whole on the server, so they arrive with the outcome.)
+  // Not awaited: the spinner shows until the outcome is known, on in-app navigations and on the
+  // provider's redirect alike (this page is streamed: app/entry.server.tsx).
   return { result: verify(missing.length > 0 ? undefined : params.get("bookingRef")!, context, site.email) };
 }
 

@@ -296,6 +296,55 @@ sharedSiteTest.describe("with Stripe configured", () => {
   sharedSiteTest.use({ allowedConsoleErrors: [/js\.stripe\.com|Failed to load Stripe\.js|ERR_/] });
 
   sharedSiteTest(
+    "returning from the payment, the visitor sees Loading... until Stripe has answered, then the outcome once",
+    async ({ page }) => {
+      const { StripeStandIn } = await import("../support/stripe-standin");
+      const stripe = await new StripeStandIn().start();
+      const site = await startSiteProcess({
+        STRIPE_SECRET_KEY: "sk_test_x",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+        STRIPE_WEBHOOK_SECRET: "whsec_test",
+        STRIPE_API_URL: stripe.url,
+      });
+      try {
+        const event = await createEvent(await staffApi(site), { name: "Quiz Night" });
+        const started = await page.request.post(`${site.url}/api/bookings`, {
+          data: { eventId: event.id, name: "Amina Mushi", email: "amina@example.org", quantity: 2 },
+        });
+        const { bookingRef } = (await started.json()) as { bookingRef: string };
+        stripe.setStatus("pi_test_1", "succeeded");
+        // Stripe is slow to answer: the page must not sit blank meanwhile.
+        const release = stripe.holdReads();
+        const params = new URLSearchParams({
+          eventId: event.id,
+          eventName: "Quiz Night",
+          eventLoaction: "St Mary's Church Hall",
+          eventDate: "2030-01-01",
+          bookingRef,
+          ticketCost: "12.50",
+          ticketQuantity: "2",
+          userName: "Amina Mushi",
+          userEmail: "amina@example.org",
+        });
+        await page.goto(`${site.url}/confirmation?${params}`, { waitUntil: "commit" });
+        await expect(page.getByRole("heading", { name: "Booking confirmation" })).toBeVisible();
+        await expect(page.getByText("Loading...")).toBeVisible();
+        await expect(page.getByText("Payment succeeded!")).toHaveCount(0);
+        release();
+        await expect(page.getByText("Payment succeeded!")).toBeVisible();
+        await expect(page.getByText("Loading...")).toHaveCount(0);
+        await expect(page.getByRole("region", { name: "Your booking" })).toHaveCount(1);
+        await expect(page.getByRole("region", { name: "Your booking" })).toContainText("£25.49");
+        await expectNoSeriousA11yViolations(page);
+        await page.goto("about:blank");
+      } finally {
+        await site.stop();
+        await stripe.stop();
+      }
+    },
+  );
+
+  sharedSiteTest(
     "the browser gets only the publishable key, and Pay now waits for Stripe's card form",
     async ({ page }) => {
       const { StripeStandIn } = await import("../support/stripe-standin");

@@ -57,14 +57,19 @@ export class StripeStandIn {
           this.intents.set(id, intent);
           return reply(200, intent);
         }
-        const intentMatch = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
-        if (intentMatch) {
-          const intent = this.intents.get(intentMatch[1]!);
+        const answerIntent = (match: RegExpExecArray) => {
+          const intent = this.intents.get(match[1]!);
           if (!intent)
             return reply(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
-          if (intentMatch[2]) intent.status = "canceled";
+          if (match[2]) intent.status = "canceled";
           return reply(200, intent);
+        };
+        const intentMatch = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
+        if (intentMatch && req.method === "GET" && this.readsHeld) {
+          void this.readsHeld.then(() => answerIntent(intentMatch));
+          return;
         }
+        if (intentMatch) return answerIntent(intentMatch);
         if (req.method === "POST" && path === "/v1/refunds") {
           return reply(200, {
             id: `re_${this.next++}`,
@@ -79,6 +84,18 @@ export class StripeStandIn {
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", () => resolve()));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
     return this;
+  }
+
+  private readsHeld: Promise<void> | undefined;
+
+  /** Makes every PaymentIntent read wait until the returned function is called: a slow provider. */
+  holdReads(): () => void {
+    let release = () => {};
+    this.readsHeld = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.readsHeld = undefined;
+      release();
+    };
   }
 
   setStatus(id: string, status: string) {
