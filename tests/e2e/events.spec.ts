@@ -194,6 +194,8 @@ testWithOwnSite("the live feed carries counts only, never names or e-mail addres
 });
 
 testWithOwnSite.describe("while the server restarts", () => {
+  // Two server start-ups in one test, and the page's reconnection backs off while the server is down.
+  testWithOwnSite.slow();
   // The browser's retries while the server is down are refused, and Chromium logs each refusal.
   testWithOwnSite.use({ allowedConsoleErrors: [/net::ERR_CONNECTION_REFUSED/] });
 
@@ -216,7 +218,8 @@ testWithOwnSite.describe("while the server restarts", () => {
       try {
         const api2 = await staffApi(again);
         await api2.patch(`/api/admin/events/${event.id}`, { data: { totalAvailableTickets: 0 } });
-        await expect(card.getByText("Sold out")).toBeVisible({ timeout: 15_000 });
+        // The page's next retry may be up to 16 s away (2, 4, 8, 16 s while the server was down).
+        await expect(card.getByText("Sold out")).toBeVisible({ timeout: 45_000 });
         expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
       } finally {
         await again.stop();
@@ -254,6 +257,8 @@ test("dates and times are London's, whatever the server's time zone", async ({ p
 
 test.describe("on a PostgreSQL database shared by two server processes", () => {
   test.skip(!process.env.TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: the two-process test needs PostgreSQL");
+  // Two server processes start inside the test.
+  test.slow();
 
   test("a sale or a change made through one reaches visitors of the other", async ({ page }) => {
     const database = await createPostgresDatabase();

@@ -81,6 +81,7 @@ test("images are served as AVIF and WebP at the sizes the page asks for", async 
 });
 
 test("SIGTERM lets requests in flight finish, then closes the database and exits cleanly", async () => {
+  test.slow();
   const site = await startSiteProcess();
   const body = JSON.stringify({ name: "Neema", email: "neema@example.org", reason: "To help at events." });
   // The server answers "100 Continue" once it has the request's headers: from then on it is in flight.

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
 
 export interface RecordedRequest {
   method: string;
@@ -105,4 +106,28 @@ export class StripeStandIn {
   async stop() {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
+}
+
+/** The webhook signing secret the tests configure. */
+export const webhookSecret = "whsec_test_secret";
+
+/** A webhook delivery as Stripe sends it, signed with `secret` (a wrong one makes a forgery). */
+export function signedDelivery(event: object, secret = webhookSecret) {
+  const payload = JSON.stringify(event);
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
+  return new Request("http://localhost/api/payments/webhook", {
+    method: "POST",
+    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+    body: payload,
+  });
+}
+
+/** Stripe's payment_intent.succeeded event for a payment. */
+export function succeeded(eventId: string, paymentId: string) {
+  return {
+    id: eventId,
+    object: "event",
+    type: "payment_intent.succeeded",
+    data: { object: { id: paymentId, object: "payment_intent" } },
+  };
 }

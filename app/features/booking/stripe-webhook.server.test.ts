@@ -1,34 +1,13 @@
-import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { events, outbox, processedWebhookEvents, tickets } from "../../../db/schema";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
-import { StripeStandIn } from "../../../tests/support/stripe-standin";
+import { signedDelivery, StripeStandIn, succeeded, webhookSecret } from "../../../tests/support/stripe-standin";
 import { settleBooking, startBooking, type BookingDeps } from "./booking.server";
 import { paymentWebhook as handlePaymentWebhook } from "~/payments.server";
 
-const webhookSecret = "whsec_test_secret";
 const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
-
-function signedDelivery(event: object, secret = webhookSecret) {
-  const payload = JSON.stringify(event);
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  return new Request("http://localhost/api/payments/webhook", {
-    method: "POST",
-    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
-    body: payload,
-  });
-}
-
-function succeeded(eventId: string, paymentId: string) {
-  return {
-    id: eventId,
-    object: "event",
-    type: "payment_intent.succeeded",
-    data: { object: { id: paymentId, object: "payment_intent" } },
-  };
-}
 
 describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   let database: DatabaseHandle;

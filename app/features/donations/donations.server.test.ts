@@ -1,4 +1,3 @@
-import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
@@ -7,7 +6,7 @@ import { stripeProvider } from "~/infra/payments/stripe.server";
 import { paymentWebhook } from "~/payments.server";
 import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
 import { engines, freshDatabase } from "../../../tests/support/databases";
-import { StripeStandIn } from "../../../tests/support/stripe-standin";
+import { signedDelivery, StripeStandIn, succeeded, webhookSecret } from "../../../tests/support/stripe-standin";
 import { amountMessages } from "./amount";
 import {
   DonationInputError,
@@ -218,25 +217,6 @@ describe.each(engines)("donations on %s", (engine) => {
   });
 });
 
-const webhookSecret = "whsec_test_secret";
-
-function signedDelivery(eventId: string, paymentId: string) {
-  const payload = JSON.stringify({
-    id: eventId,
-    object: "event",
-    type: "payment_intent.succeeded",
-    data: { object: { id: paymentId, object: "payment_intent" } },
-  });
-  return new Request("http://localhost/api/payments/webhook", {
-    method: "POST",
-    headers: {
-      "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
-      "Content-Type": "application/json",
-    },
-    body: payload,
-  });
-}
-
 describe.each(engines)("donations through Stripe on %s", (engine) => {
   let database: DatabaseHandle;
   let stripe: StripeStandIn;
@@ -280,12 +260,12 @@ describe.each(engines)("donations through Stripe on %s", (engine) => {
     const started = await startDonation(deps, donor);
     stripe.setStatus("pi_test_1", "succeeded");
     const [first, second] = await Promise.all([
-      paymentWebhook(deps, signedDelivery("evt_1", "pi_test_1")),
-      paymentWebhook(deps, signedDelivery("evt_2", "pi_test_1")),
+      paymentWebhook(deps, signedDelivery(succeeded("evt_1", "pi_test_1"))),
+      paymentWebhook(deps, signedDelivery(succeeded("evt_2", "pi_test_1"))),
       settleDonation(deps, started.donationId),
     ]);
     expect([first.status, second.status]).toEqual([200, 200]);
-    const again = await paymentWebhook(deps, signedDelivery("evt_1", "pi_test_1"));
+    const again = await paymentWebhook(deps, signedDelivery(succeeded("evt_1", "pi_test_1")));
     expect(await again.json()).toEqual({ received: true, duplicate: true });
     const [donation] = await database.db.select().from(donations);
     expect(donation!.status).toBe("paid");
@@ -294,7 +274,7 @@ describe.each(engines)("donations through Stripe on %s", (engine) => {
 
   it("trusts Stripe, not the payload: a 'succeeded' event for an unpaid intent records nothing", async () => {
     await startDonation(deps, donor);
-    const response = await paymentWebhook(deps, signedDelivery("evt_3", "pi_test_1"));
+    const response = await paymentWebhook(deps, signedDelivery(succeeded("evt_3", "pi_test_1")));
     expect(response.status).toBe(200);
     const [donation] = await database.db.select().from(donations);
     expect(donation!.status).toBe("pending");
@@ -305,7 +285,7 @@ describe.each(engines)("donations through Stripe on %s", (engine) => {
     await startDonation(deps, { ...donor, amount: "100" });
     stripe.intents.get("pi_test_1")!.amount = 100;
     stripe.setStatus("pi_test_1", "succeeded");
-    await paymentWebhook(deps, signedDelivery("evt_4", "pi_test_1"));
+    await paymentWebhook(deps, signedDelivery(succeeded("evt_4", "pi_test_1")));
     const [donation] = await database.db.select().from(donations);
     expect(donation!.status).toBe("pending");
     expect(await database.db.select().from(outbox)).toEqual([]);

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRef, type FormEvent } from "react";
 import { TextField } from "~/components/ui/text-field";
+import { useFormFields } from "~/components/ui/use-form-fields";
 import { formatPounds } from "~/lib/money";
 import { bookingFeePence, bookingTotalPence, maxTickets, quantityForOverview } from "../pricing";
 import {
@@ -8,7 +9,6 @@ import {
   onlyLeftMessage,
   validateTicketInformation,
   type TicketErrors,
-  type TicketField,
 } from "../schema";
 import { unexpectedError } from "~/infra/payments/components/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/infra/payments/components/card-payment";
@@ -55,32 +55,16 @@ export function confirmationUrl(
  * the visitor presses Pay now; a second attempt (another card, another quantity) replaces the first.
  */
 export function BookingForm({ event, remaining, provider, publishableKey }: BookingFormProps) {
-  const [values, setValues] = useState({ name: "", email: "", quantity: "1" });
-  const [errors, setErrors] = useState<TicketErrors>({});
+  const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields({
+    name: "",
+    email: "",
+    quantity: "1",
+  });
   const payment = useCardPayment();
   const previousAttempt = useRef<string | undefined>(undefined);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const errorCount = Object.values(errors).filter(Boolean).length;
-
-  // When the set of errors changes, bring the Ticket information heading into view.
-  const errorKey = Object.entries(errors)
-    .filter(([, message]) => message)
-    .map(([field]) => field)
-    .join(",");
-  useEffect(() => {
-    if (errorKey) {
-      const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      headingRef.current?.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
-    }
-  }, [errorKey]);
 
   const quantity = quantityForOverview(values.quantity);
   const totalPence = bookingTotalPence(event.ticketCostPence, quantity);
-
-  function change(field: TicketField, value: string) {
-    setValues((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  }
 
   function check(): { name: string; email: string; quantity: number } | undefined {
     const validation = validateTicketInformation(values);
@@ -153,7 +137,7 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
         <h2 id="ticket-information" ref={headingRef} tabIndex={-1}>
           Ticket information
         </h2>
-        {errorCount > 0 ? (
+        {hasErrors ? (
           <p className="form-summary" role="alert">
             {bookingMessages.summary}
           </p>

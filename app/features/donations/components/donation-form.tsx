@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRef, type FormEvent } from "react";
 import { Link } from "react-router";
 import { TextField } from "~/components/ui/text-field";
+import { useFormFields } from "~/components/ui/use-form-fields";
 import { unexpectedError } from "~/infra/payments/components/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/infra/payments/components/card-payment";
 import { formatPounds } from "~/lib/money";
@@ -46,29 +47,10 @@ export function donationReturnUrl(amountPence: number, donationId: string) {
  * Gift Aid declaration in HMRC's words, and the card. The server checks everything again.
  */
 export function DonationForm({ amountPence, charityName, provider, publishableKey }: DonationFormProps) {
-  const [values, setValues] = useState<Values>(empty);
-  const [errors, setErrors] = useState<DonationErrors>({});
+  const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Values, DonationField>(empty);
   const payment = useCardPayment();
   const previousAttempt = useRef<string | undefined>(undefined);
-  const summaryRef = useRef<HTMLHeadingElement>(null);
   const extraPence = giftAidPence(amountPence);
-  const errorKey = Object.entries(errors)
-    .filter(([, message]) => message)
-    .map(([field]) => field)
-    .join(",");
-
-  // When the set of errors changes, bring the form's heading (and the summary under it) into view.
-  useEffect(() => {
-    if (errorKey) {
-      const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      summaryRef.current?.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
-    }
-  }, [errorKey]);
-
-  function change<F extends keyof Values>(field: F, value: Values[F]) {
-    setValues((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  }
 
   async function donate(submitEvent: FormEvent<HTMLFormElement>) {
     submitEvent.preventDefault();
@@ -130,10 +112,10 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
         </p>
       </section>
       <form className="form" noValidate onSubmit={donate} aria-labelledby="donor-details">
-        <h2 id="donor-details" ref={summaryRef} tabIndex={-1}>
+        <h2 id="donor-details" ref={headingRef} tabIndex={-1}>
           Your details
         </h2>
-        {errorKey ? (
+        {hasErrors ? (
           <p className="form-summary" role="alert">
             {donationMessages.summary}
           </p>
