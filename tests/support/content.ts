@@ -7,3 +7,6 @@ export function readContent<N extends ContentName>(name: N): ContentOf<N> {
   const raw = JSON.parse(fs.readFileSync(path.resolve("content", name, "content.json"), "utf8"));
   return contentFiles[name].schema.parse(raw) as ContentOf<N>;
 }
+
+/** The charity's details as receipts use them (from content/site), for the data-layer tests. */
+export const testCharity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };

@@ -99,6 +99,11 @@ export class StripeStandIn {
     };
   }
 
+  /** Settings for our Stripe adapter that point it at this stand-in. */
+  settings() {
+    return { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret, apiUrl: this.url };
+  }
+
   setStatus(id: string, status: string) {
     this.intents.get(id)!.status = status;
   }

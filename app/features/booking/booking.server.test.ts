@@ -5,6 +5,7 @@ import type { Mailer, MailMessage } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { bookings, offlinePayments, outbox, tickets } from "../../../db/schema";
+import { testCharity as charity } from "../../../tests/support/content";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import {
   BookingInputError,
@@ -14,7 +15,6 @@ import {
   type BookingDeps,
 } from "./booking.server";
 
-const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 const buyer = { name: "Amina Mushi", email: "amina@example.org" };
 

@@ -2,12 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { events, outbox, processedWebhookEvents, tickets } from "../../../db/schema";
+import { testCharity as charity } from "../../../tests/support/content";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
-import { signedDelivery, StripeStandIn, succeeded, webhookSecret } from "../../../tests/support/stripe-standin";
+import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { settleBooking, startBooking, type BookingDeps } from "./booking.server";
 import { paymentWebhook as handlePaymentWebhook } from "~/payments.server";
-
-const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
 
 describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   let database: DatabaseHandle;
@@ -20,12 +19,7 @@ describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
     stripe = await new StripeStandIn().start();
     deps = {
       db: database.db,
-      payments: stripeProvider({
-        secretKey: "sk_test_x",
-        publishableKey: "pk_test_x",
-        webhookSecret,
-        apiUrl: stripe.url,
-      }),
+      payments: stripeProvider(stripe.settings()),
       charity,
     };
     eventId = await insertEvent(database.db, { totalAvailableTickets: 50 });

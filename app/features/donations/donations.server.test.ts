@@ -5,8 +5,9 @@ import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { paymentWebhook } from "~/payments.server";
 import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
+import { testCharity as charity } from "../../../tests/support/content";
 import { engines, freshDatabase } from "../../../tests/support/databases";
-import { signedDelivery, StripeStandIn, succeeded, webhookSecret } from "../../../tests/support/stripe-standin";
+import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { amountMessages } from "./amount";
 import {
   DonationInputError,
@@ -17,7 +18,6 @@ import {
 } from "./donations.server";
 import { donationMessages, taxpayerStatement } from "./schema";
 
-const charity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 const donor = { amount: "10.00", name: "Amina Mushi", email: "amina@example.org" };
 const giftAid = {
@@ -227,12 +227,7 @@ describe.each(engines)("donations through Stripe on %s", (engine) => {
     stripe = await new StripeStandIn().start();
     deps = {
       db: database.db,
-      payments: stripeProvider({
-        secretKey: "sk_test_x",
-        publishableKey: "pk_test_x",
-        webhookSecret,
-        apiUrl: stripe.url,
-      }),
+      payments: stripeProvider(stripe.settings()),
       charity,
     };
   });
