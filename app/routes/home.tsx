@@ -15,12 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.services;
   const { home, site } = await context.services.content();
   const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
-  return {
-    home,
-    site,
-    latestEvents: fundraisingLists(events, new Date()).current,
-    availability,
-  };
+  return { home, site, latestEvents: fundraisingLists(events, new Date()).current, availability };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.site.shortName ?? "Home", data?.site.description);
