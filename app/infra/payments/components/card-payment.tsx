@@ -80,6 +80,9 @@ export function CardPayment({ payment, provider, publishableKey, amountPence }: 
       ) : (
         <OfflineCardForm ref={payment.cardForm} onReady={payment.markReady} />
       )}
+      <noscript>
+        <p className="notice">Paying by card needs JavaScript: please turn it on in your browser to continue.</p>
+      </noscript>
       <button
         type="submit"
         className="button"
