@@ -1,7 +1,7 @@
 import { bookingRefForPayment, settleBooking } from "~/features/booking/booking.server";
 import { donationIdForPayment, settleDonation } from "~/features/donations/donations.server";
 import { handlePaymentWebhook } from "~/infra/payments/webhook.server";
-import type { PaymentDeps } from "~/services.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
 
 /**
  * Settles whatever a succeeded card payment paid for: a booking or a donation. Each settles from

@@ -9,15 +9,8 @@ import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
-import type { PaymentProvider } from "~/infra/payments/provider.server";
+import type { PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
-
-/** What taking a card payment needs, for a booking or a donation. */
-export interface PaymentDeps {
-  db: Database;
-  payments: PaymentProvider;
-  charity: { name: string; registrationNumber: string; email: string };
-}
 
 /** Everything a request needs from the running site, handed to loaders and actions as context. */
 export interface Services {

@@ -1,19 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
 import type { Mailer, MailMessage } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { bookings, offlinePayments, outbox, tickets } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
-import {
-  BookingInputError,
-  BookingRefusedError,
-  settleBooking,
-  startBooking,
-  type BookingDeps,
-} from "./booking.server";
+import { BookingInputError, BookingRefusedError, settleBooking, startBooking } from "./booking.server";
 
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 const buyer = { name: "Amina Mushi", email: "amina@example.org" };
@@ -21,7 +16,7 @@ const buyer = { name: "Amina Mushi", email: "amina@example.org" };
 describe.each(engines)("booking on %s", (engine) => {
   let database: DatabaseHandle;
   let payments: OfflineProvider;
-  let deps: BookingDeps;
+  let deps: PaymentDeps;
   let eventId: string;
 
   beforeEach(async () => {

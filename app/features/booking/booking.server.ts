@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Database, Queryable } from "~/infra/db/database.server";
+import type { Queryable } from "~/infra/db/database.server";
 import { isUuid } from "~/lib/ids";
 import { queueMail } from "~/infra/email/outbox.server";
 import { announceChange } from "~/infra/live/changes.server";
-import type { PaymentProvider } from "~/infra/payments/provider.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
 import { bookingFeePence, bookingTotalPence } from "./pricing";
 import { bookingReceipt, refundNotice } from "./receipt.server";
@@ -11,13 +11,6 @@ import { onlyLeftMessage, validateTicketInformation, type TicketErrors } from ".
 
 /** How long seats stay held while the visitor pays. */
 export const holdMinutes = 15;
-
-export interface BookingDeps {
-  db: Database;
-  payments: PaymentProvider;
-  charity: { name: string; registrationNumber: string; email: string };
-  now?: () => Date;
-}
 
 export class BookingInputError extends Error {
   constructor(readonly errors: TicketErrors) {
@@ -67,7 +60,7 @@ export interface StartedBooking {
  * from the browser. A previous unfinished attempt by the same visitor (`replaces`) is released.
  */
 export async function startBooking(
-  deps: BookingDeps,
+  deps: PaymentDeps,
   input: { eventId: string; name: unknown; email: unknown; quantity: unknown; replaces?: string },
 ): Promise<StartedBooking> {
   const validation = validateTicketInformation(input);
@@ -139,7 +132,7 @@ export async function startBooking(
 }
 
 /** Releases an unpaid attempt's seats (a new attempt replaced it, or the visitor left). */
-export async function releaseHold(deps: Pick<BookingDeps, "db" | "payments">, bookingRef: string, why: string) {
+export async function releaseHold(deps: Pick<PaymentDeps, "db" | "payments">, bookingRef: string, why: string) {
   if (!isUuid(bookingRef)) return;
   const released = await deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -172,7 +165,7 @@ export function receiptKey(bookingRef: string) {
  * is locked, so the ticket and its receipt are created exactly once. A payment that arrives after
  * its hold expired keeps its seats if there are still enough, and is refunded otherwise.
  */
-export async function settleBooking(deps: BookingDeps, bookingRef: string): Promise<Settlement> {
+export async function settleBooking(deps: PaymentDeps, bookingRef: string): Promise<Settlement> {
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
   const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
   if (!booking?.providerPaymentId) return { outcome: "unknown" };
@@ -257,7 +250,7 @@ export async function settleBooking(deps: BookingDeps, bookingRef: string): Prom
   return result;
 }
 
-async function finishRefund(deps: BookingDeps, booking: BookingRow) {
+async function finishRefund(deps: PaymentDeps, booking: BookingRow) {
   await deps.payments.refundPayment(booking.providerPaymentId!, `refund-${booking.bookingRef}`);
   await deps.db.transaction(async (tx) => {
     const [row] = await tx

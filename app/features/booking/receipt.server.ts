@@ -1,5 +1,6 @@
 import { createEvent as createCalendarEvent } from "ics";
 import QRCode from "qrcode";
+import type { Charity } from "~/infra/payments/provider.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
 import { escapeHtml } from "~/lib/html";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -14,7 +15,7 @@ export interface ReceiptDetails {
   amountPence: number;
   ticketCostPence: number;
   event: { name: string; eventDate: Date; location: string };
-  charity: { name: string; registrationNumber: string; email: string };
+  charity: Charity;
 }
 
 /** The booking receipt (spec call 10, sent by our server): HTML and text, a QR code and a calendar file. */

@@ -1,17 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { events, outbox, processedWebhookEvents, tickets } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
-import { settleBooking, startBooking, type BookingDeps } from "./booking.server";
+import { settleBooking, startBooking } from "./booking.server";
 import { paymentWebhook as handlePaymentWebhook } from "~/payments.server";
 
 describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   let database: DatabaseHandle;
   let stripe: StripeStandIn;
-  let deps: BookingDeps;
+  let deps: PaymentDeps;
   let eventId: string;
 
   beforeEach(async () => {

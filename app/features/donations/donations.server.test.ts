@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { paymentWebhook } from "~/payments.server";
@@ -9,13 +10,7 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { amountMessages } from "./amount";
-import {
-  DonationInputError,
-  listDonations,
-  settleDonation,
-  startDonation,
-  type DonationDeps,
-} from "./donations.server";
+import { DonationInputError, listDonations, settleDonation, startDonation } from "./donations.server";
 import { donationMessages, taxpayerStatement } from "./schema";
 
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
@@ -39,7 +34,7 @@ interface QueuedMail {
 describe.each(engines)("donations on %s", (engine) => {
   let database: DatabaseHandle;
   let payments: OfflineProvider;
-  let deps: DonationDeps;
+  let deps: PaymentDeps;
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
@@ -220,7 +215,7 @@ describe.each(engines)("donations on %s", (engine) => {
 describe.each(engines)("donations through Stripe on %s", (engine) => {
   let database: DatabaseHandle;
   let stripe: StripeStandIn;
-  let deps: DonationDeps;
+  let deps: PaymentDeps;
 
   beforeEach(async () => {
     database = await freshDatabase(engine);

@@ -1,19 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Database, Queryable } from "~/infra/db/database.server";
+import type { Queryable } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
-import type { PaymentProvider } from "~/infra/payments/provider.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { isUuid } from "~/lib/ids";
 import { donations, giftAidDeclarations } from "../../../db/schema";
 import { giftAidPence } from "./amount";
 import { donationReceipt } from "./receipt.server";
 import { declarationWording, validateDonation, type DonationErrors, type GiftAidScope } from "./schema";
-
-export interface DonationDeps {
-  db: Database;
-  payments: PaymentProvider;
-  charity: { name: string; registrationNumber: string; email: string };
-  now?: () => Date;
-}
 
 export class DonationInputError extends Error {
   constructor(readonly errors: DonationErrors) {
@@ -36,7 +29,7 @@ export interface StartedDonation {
  * for a payment of the amount validated here. A previous unpaid attempt by the same visitor
  * (`replaces`) is cancelled, so a second try never charges twice.
  */
-export async function startDonation(deps: DonationDeps, input: unknown, replaces?: string): Promise<StartedDonation> {
+export async function startDonation(deps: PaymentDeps, input: unknown, replaces?: string): Promise<StartedDonation> {
   const validation = validateDonation(input);
   if (!validation.ok) throw new DonationInputError(validation.errors);
   const { amountPence, name, email, giftAid } = validation.data;
@@ -88,7 +81,7 @@ export async function startDonation(deps: DonationDeps, input: unknown, replaces
 }
 
 /** Gives up an unpaid attempt: its payment is cancelled. If it was paid after all, settling still records it. */
-async function cancelDonation(deps: DonationDeps, donationId: string) {
+async function cancelDonation(deps: PaymentDeps, donationId: string) {
   if (!isUuid(donationId)) return;
   const [row] = await deps.db
     .update(donations)
@@ -118,7 +111,7 @@ async function declarationFor(db: Queryable, donationId: string) {
  * it is marked paid and its receipt queued exactly once. A payment whose amount or metadata does
  * not match the donation is never taken as paying for it.
  */
-export async function settleDonation(deps: DonationDeps, donationId: string): Promise<DonationSettlement> {
+export async function settleDonation(deps: PaymentDeps, donationId: string): Promise<DonationSettlement> {
   if (!isUuid(donationId)) return { outcome: "unknown" };
   const [donation] = await deps.db.select().from(donations).where(eq(donations.id, donationId));
   if (!donation?.providerPaymentId) return { outcome: "unknown" };

@@ -1,3 +1,4 @@
+import type { Charity } from "~/infra/payments/provider.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
 import { escapeHtml } from "~/lib/html";
 import { londonDate } from "~/lib/london-time";
@@ -18,7 +19,7 @@ export interface DonationReceiptDetails {
     wording: string;
     declaredAt: Date;
   } | null;
-  charity: { name: string; registrationNumber: string; email: string };
+  charity: Charity;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Database } from "../db/database.server";
+
 /** A card payment as our code sees it, whichever provider took it. Amounts are in pence. */
 export interface Payment {
   id: string;
@@ -41,4 +43,19 @@ export interface PaymentProvider {
   refundPayment(id: string, idempotencyKey: string): Promise<void>;
   /** Checks the signature and reads the event; throws WebhookSignatureError when it does not verify. */
   parseWebhook(rawBody: string, signature: string | null): Promise<WebhookEvent>;
+}
+
+/** The charity's details that receipts carry. */
+export interface Charity {
+  name: string;
+  registrationNumber: string;
+  email: string;
+}
+
+/** What taking a card payment needs, for a booking or a donation; `now` lets tests move the clock. */
+export interface PaymentDeps {
+  db: Database;
+  payments: PaymentProvider;
+  charity: Charity;
+  now?: () => Date;
 }
