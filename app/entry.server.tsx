@@ -9,11 +9,17 @@ import { ServerRouter, type AppLoadContext, type EntryContext } from "react-rout
 export const streamTimeout = 25_000;
 
 // Pages render from memory, so the whole document is usually sent at once (onAllReady): search
-// engines, no-JS visitors and compression all get complete HTML. The exception is a page that waits
-// on the payment provider (/confirmation): it streams, so the visitor sees the spinner at once and
-// the outcome when it is known (sent uncompressed, because compression would hold the spinner back).
-// Inline scripts, React's streaming ones included, carry the request's nonce.
-const streamedPaths = new Set(["/confirmation"]);
+// engines, no-JS visitors and compression all get complete HTML. A route that waits on something
+// slow (the payment provider, on /confirmation) says `handle = { streamed: true }`: it streams, so
+// the visitor sees its spinner at once and the rest when it is known (sent uncompressed, because
+// compression would hold the spinner back). Inline scripts, React's streaming ones included, carry
+// the request's nonce.
+function isStreamed(context: EntryContext) {
+  return context.staticHandlerContext.matches.some(
+    (match) => (context.routeModules[match.route.id]?.handle as { streamed?: boolean } | undefined)?.streamed,
+  );
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -27,7 +33,7 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
-  const streamed = streamedPaths.has(new URL(request.url).pathname);
+  const streamed = isStreamed(routerContext);
   if (streamed) responseHeaders.set("Cache-Control", "private, no-cache, no-transform");
 
   return new Promise<Response>((resolve, reject) => {

@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { site } = await context.services.content();
   const missing = required.filter((name) => !params.get(name));
   // Not awaited: the spinner shows until the outcome is known, on in-app navigations and on the
-  // provider's redirect alike (this page is streamed: app/entry.server.tsx).
+  // provider's redirect alike (this page is streamed: see `handle`).
   return { result: verify(missing.length > 0 ? undefined : params.get("bookingRef")!, context, site.email) };
 }
 
@@ -55,6 +55,9 @@ async function verify(bookingRef: string | undefined, context: Route.LoaderArgs[
     return { kind: "error" as const, message: (error as Error).message, email };
   }
 }
+
+// Streamed, so the provider's full-page redirect shows the spinner at once (app/entry.server.tsx).
+export const handle = { streamed: true };
 
 export const meta: Route.MetaFunction = () => [
   { title: "Booking confirmation" },

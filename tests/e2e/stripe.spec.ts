@@ -1,4 +1,4 @@
-import { expect, expectNoSeriousA11yViolations, test } from "../support/fixtures";
+import { confirmationOutcome, expect, expectNoSeriousA11yViolations, test } from "../support/fixtures";
 import { startSiteProcess, type RunningSite } from "../support/site-process";
 import { serveStripeJs, type StripeJsCall } from "../support/stripe-js-standin";
 import { StripeStandIn } from "../support/stripe-standin";
@@ -56,7 +56,7 @@ test.describe("paying through Stripe", () => {
     await pay.click();
 
     await expect(page).toHaveURL(/\/confirmation\?/);
-    await expect(page.getByText("Payment succeeded!")).toBeVisible();
+    await expect(confirmationOutcome(page).getByText("Payment succeeded!")).toBeVisible();
     const confirm = calls.find((c) => c.name === "confirmPayment")!;
     expect(confirm.publishableKey).toBe("pk_test_publishable");
     const returnUrl = new URL(confirm.confirmParams!.return_url);

@@ -74,3 +74,12 @@ export async function expectNoSeriousA11yViolations(page: Page) {
     "serious or critical accessibility violations",
   ).toEqual([]);
 }
+
+/**
+ * Where /confirmation shows its outcome. The page streams: for a moment after the outcome arrives,
+ * React keeps a hidden copy of it at the end of the body before swapping it in, so text is looked
+ * for in the main landmark only.
+ */
+export function confirmationOutcome(page: Page) {
+  return page.getByRole("main");
+}
