@@ -211,6 +211,7 @@ test("never more tickets than are left, and sold out after the last seat", async
   await f.quantity.fill("2");
   await f.pay.click();
   await expect(confirmationOutcome(page).getByText("Payment succeeded!")).toBeVisible();
+  await expect(page.locator('div[hidden][id^="S:"]')).toHaveCount(0);
 
   await page.goto("/fundraising");
   const card = page.locator("article", { hasText: "Barn Dance" });
@@ -339,6 +340,8 @@ sharedSiteTest.describe("with Stripe configured", () => {
         release();
         await expect(confirmationOutcome(page).getByText("Payment succeeded!")).toBeVisible();
         await expect(confirmationOutcome(page).getByText("Loading...")).toHaveCount(0);
+        // React's hidden holding place for the streamed outcome is gone once it has been swapped in.
+        await expect(page.locator('div[hidden][id^="S:"]')).toHaveCount(0);
         await expect(page.getByRole("region", { name: "Your booking" })).toHaveCount(1);
         await expect(page.getByRole("region", { name: "Your booking" })).toContainText("£25.49");
         await expectNoSeriousA11yViolations(page);
