@@ -5,7 +5,7 @@ import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, listEvents } from "~/features/events/events.server";
 import { fundraisingLists } from "~/features/events/status";
-import { AmountChooser, donateIntro } from "~/features/donations/components/amount-chooser";
+import { AmountChooser } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -57,7 +57,7 @@ export default function Fundraising({ loaderData }: Route.ComponentProps) {
         <AmountChooser
           id="fundraising-donate"
           title="Can't make an event? Give directly"
-          intro={donateIntro}
+          intro="Every pound goes to work in Kilele. Choose an amount to give by card; if you are a UK taxpayer you can add Gift Aid at no extra cost."
           presets={presetAmounts}
         />
       </div>

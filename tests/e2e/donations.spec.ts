@@ -70,6 +70,7 @@ sharedSiteTest(
     await expect(page).toHaveURL(/\/payment\?amount=25\.00$/);
     await expect(donationForm(page).pay).toHaveText("Pay now £25.00");
     await expect(page.getByRole("region", { name: "Your donation" })).toContainText("£25.00");
+    await expect(page.getByText("Paying by card needs JavaScript")).toBeHidden();
     await expectNoSeriousA11yViolations(page);
 
     // The amount is in the URL, so a reload or a shared link gives the same form.
@@ -296,4 +297,27 @@ test("a made-up return link thanks nobody, and staff alone may list donations", 
   expect(start.status()).toBe(400);
   expect(await start.json()).toEqual({ errors: { amount: "The smallest donation we can take by card is £1.00." } });
   expect(await staffDonations(ownSite)).toEqual([]);
+});
+
+sharedSiteTest.describe("without JavaScript", () => {
+  sharedSiteTest.use({ javaScriptEnabled: false });
+
+  sharedSiteTest(
+    "amounts are still chosen and checked, and the card form says it needs JavaScript",
+    async ({ page }) => {
+      await page.goto("/payment");
+      const other = page.getByLabel("Other amount (£)");
+      await other.fill("0.5");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveURL(/\/payment\?amount=0\.5$/);
+      await expect(page.getByText("The smallest donation we can take by card is £1.00.")).toBeVisible();
+      await expect(other).toHaveValue("0.5");
+      await other.fill("12.5");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveURL(/\/payment\?amount=12\.50$/);
+      await expect(page.getByRole("region", { name: "Your donation" })).toContainText("£12.50");
+      await expect(page.getByText("Paying by card needs JavaScript")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Loading..." })).toBeDisabled();
+    },
+  );
 });

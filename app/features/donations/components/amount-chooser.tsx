@@ -3,19 +3,10 @@ import { Form, Link, useNavigate } from "react-router";
 import { TextField } from "~/components/ui/text-field";
 import { amountParam, parseDonationAmount } from "../amount";
 
-/** £5 for whole pounds, £12.50 otherwise: how a preset reads on its button. */
-function presetLabel(pence: number) {
-  return pence % 100 === 0 ? `£${(pence / 100).toLocaleString("en-GB")}` : `£${amountParam(pence)}`;
-}
-
 /** Where a chosen amount goes: the donation page with the amount in the URL (and in navigation state). */
 export function donationPath(pence: number) {
   return `/payment?amount=${amountParam(pence)}`;
 }
-
-/** The donation block's line on the home and fundraising pages. */
-export const donateIntro =
-  "Every pound goes to work in Kilele. Choose an amount to give by card; if you are a UK taxpayer you can add Gift Aid at no extra cost.";
 
 interface AmountChooserProps {
   /** Makes ids unique on the page. */
@@ -27,7 +18,6 @@ interface AmountChooserProps {
   /** What the visitor typed before (a reload of /payment?amount=...), and what was wrong with it. */
   initialAmount?: string;
   initialError?: string;
-  headingLevel?: "h2" | "h3";
 }
 
 /**
@@ -35,15 +25,7 @@ interface AmountChooserProps {
  * Each leads to /payment?amount=...; without JavaScript the custom amount is a plain GET form that
  * the page checks on the server with the same rule.
  */
-export function AmountChooser({
-  id,
-  title,
-  intro,
-  presets,
-  initialAmount = "",
-  initialError,
-  headingLevel: Heading = "h2",
-}: AmountChooserProps) {
+export function AmountChooser({ id, title, intro, presets, initialAmount = "", initialError }: AmountChooserProps) {
   const navigate = useNavigate();
   const [amount, setAmount] = useState(initialAmount);
   const [error, setError] = useState(initialError);
@@ -57,18 +39,19 @@ export function AmountChooser({
 
   return (
     <section className="donation-block" aria-labelledby={`${id}-title`}>
-      <Heading id={`${id}-title`}>{title}</Heading>
+      <h2 id={`${id}-title`}>{title}</h2>
       {intro ? <p>{intro}</p> : null}
       <ul className="amount-presets" aria-label="Choose an amount">
         {presets.map((pounds) => (
+          // Presets are whole pounds: £5, £1,000.
           <li key={pounds}>
             <Link
               className="button button-donate"
               to={donationPath(pounds * 100)}
               state={{ amountPence: pounds * 100 }}
-              aria-label={`Donate ${presetLabel(pounds * 100)}`}
+              aria-label={`Donate £${pounds.toLocaleString("en-GB")}`}
             >
-              {presetLabel(pounds * 100)}
+              £{pounds.toLocaleString("en-GB")}
             </Link>
           </li>
         ))}

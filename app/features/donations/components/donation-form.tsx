@@ -24,7 +24,11 @@ interface DonationFormProps {
   publishableKey?: string;
 }
 
-type Values = Omit<Record<DonationField, string>, "giftAid" | "amount"> & { giftAid: boolean };
+// One of the scopes is always chosen (the first by default), so the scope never needs a message.
+type Values = Omit<Record<DonationField, string>, "giftAid" | "amount" | "scope"> & {
+  giftAid: boolean;
+  scope: GiftAidScope;
+};
 
 const empty: Values = {
   name: "",
@@ -90,7 +94,6 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
     });
   }
 
-  const scope = (values.scope in giftAidScopes ? values.scope : "this-donation") as GiftAidScope;
   return (
     <div className="booking-layout">
       <section className="booking-overview" aria-labelledby="donation-overview">
@@ -165,7 +168,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
             <label htmlFor="gift-aid">Yes, I want to Gift Aid my donation</label>
           </div>
           <p id="gift-aid-declaration" className="declaration">
-            {declarationWording(scope, amountPence, charityName)}
+            {declarationWording(values.scope, amountPence, charityName)}
           </p>
           {values.giftAid ? (
             <div className="gift-aid-details">
@@ -214,7 +217,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
                   onChange={(v) => change("postcode", v)}
                 />
               </div>
-              <fieldset className="radio-group" aria-describedby={errors.scope ? "gift-aid-scope-error" : undefined}>
+              <fieldset className="radio-group">
                 <legend>Which donations should Gift Aid cover?</legend>
                 {(Object.entries(giftAidScopes) as [GiftAidScope, string][]).map(([key, label]) => (
                   <div className="radio-field" key={key}>
@@ -229,11 +232,6 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
                     <label htmlFor={`gift-aid-scope-${key}`}>{label}</label>
                   </div>
                 ))}
-                {errors.scope ? (
-                  <p id="gift-aid-scope-error" className="field-error">
-                    {errors.scope}
-                  </p>
-                ) : null}
               </fieldset>
             </div>
           ) : null}

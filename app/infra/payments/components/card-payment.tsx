@@ -80,9 +80,10 @@ export function CardPayment({ payment, provider, publishableKey, amountPence }: 
       ) : (
         <OfflineCardForm ref={payment.cardForm} onReady={payment.markReady} />
       )}
-      <noscript>
-        <p className="notice">Paying by card needs JavaScript: please turn it on in your browser to continue.</p>
-      </noscript>
+      {/* Hidden once the page's scripts run (root.tsx marks <html> with "js"). */}
+      <p className="notice no-js-only">
+        Paying by card needs JavaScript: please turn it on in your browser to continue.
+      </p>
       <button
         type="submit"
         className="button"
