@@ -4,9 +4,10 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   test as sharedSiteTest,
+  useSiteWithMailServer,
   testWithOwnSite,
 } from "../support/fixtures";
-import { startSiteProcess, type RunningSite } from "../support/site-process";
+import { startSiteProcess } from "../support/site-process";
 import { TestSmtpServer } from "../support/smtp";
 import { createEvent, staffApi } from "../support/staff-api";
 
@@ -41,21 +42,12 @@ async function fillCard(page: Page, number: string) {
 sharedSiteTest.describe("with a mail server on loopback", () => {
   sharedSiteTest.slow();
   sharedSiteTest.use({ allowedConsoleErrors: [/status of 402 \(Payment Required\)/] });
-  let smtp: TestSmtpServer;
-  let site: RunningSite;
-  sharedSiteTest.beforeEach(async () => {
-    smtp = await new TestSmtpServer().start();
-    site = await startSiteProcess({ SMTP_URL: smtp.url, MAIL_FROM: "Kilele Village Trust <tickets@example.org>" });
-  });
-  sharedSiteTest.afterEach(async () => {
-    await site.stop();
-    await smtp.stop();
-  });
+  const running = useSiteWithMailServer("Kilele Village Trust <tickets@example.org>");
 
   sharedSiteTest(
     "a full booking: from the event card to the confirmation page and the receipt by e-mail",
     async ({ page }) => {
-      const api = await staffApi(site);
+      const api = await staffApi(running.site);
       const event = await createEvent(api, {
         name: "Quiz Night",
         ticketCost: 12.5,
@@ -64,7 +56,7 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
         ticketSaleExpiry: "2030-07-03T12:00:00Z",
         location: "St Mary's Hall",
       });
-      await page.goto(`${site.url}/fundraising`);
+      await page.goto(`${running.site.url}/fundraising`);
       await page.getByRole("link", { name: "Book tickets for Quiz Night" }).click();
       await expect(page).toHaveURL(new RegExp(`/book-event/${event.id}$`));
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Book Quiz Night");
@@ -105,8 +97,8 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       await expect(details).toContainText("£37.99");
       await expectNoSeriousA11yViolations(page);
 
-      await expect.poll(() => smtp.received.length).toBe(1);
-      const mail = smtp.received[0]!;
+      await expect.poll(() => running.smtp.received.length).toBe(1);
+      const mail = running.smtp.received[0]!;
       expect(mail.to && "text" in mail.to ? mail.to.text : "").toContain("amina@example.org");
       expect(mail.from?.text).toContain("tickets@example.org");
       expect(mail.text).toContain(`Your booking reference is ${bookingRef}`);
@@ -140,15 +132,15 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       const booking = await (await api.get(`/api/admin/bookings/${bookingRef}`)).json();
       expect(booking.status).toBe("paid");
       expect(booking.history.map((h: { status: string }) => h.status)).toEqual(["held", "paid"]);
-      expect(smtp.received).toHaveLength(1);
+      expect(running.smtp.received).toHaveLength(1);
     },
   );
 
   sharedSiteTest("a declined card says so under the form, keeps the form, and sells nothing", async ({ page }) => {
     // The provider answers a declined card with 402, which Chromium logs.
-    const api = await staffApi(site);
+    const api = await staffApi(running.site);
     const event = await createEvent(api, { name: "Quiz Night" });
-    await page.goto(`${site.url}/book-event/${event.id}`);
+    await page.goto(`${running.site.url}/book-event/${event.id}`);
     const f = bookingForm(page);
     await fillBuyer(f);
     await fillCard(page, "4000 0000 0000 0002");
@@ -161,7 +153,7 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
     await expect(f.pay).toBeEnabled();
     const tickets = await (await api.get(`/api/admin/events/${event.id}/tickets`)).json();
     expect(tickets.tickets).toEqual([]);
-    expect(smtp.received).toEqual([]);
+    expect(running.smtp.received).toEqual([]);
   });
 });
 

@@ -3,10 +3,10 @@ import {
   expect,
   expectNoSeriousA11yViolations,
   test as sharedSiteTest,
+  useSiteWithMailServer,
   testWithOwnSite as test,
 } from "../support/fixtures";
-import { startSiteProcess, type RunningSite } from "../support/site-process";
-import { TestSmtpServer } from "../support/smtp";
+import type { RunningSite } from "../support/site-process";
 import { staffApi } from "../support/staff-api";
 
 const taxpayerStatement =
@@ -175,21 +175,12 @@ test("the details and the Gift Aid declaration are checked, each field with its 
 sharedSiteTest.describe("with a mail server on loopback", () => {
   sharedSiteTest.slow();
   sharedSiteTest.use({ allowedConsoleErrors: [/status of 402 \(Payment Required\)/] });
-  let smtp: TestSmtpServer;
-  let site: RunningSite;
-  sharedSiteTest.beforeEach(async () => {
-    smtp = await new TestSmtpServer().start();
-    site = await startSiteProcess({ SMTP_URL: smtp.url, MAIL_FROM: "Kilele Village Trust <giving@example.org>" });
-  });
-  sharedSiteTest.afterEach(async () => {
-    await site.stop();
-    await smtp.stop();
-  });
+  const running = useSiteWithMailServer("Kilele Village Trust <giving@example.org>");
 
   sharedSiteTest(
     "a donation with Gift Aid: the thank-you view, the receipt by e-mail, and staff see it",
     async ({ page }) => {
-      await page.goto(`${site.url}/payment?amount=10.00`);
+      await page.goto(`${running.site.url}/payment?amount=10.00`);
       const f = donationForm(page);
       await fillDonor(page);
       await f.giftAid.check();
@@ -213,8 +204,8 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       await expectNoSeriousA11yViolations(page);
       const donationId = new URL(page.url()).searchParams.get("donation")!;
 
-      await expect.poll(() => smtp.received.length).toBe(1);
-      const mail = smtp.received[0]!;
+      await expect.poll(() => running.smtp.received.length).toBe(1);
+      const mail = running.smtp.received[0]!;
       expect(mail.to && "text" in mail.to ? mail.to.text : "").toContain("amina@example.org");
       expect(mail.from?.text).toContain("giving@example.org");
       expect(mail.subject).toBe("Thank you for your donation of £10.00 to Kilele Village Trust");
@@ -230,7 +221,7 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       // A reload shows the thanks again and records and sends nothing more.
       await page.reload();
       await expect(page.getByRole("heading", { name: "Thank you for your donation!" })).toBeVisible();
-      const [donation, ...others] = await staffDonations(site);
+      const [donation, ...others] = await staffDonations(running.site);
       expect(others).toEqual([]);
       expect(donation).toMatchObject({
         id: donationId,
@@ -246,14 +237,14 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
           scope: "this-and-past-four-years",
         },
       });
-      expect(smtp.received).toHaveLength(1);
+      expect(running.smtp.received).toHaveLength(1);
     },
   );
 
   sharedSiteTest(
     "a declined card says so and keeps the form; a second card gives once, without Gift Aid",
     async ({ page }) => {
-      await page.goto(`${site.url}/payment`);
+      await page.goto(`${running.site.url}/payment`);
       await page.getByRole("link", { name: "Donate £5", exact: true }).click();
       const f = donationForm(page);
       await expect(f.pay).toHaveText("Pay now £5.00");
@@ -263,19 +254,19 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       await expect(page.getByText("Your card was declined.")).toBeVisible();
       await expect(f.name).toHaveValue("Amina Mushi");
       await expect(f.pay).toBeEnabled();
-      expect((await staffDonations(site)).map((d) => d.status)).toEqual(["pending"]);
-      expect(smtp.received).toEqual([]);
+      expect((await staffDonations(running.site)).map((d) => d.status)).toEqual(["pending"]);
+      expect(running.smtp.received).toEqual([]);
 
       await fillCard(page, "4242 4242 4242 4242");
       await f.pay.click();
       const thanks = page.getByRole("region", { name: "Thank you for your donation!" });
       await expect(thanks).toContainText("You gave £5.00.");
       await expect(thanks).not.toContainText("Gift Aid");
-      await expect.poll(() => smtp.received.length).toBe(1);
-      expect(smtp.received[0]!.text).toContain("Thank you for your donation of £5.00 to Kilele Village Trust");
-      expect(smtp.received[0]!.text).not.toContain("Gift Aid");
+      await expect.poll(() => running.smtp.received.length).toBe(1);
+      expect(running.smtp.received[0]!.text).toContain("Thank you for your donation of £5.00 to Kilele Village Trust");
+      expect(running.smtp.received[0]!.text).not.toContain("Gift Aid");
       // The declined attempt was given up when the second began: one gift, one charge.
-      expect((await staffDonations(site)).map((d) => [d.status, d.amountPence, d.giftAid])).toEqual([
+      expect((await staffDonations(running.site)).map((d) => [d.status, d.amountPence, d.giftAid])).toEqual([
         ["paid", 500, null],
         ["cancelled", 500, null],
       ]);

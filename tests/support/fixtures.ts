@@ -4,6 +4,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { startSiteProcess, type RunningSite } from "./site-process";
+import { TestSmtpServer } from "./smtp";
 
 interface Fixtures {
   /** Console errors a test causes on purpose (a server it stops, a request it fails). */
@@ -82,4 +83,21 @@ export async function expectNoSeriousA11yViolations(page: Page) {
  */
 export function confirmationOutcome(page: Page) {
   return page.getByRole("main");
+}
+
+/**
+ * For each test of the calling describe block: a mail server on loopback and a site of its own
+ * that sends its e-mail there, from `mailFrom`. Read `.site` and `.smtp` inside the tests.
+ */
+export function useSiteWithMailServer(mailFrom: string) {
+  const running = {} as { site: RunningSite; smtp: TestSmtpServer };
+  test.beforeEach(async () => {
+    running.smtp = await new TestSmtpServer().start();
+    running.site = await startSiteProcess({ SMTP_URL: running.smtp.url, MAIL_FROM: mailFrom });
+  });
+  test.afterEach(async () => {
+    await running.site.stop();
+    await running.smtp.stop();
+  });
+  return running;
 }
