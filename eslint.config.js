@@ -25,13 +25,31 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
   },
   {
-    // Only the configuration module reads the environment (docs/decisions/001-stack.md).
-    files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/infra/config.server.ts", "**/*.test.ts"],
+    // Only the configuration module reads the environment (docs/decisions/001-stack.md), and only
+    // the clock reads the time (docs/decisions/009-one-clock.md).
+    files: ["app/**/*.{ts,tsx}", "db/**/*.ts"],
+    ignores: ["app/infra/config.server.ts", "app/lib/clock.ts", "**/*.test.{ts,tsx}"],
     rules: {
       "no-restricted-properties": [
         "error",
         { object: "process", property: "env", message: "Read configuration through getConfig()." },
+        { object: "Date", property: "now", message: "Take the time from the site's clock (services.clock)." },
+        {
+          property: "defaultNow",
+          message: "Write times from the site's clock; no column defaults to the database's now().",
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: "Take the time from the site's clock (services.clock), passed in as `now`.",
+        },
+        {
+          selector:
+            "TemplateElement[value.raw=/\\bnow\\(\\)|\\bcurrent_(timestamp|date|time)\\b|\\blocaltimestamp\\b/i]",
+          message: "Compare with the site's clock (a `now` parameter), not the database's now().",
+        },
       ],
     },
   },

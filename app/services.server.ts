@@ -11,11 +11,14 @@ import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
+import { systemClock, type Clock } from "~/lib/clock";
 
 /** Everything a request needs from the running site, handed to loaders and actions as context. */
 export interface Services {
   config: Config;
   db: Database;
+  /** The site's one clock (docs/decisions/009-one-clock.md). */
+  clock: Clock;
   /** The current content; in development it is read again on every request so edits show at once. */
   content(): Promise<SiteContent>;
   /** Live ticket counts for the events pages. */
@@ -36,20 +39,20 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config): Promise<Services> {
+export async function createServices(config: Config, clock: Clock = systemClock): Promise<Services> {
   // Validate content before opening anything, so a broken file stops the start-up with its name.
   let content = await loadContent(config.contentDir);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await ensureFirstStaffUser(database.db, config.firstStaff);
-    if (config.sampleEvents) await seedSampleEvents(database.db);
-    const availability = new AvailabilityFeed(database);
+    await ensureFirstStaffUser(database.db, config.firstStaff, clock.now());
+    if (config.sampleEvents) await seedSampleEvents(database.db, clock.now());
+    const availability = new AvailabilityFeed(database, clock);
     await availability.start();
-    const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(database.db);
+    const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(database.db, clock);
     const mailer = config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : folderMailer(path.join(config.dataDir, "outbox"), config.mailFrom);
-    const outbox = new OutboxWorker(database.db, mailer);
+    const outbox = new OutboxWorker(database.db, mailer, clock);
     outbox.start();
     async function currentContent() {
       if (!config.production) content = await loadContent(config.contentDir);
@@ -58,6 +61,7 @@ export async function createServices(config: Config): Promise<Services> {
     return {
       config,
       db: database.db,
+      clock,
       content: currentContent,
       availability,
       payments,
@@ -67,6 +71,7 @@ export async function createServices(config: Config): Promise<Services> {
         return {
           db: database.db,
           payments,
+          clock,
           charity: { name: site.charityName, registrationNumber: site.registrationNumber, email: site.email },
         };
       },

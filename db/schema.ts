@@ -12,7 +12,7 @@ export const volunteers = pgTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     reason: text("reason").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("volunteers_created_at_idx").on(t.createdAt),
@@ -39,8 +39,8 @@ export const events = pgTable(
     link: text("link"),
     testimonial: jsonb("testimonial").$type<EventTestimonial>(),
     gallery: jsonb("gallery").$type<EventGalleryImage[]>().notNull().default([]),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("events_event_date_idx").on(t.eventDate),
@@ -74,7 +74,7 @@ export const tickets = pgTable(
     bookingRef: uuid("booking_ref").notNull().unique(),
     isValid: boolean("is_valid").notNull().default(true),
     quantity: integer("quantity").notNull(),
-    dateSold: timestamp("date_sold", { withTimezone: true }).notNull().defaultNow(),
+    dateSold: timestamp("date_sold", { withTimezone: true }).notNull(),
     checkedInAt: timestamp("checked_in_at", { withTimezone: true }),
   },
   (t) => [index("tickets_event_id_idx").on(t.eventId), check("tickets_quantity_positive", sql`${t.quantity} >= 1`)],
@@ -85,7 +85,7 @@ export const staffUsers = pgTable("staff_users", {
   id: uuid("id").primaryKey().defaultRandom(),
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });
 
 /** A signed-in staff member's session; the cookie holds a random token, the table only its SHA-256. */
@@ -96,7 +96,7 @@ export const staffSessions = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => staffUsers.id, { onDelete: "cascade" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("staff_sessions_user_id_idx").on(t.userId)],
@@ -122,9 +122,9 @@ export const bookings = pgTable(
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }).notNull(),
     provider: text("provider").notNull(),
     providerPaymentId: text("provider_payment_id").unique(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("bookings_event_status_idx").on(t.eventId, t.status),
@@ -147,7 +147,7 @@ export const bookingHistory = pgTable(
       .references(() => bookings.bookingRef, { onDelete: "cascade" }),
     status: text("status").notNull(),
     note: text("note").notNull().default(""),
-    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
   },
   (t) => [index("booking_history_ref_idx").on(t.bookingRef, t.at)],
 );
@@ -156,7 +156,7 @@ export const bookingHistory = pgTable(
 export const processedWebhookEvents = pgTable("processed_webhook_events", {
   eventId: text("event_id").primaryKey(),
   type: text("type").notNull(),
-  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
 });
 
 /**
@@ -172,10 +172,10 @@ export const outbox = pgTable(
     recipient: text("recipient").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
     lastError: text("last_error"),
     sentAt: timestamp("sent_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("outbox_due_idx").on(t.sentAt, t.nextAttemptAt)],
 );
@@ -195,7 +195,7 @@ export const offlinePayments = pgTable("offline_payments", {
   status: text("status").notNull(),
   lastError: text("last_error"),
   refundedAt: timestamp("refunded_at", { withTimezone: true }),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });
 
 /**
@@ -212,9 +212,9 @@ export const donations = pgTable(
     status: text("status").notNull(),
     provider: text("provider").notNull(),
     providerPaymentId: text("provider_payment_id").unique(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("donations_created_at_idx").on(t.createdAt),
@@ -241,7 +241,7 @@ export const giftAidDeclarations = pgTable(
     postcode: text("postcode").notNull(),
     scope: text("scope").notNull(),
     wording: text("wording").notNull(),
-    declaredAt: timestamp("declared_at", { withTimezone: true }).notNull().defaultNow(),
+    declaredAt: timestamp("declared_at", { withTimezone: true }).notNull(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
   },
   (t) => [

@@ -8,6 +8,7 @@ import { getConfig } from "../app/infra/config.server";
 import { openDatabase } from "../app/infra/db/database.server";
 import { StaffAccountError, createStaffUser } from "../app/features/staff/staff.server";
 import { passwordProblem } from "../app/features/staff/passwords.server";
+import { systemClock } from "../app/lib/clock";
 
 const usage = "Usage:\n  npm run staff -- add <email>\n  npm run staff -- list";
 
@@ -59,7 +60,7 @@ async function main() {
     if (process.stdin.isTTY && (await ask("Type it again: ", lines, true)) !== password) {
       throw new StaffAccountError("The two passwords are different.");
     }
-    const user = await createStaffUser(database.db, email!, password);
+    const user = await createStaffUser(database.db, email!, password, systemClock.now());
     console.log(`Created the staff account ${user.email}.`);
     return 0;
   } catch (error) {

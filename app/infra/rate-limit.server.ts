@@ -5,11 +5,11 @@
 export class RateLimiter {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
 
-  constructor(private readonly options: { limit: number; windowMs: number; now?: () => number }) {}
+  constructor(private readonly options: { limit: number; windowMs: number }) {}
 
-  /** Counts one attempt for the key; false when the key is over its limit for this window. */
-  attempt(key: string): boolean {
-    const now = this.options.now?.() ?? Date.now();
+  /** Counts one attempt for the key at `at` (the site's clock); false when the key is over its limit for this window. */
+  attempt(key: string, at: Date): boolean {
+    const now = at.getTime();
     if (this.hits.size > 10_000) this.sweep(now);
     const entry = this.hits.get(key);
     if (!entry || entry.resetAt <= now) {
@@ -21,8 +21,8 @@ export class RateLimiter {
   }
 
   /** Whether the key is still within its limit, without counting an attempt. */
-  peek(key: string): boolean {
-    const now = this.options.now?.() ?? Date.now();
+  peek(key: string, at: Date): boolean {
+    const now = at.getTime();
     const entry = this.hits.get(key);
     return !entry || entry.resetAt <= now || entry.count < this.options.limit;
   }

@@ -5,6 +5,6 @@ import { requireStaff } from "~/features/staff/staff.server";
 // GET /api/admin/donations: every donation, newest first, with status, amount and any Gift Aid declaration.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.services;
-  await requireStaff(db, request);
+  await requireStaff(context.services, request);
   return Response.json({ donations: await listDonations(db) }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -10,19 +10,19 @@ const notFound = () => Response.json({ error: "There is no such event." }, { sta
 
 // GET /api/admin/events/:id: one event with its ticket counts.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { db } = context.services;
-  await requireStaff(db, request);
+  const { db, clock } = context.services;
+  await requireStaff(context.services, request);
   const event = await findEvent(db, params.id);
   if (!event) return notFound();
-  const availability = (await availabilityByEvent(db))[event.id];
+  const availability = (await availabilityByEvent(db, clock.now()))[event.id];
   return Response.json({ ...event, availability }, { headers: noStore });
 }
 
 // PATCH /api/admin/events/:id: change any of the event's fields.
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { db } = context.services;
+  const { db, clock } = context.services;
   if (request.method !== "PATCH") return Response.json({ error: "Method not allowed." }, { status: 405 });
-  await requireStaff(db, request);
+  await requireStaff(context.services, request);
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = eventChangesSchema.safeParse(body.value);
@@ -31,7 +31,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   try {
     const event = await db.transaction(async (tx) => {
-      const updated = await updateEvent(tx, params.id, parsed.data);
+      const updated = await updateEvent(tx, params.id, parsed.data, clock.now());
       if (updated) await announceChange(tx, "events");
       return updated;
     });

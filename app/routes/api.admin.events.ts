@@ -9,9 +9,9 @@ const noStore = { "Cache-Control": "no-store" };
 
 // GET /api/admin/events: every event (test events too) with its ticket counts.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.services;
-  await requireStaff(db, request);
-  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
+  const { db, clock } = context.services;
+  await requireStaff(context.services, request);
+  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, clock.now())]);
   return Response.json(
     { events: events.map((event) => ({ ...event, availability: availability[event.id] })) },
     { headers: noStore },
@@ -20,9 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 // POST /api/admin/events: a new event, with the specification's field names.
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.services;
+  const { db, clock } = context.services;
   if (request.method !== "POST") return Response.json({ error: "Method not allowed." }, { status: 405 });
-  await requireStaff(db, request);
+  await requireStaff(context.services, request);
   const body = await readJsonBody(request);
   if (!body.ok) return body.response;
   const parsed = newEventSchema.safeParse(body.value);
@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json({ error: "The event is not valid.", fields: fieldErrors(parsed.error) }, { status: 400 });
   }
   const event = await db.transaction(async (tx) => {
-    const created = await createEvent(tx, parsed.data);
+    const created = await createEvent(tx, parsed.data, clock.now());
     await announceChange(tx, "events");
     return created;
   });

@@ -15,7 +15,7 @@ const noStore = { "Cache-Control": "no-store" };
 
 // POST /api/admin/session {email, password} → 204 with the session cookie; DELETE signs out.
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, config, limits } = context.services;
+  const { db, config, limits, clock } = context.services;
   const secure = config.production && config.publicUrl.startsWith("https:");
 
   if (request.method === "DELETE") {
@@ -32,9 +32,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json({ error: "Send an email and a password." }, { status: 400, headers: noStore });
   }
   const email = credentials.data.email.trim().toLowerCase();
+  const now = clock.now();
   // Only failures count towards the limits, so a member of staff who mistypes is not locked out by others' successes.
   const allowed =
-    limits.staffSignIns.peek(`address:${context.clientAddress}`) && limits.staffSignIns.peek(`email:${email}`);
+    limits.staffSignIns.peek(`address:${context.clientAddress}`, now) &&
+    limits.staffSignIns.peek(`email:${email}`, now);
   if (!allowed) {
     return Response.json(
       { error: "Too many failed sign-in attempts. Please wait 15 minutes and try again." },
@@ -43,13 +45,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const user = await authenticate(db, email, credentials.data.password);
   if (!user) {
-    limits.staffSignIns.attempt(`address:${context.clientAddress}`);
-    limits.staffSignIns.attempt(`email:${email}`);
+    limits.staffSignIns.attempt(`address:${context.clientAddress}`, now);
+    limits.staffSignIns.attempt(`email:${email}`, now);
     return Response.json({ error: "The email or password is not right." }, { status: 401, headers: noStore });
   }
-  const session = await startSession(db, user);
+  const session = await startSession(db, user, now);
   return new Response(null, {
     status: 204,
-    headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure), ...noStore },
+    headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, now, secure), ...noStore },
   });
 }

@@ -5,6 +5,6 @@ import { listVolunteers } from "~/features/volunteers/volunteers.server";
 // GET /api/admin/volunteers: every sign-up, newest first.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.services;
-  await requireStaff(db, request);
+  await requireStaff(context.services, request);
   return Response.json({ volunteers: await listVolunteers(db) }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -18,6 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     db: context.services.db,
     limiter: context.services.limits.volunteerSignUps,
     clientAddress: context.clientAddress,
+    now: context.services.clock.now(),
   });
   const status = result.status === "ok" ? 201 : result.status === "limited" ? 429 : 400;
   return Response.json(result, { status });

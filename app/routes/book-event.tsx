@@ -8,15 +8,18 @@ import { availabilityByEvent, findEvent } from "~/features/events/events.server"
 import { bookingClosedReason } from "~/features/events/status";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { db, payments } = context.services;
+  const { db, payments, clock } = context.services;
+  const now = clock.now();
   const event = await findEvent(db, params.id);
   if (!event) throw data(null, { status: 404 });
-  const availability = (await availabilityByEvent(db))[event.id]!;
-  const closed = bookingClosedReason(event, availability, new Date());
+  const availability = (await availabilityByEvent(db, now))[event.id]!;
+  const closed = bookingClosedReason(event, availability, now);
   // Only the publishable key reaches the browser; the secret key never leaves the server.
   return {
     event,
     closed,
+    /** The server's time when the page was made: the page judges the sale by the site's clock, not the phone's. */
+    now: now.toISOString(),
     availability: { [event.id]: availability },
     provider: payments.name,
     publishableKey: payments.publishableKey,
@@ -27,12 +30,12 @@ export const meta: Route.MetaFunction = ({ data }) =>
   data ? [{ title: `Book ${data.event.name}` }, { name: "robots", content: "noindex" }] : [];
 
 export default function BookEvent({ loaderData }: Route.ComponentProps) {
-  const { event, closed, provider, publishableKey } = loaderData;
+  const { event, closed, provider, publishableKey, now } = loaderData;
   const live = useLiveAvailability(loaderData.availability);
   const availability = live.availability[event.id];
   const soldOutNow = availability?.soldOut ?? false;
   // The live counts can close the sale while the page is open.
-  const reason = closed ?? (soldOutNow ? bookingClosedReason(event, availability, new Date()) : null);
+  const reason = closed ?? (soldOutNow ? bookingClosedReason(event, availability, new Date(now)) : null);
   return (
     <main id="main" className="page">
       <h1>Book {event.name}</h1>

@@ -11,11 +11,12 @@ import { isCurrent } from "~/features/events/status";
 import { pageMeta } from "~/lib/page-meta";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { db } = context.services;
+  const { db, clock } = context.services;
+  const now = clock.now();
   const event = await findEvent(db, params.id);
   if (!event) throw data(null, { status: 404 });
-  const availability = await availabilityByEvent(db);
-  return { event, current: isCurrent(event, new Date()), availability: { [event.id]: availability[event.id]! } };
+  const availability = await availabilityByEvent(db, now);
+  return { event, current: isCurrent(event, now), availability: { [event.id]: availability[event.id]! } };
 }
 
 export const meta: Route.MetaFunction = ({ data }) =>

@@ -9,10 +9,11 @@ import { AmountChooser } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.services;
+  const { db, clock } = context.services;
+  const now = clock.now();
   const { fundraising, site, payment } = await context.services.content();
-  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
-  const { current, past } = fundraisingLists(events, new Date());
+  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
+  const { current, past } = fundraisingLists(events, now);
   return {
     fundraising,
     quizTicketingUrl: site.quizTicketingUrl,

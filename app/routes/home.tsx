@@ -12,10 +12,11 @@ import { VideoPlayer } from "~/features/content/components/video-player";
 import { pageMeta } from "~/lib/page-meta";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.services;
+  const { db, clock } = context.services;
+  const now = clock.now();
   const { home, site } = await context.services.content();
-  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
-  return { home, site, latestEvents: fundraisingLists(events, new Date()).current, availability };
+  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
+  return { home, site, latestEvents: fundraisingLists(events, now).current, availability };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.site.shortName ?? "Home", data?.site.description);

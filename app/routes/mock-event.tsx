@@ -8,9 +8,10 @@ import { mockEventList } from "~/features/events/status";
 // The test events page, reached only from the charity number in the footer: trustees use it to
 // check real card payments end to end. Kept out of search engines and the navigation.
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.services;
-  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db)]);
-  return { events: mockEventList(events, new Date()), availability };
+  const { db, clock } = context.services;
+  const now = clock.now();
+  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
+  return { events: mockEventList(events, now), availability };
 }
 
 export const meta: Route.MetaFunction = () => [

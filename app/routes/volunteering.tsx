@@ -17,6 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     db: context.services.db,
     limiter: context.services.limits.volunteerSignUps,
     clientAddress: context.clientAddress,
+    now: context.services.clock.now(),
   });
   const status = result.status === "ok" ? 200 : result.status === "limited" ? 429 : 400;
   const submitted = {

@@ -47,8 +47,15 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-/** An event on sale for nine more days at £12.50 a ticket, with whatever a test changes; its id. */
-export async function insertEvent(db: Queryable, overrides: Partial<typeof events.$inferInsert> = {}): Promise<string> {
+/**
+ * An event on sale for nine more days from `now` (the test's clock, else the real time) at £12.50
+ * a ticket, with whatever a test changes; its id.
+ */
+export async function insertEvent(
+  db: Queryable,
+  overrides: Partial<typeof events.$inferInsert> = {},
+  now: Date = new Date(),
+): Promise<string> {
   const day = 86_400_000;
   const [event] = await db
     .insert(events)
@@ -56,11 +63,13 @@ export async function insertEvent(db: Queryable, overrides: Partial<typeof event
       name: "Quiz Night",
       description: "Eight rounds and a supper.",
       posterImage: "pages/quiz-night",
-      eventDate: new Date(Date.now() + 10 * day),
+      eventDate: new Date(now.getTime() + 10 * day),
       location: "Village hall",
       ticketCostPence: 1250,
       totalAvailableTickets: 50,
-      ticketSaleExpiry: new Date(Date.now() + 9 * day),
+      ticketSaleExpiry: new Date(now.getTime() + 9 * day),
+      createdAt: now,
+      updatedAt: now,
       ...overrides,
     })
     .returning({ id: events.id });

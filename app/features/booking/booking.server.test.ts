@@ -7,6 +7,7 @@ import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { bookings, offlinePayments, outbox, tickets } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
+import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { BookingInputError, BookingRefusedError, settleBooking, startBooking } from "./booking.server";
 
@@ -18,12 +19,15 @@ describe.each(engines)("booking on %s", (engine) => {
   let payments: OfflineProvider;
   let deps: PaymentDeps;
   let eventId: string;
+  // One fixed clock for everything the test touches: holds, payments, the outbox.
+  let clock: TestClock;
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
-    payments = offlineProvider(database.db);
-    deps = { db: database.db, payments, charity };
-    eventId = await insertEvent(database.db, { totalAvailableTickets: 5 });
+    clock = testClock("2026-11-22T10:00:00Z");
+    payments = offlineProvider(database.db, clock);
+    deps = { db: database.db, payments, charity, clock };
+    eventId = await insertEvent(database.db, { totalAvailableTickets: 5 }, clock.now());
   });
   afterEach(() => database.close());
 
@@ -87,11 +91,9 @@ describe.each(engines)("booking on %s", (engine) => {
   });
 
   it("an expired hold stops counting, and a replaced attempt releases its seats at once", async () => {
-    let now = new Date();
-    deps.now = () => now;
     await startBooking(deps, { eventId, ...buyer, quantity: 5 });
     await expect(startBooking(deps, { eventId, ...buyer, quantity: 1 })).rejects.toMatchObject({ reason: "sold-out" });
-    now = new Date(now.getTime() + 16 * 60_000);
+    clock.advance(16 * 60_000);
     const second = await startBooking(deps, { eventId, ...buyer, quantity: 5 });
     const third = await startBooking(deps, { eventId, ...buyer, quantity: 4, replaces: second.bookingRef });
     expect(third.amountPence).toBe(4 * 1250 + 49);
@@ -136,20 +138,16 @@ describe.each(engines)("booking on %s", (engine) => {
   });
 
   it("a payment after the hold expired keeps its seats if they are still free", async () => {
-    let now = new Date();
-    deps.now = () => now;
     const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
     await payments.confirmCard(started.clientSecret, card);
-    now = new Date(now.getTime() + 20 * 60_000);
+    clock.advance(20 * 60_000);
     expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid" });
   });
 
   it("a payment after the hold expired, with the seats gone, is refunded and the buyer told", async () => {
-    let now = new Date();
-    deps.now = () => now;
     const late = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
     await payments.confirmCard(late.clientSecret, card);
-    now = new Date(now.getTime() + 20 * 60_000);
+    clock.advance(20 * 60_000);
     const others = await startBooking(deps, { eventId, name: "Grace Kimaro", email: "grace@example.org", quantity: 5 });
     await payments.confirmCard(others.clientSecret, card);
     await settleBooking(deps, others.bookingRef);
@@ -182,8 +180,7 @@ describe.each(engines)("booking on %s", (engine) => {
         sent.push(message);
       },
     };
-    let now = new Date();
-    const worker = new OutboxWorker(database.db, mailer, { now: () => now });
+    const worker = new OutboxWorker(database.db, mailer, clock);
     expect(await worker.deliver(`booking-receipt:${started.bookingRef}`)).toEqual({
       ok: false,
       error: "connect ECONNREFUSED 127.0.0.1:2525",
@@ -191,7 +188,7 @@ describe.each(engines)("booking on %s", (engine) => {
     await worker.deliverDue();
     expect(sent).toEqual([]);
     up = true;
-    now = new Date(now.getTime() + 31_000);
+    clock.advance(31_000);
     await worker.deliverDue();
     await worker.deliverDue();
     expect(sent).toHaveLength(1);

@@ -42,7 +42,7 @@ async function seatsTaken(tx: Queryable, eventId: string, now: Date, except?: st
   return Number(row!.sold) + Number(row!.held);
 }
 
-async function record(tx: Queryable, bookingRef: string, status: string, note = "", at = new Date()) {
+async function record(tx: Queryable, bookingRef: string, status: string, note: string, at: Date) {
   await tx.insert(bookingHistory).values({ bookingRef, status, note, at });
 }
 
@@ -66,7 +66,7 @@ export async function startBooking(
   const validation = validateTicketInformation(input);
   if (!validation.ok) throw new BookingInputError(validation.errors);
   const { name, email, quantity } = validation.data;
-  const now = deps.now?.() ?? new Date();
+  const now = deps.clock.now();
   if (input.replaces) await releaseHold(deps, input.replaces, "Replaced by a new attempt");
 
   const bookingRef = crypto.randomUUID();
@@ -114,17 +114,18 @@ export async function startBooking(
     });
     await deps.db
       .update(bookings)
-      .set({ providerPaymentId: payment.id, updatedAt: new Date() })
+      .set({ providerPaymentId: payment.id, updatedAt: deps.clock.now() })
       .where(eq(bookings.bookingRef, bookingRef));
     return { bookingRef, clientSecret: payment.clientSecret, amountPence, holdExpiresAt: holdExpiresAt.toISOString() };
   } catch (error) {
     // No payment, no hold: the seats go back at once.
+    const failedAt = deps.clock.now();
     await deps.db.transaction(async (tx) => {
       await tx
         .update(bookings)
-        .set({ status: "failed", updatedAt: new Date() })
+        .set({ status: "failed", updatedAt: failedAt })
         .where(eq(bookings.bookingRef, bookingRef));
-      await record(tx, bookingRef, "failed", `The payment provider refused: ${(error as Error).message}`);
+      await record(tx, bookingRef, "failed", `The payment provider refused: ${(error as Error).message}`, failedAt);
       await announceChange(tx, "availability");
     });
     throw error;
@@ -132,16 +133,21 @@ export async function startBooking(
 }
 
 /** Releases an unpaid attempt's seats (a new attempt replaced it, or the visitor left). */
-export async function releaseHold(deps: Pick<PaymentDeps, "db" | "payments">, bookingRef: string, why: string) {
+export async function releaseHold(
+  deps: Pick<PaymentDeps, "db" | "payments" | "clock">,
+  bookingRef: string,
+  why: string,
+) {
   if (!isUuid(bookingRef)) return;
+  const now = deps.clock.now();
   const released = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(bookings)
-      .set({ status: "cancelled", updatedAt: new Date() })
+      .set({ status: "cancelled", updatedAt: now })
       .where(and(eq(bookings.bookingRef, bookingRef), eq(bookings.status, "held")))
       .returning();
     if (!row) return undefined;
-    await record(tx, bookingRef, "cancelled", why);
+    await record(tx, bookingRef, "cancelled", why, now);
     await announceChange(tx, "availability");
     return row;
   });
@@ -182,7 +188,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string): Prom
     return { outcome: "pending", booking, status: "amount_mismatch" };
   }
 
-  const now = deps.now?.() ?? new Date();
+  const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(bookings).where(eq(bookings.bookingRef, bookingRef)).for("update");
     if (!locked) return { outcome: "unknown" } as const;
@@ -210,7 +216,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string): Prom
         .where(eq(bookings.bookingRef, bookingRef))
         .returning();
       await record(tx, bookingRef, "refund_pending", "Paid after the hold expired, and the seats had gone", now);
-      await queueMail(tx, "booking-refunded", `booking-refunded:${bookingRef}`, refundNotice(details));
+      await queueMail(tx, "booking-refunded", `booking-refunded:${bookingRef}`, refundNotice(details), now);
       return { outcome: "refund", booking: updated! } as const;
     }
     const [updated] = await tx
@@ -239,6 +245,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string): Prom
       "booking-receipt",
       receiptKey(bookingRef),
       await bookingReceipt({ ...details, ticketCostPence: (locked.amountPence - bookingFeePence) / locked.quantity }),
+      now,
     );
     await announceChange(tx, "availability");
     return { outcome: "paid", booking: updated!, firstTime: true } as const;
@@ -252,13 +259,14 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string): Prom
 
 async function finishRefund(deps: PaymentDeps, booking: BookingRow) {
   await deps.payments.refundPayment(booking.providerPaymentId!, `refund-${booking.bookingRef}`);
+  const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(bookings)
-      .set({ status: "refunded", updatedAt: new Date() })
+      .set({ status: "refunded", updatedAt: now })
       .where(and(eq(bookings.bookingRef, booking.bookingRef), eq(bookings.status, "refund_pending")))
       .returning();
-    if (row) await record(tx, booking.bookingRef, "refunded", "The payment was refunded in full");
+    if (row) await record(tx, booking.bookingRef, "refunded", "The payment was refunded in full", now);
   });
 }
 

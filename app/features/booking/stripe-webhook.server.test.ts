@@ -4,6 +4,7 @@ import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { events, outbox, processedWebhookEvents, tickets } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
+import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { settleBooking, startBooking } from "./booking.server";
@@ -14,16 +15,19 @@ describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   let stripe: StripeStandIn;
   let deps: PaymentDeps;
   let eventId: string;
+  let clock: TestClock;
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
     stripe = await new StripeStandIn().start();
+    clock = testClock("2026-11-22T10:00:00Z");
     deps = {
       db: database.db,
       payments: stripeProvider(stripe.settings()),
       charity,
+      clock,
     };
-    eventId = await insertEvent(database.db, { totalAvailableTickets: 50 });
+    eventId = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
   });
   afterEach(async () => {
     await stripe.stop();
@@ -103,11 +107,9 @@ describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   });
 
   it("a late payment whose seats have gone is refunded through Stripe", async () => {
-    let now = new Date();
-    deps.now = () => now;
     await database.db.update(events).set({ totalAvailableTickets: 2 });
     const late = await startBooking(deps, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 });
-    now = new Date(now.getTime() + 20 * 60_000);
+    clock.advance(20 * 60_000);
     const other = await startBooking(deps, { eventId, name: "Grace Kimaro", email: "grace@example.org", quantity: 2 });
     stripe.setStatus("pi_test_2", "succeeded");
     await settleBooking(deps, other.bookingRef);

@@ -7,6 +7,7 @@ import { stripeProvider } from "~/infra/payments/stripe.server";
 import { paymentWebhook } from "~/payments.server";
 import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
+import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { amountMessages } from "./amount";
@@ -35,11 +36,13 @@ describe.each(engines)("donations on %s", (engine) => {
   let database: DatabaseHandle;
   let payments: OfflineProvider;
   let deps: PaymentDeps;
+  let clock: TestClock;
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
-    payments = offlineProvider(database.db);
-    deps = { db: database.db, payments, charity };
+    clock = testClock("2026-11-22T10:30:00Z");
+    payments = offlineProvider(database.db, clock);
+    deps = { db: database.db, payments, charity, clock };
   });
   afterEach(() => database.close());
 
@@ -86,8 +89,8 @@ describe.each(engines)("donations on %s", (engine) => {
   });
 
   it("stores the Gift Aid declaration with its date and HMRC's words, linked to the donation", async () => {
-    const now = new Date("2026-11-22T10:30:00Z");
-    const started = await startDonation({ ...deps, now: () => now }, { ...donor, ...giftAid });
+    const now = clock.now();
+    const started = await startDonation(deps, { ...donor, ...giftAid });
     const [declaration] = await database.db.select().from(giftAidDeclarations);
     expect(declaration).toMatchObject({
       donationId: started.donationId,
@@ -188,13 +191,12 @@ describe.each(engines)("donations on %s", (engine) => {
   });
 
   it("lists donations for staff, newest first, with any Gift Aid declaration and what it can claim", async () => {
-    let now = new Date("2026-11-20T09:00:00Z");
-    const timed = { ...deps, now: () => now };
-    const plain = await startDonation(timed, donor);
-    now = new Date("2026-11-21T09:00:00Z");
-    const aided = await startDonation(timed, { ...donor, ...giftAid, amount: "50" });
+    clock.set("2026-11-20T09:00:00Z");
+    const plain = await startDonation(deps, donor);
+    clock.set("2026-11-21T09:00:00Z");
+    const aided = await startDonation(deps, { ...donor, ...giftAid, amount: "50" });
     await payments.confirmCard(aided.clientSecret, card);
-    await settleDonation(timed, aided.donationId);
+    await settleDonation(deps, aided.donationId);
     const list = await listDonations(database.db);
     expect(list.map((d) => [d.id, d.status, d.amountPence])).toEqual([
       [aided.donationId, "paid", 5000],
@@ -224,6 +226,7 @@ describe.each(engines)("donations through Stripe on %s", (engine) => {
       db: database.db,
       payments: stripeProvider(stripe.settings()),
       charity,
+      clock: testClock("2026-11-22T10:30:00Z"),
     };
   });
   afterEach(async () => {

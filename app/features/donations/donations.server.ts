@@ -35,7 +35,7 @@ export async function startDonation(deps: PaymentDeps, input: unknown, replaces?
   const { amountPence, name, email, giftAid } = validation.data;
   if (replaces) await cancelDonation(deps, replaces);
 
-  const now = deps.now?.() ?? new Date();
+  const now = deps.clock.now();
   const donationId = crypto.randomUUID();
   await deps.db.transaction(async (tx) => {
     await tx.insert(donations).values({
@@ -68,13 +68,13 @@ export async function startDonation(deps: PaymentDeps, input: unknown, replaces?
     });
     await deps.db
       .update(donations)
-      .set({ providerPaymentId: payment.id, updatedAt: new Date() })
+      .set({ providerPaymentId: payment.id, updatedAt: deps.clock.now() })
       .where(eq(donations.id, donationId));
     return { donationId, clientSecret: payment.clientSecret, amountPence };
   } catch (error) {
     await deps.db
       .update(donations)
-      .set({ status: "failed", updatedAt: new Date() })
+      .set({ status: "failed", updatedAt: deps.clock.now() })
       .where(eq(donations.id, donationId));
     throw error;
   }
@@ -85,7 +85,7 @@ async function cancelDonation(deps: PaymentDeps, donationId: string) {
   if (!isUuid(donationId)) return;
   const [row] = await deps.db
     .update(donations)
-    .set({ status: "cancelled", updatedAt: new Date() })
+    .set({ status: "cancelled", updatedAt: deps.clock.now() })
     .where(and(eq(donations.id, donationId), eq(donations.status, "pending")))
     .returning();
   if (row?.providerPaymentId) await deps.payments.cancelPayment(row.providerPaymentId).catch(() => undefined);
@@ -129,7 +129,7 @@ export async function settleDonation(deps: PaymentDeps, donationId: string): Pro
     return { outcome: "pending", donation, declaration, status: "amount_mismatch" };
   }
 
-  const now = deps.now?.() ?? new Date();
+  const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(donations).where(eq(donations.id, donationId)).for("update");
     if (locked!.status === "paid")
@@ -153,6 +153,7 @@ export async function settleDonation(deps: PaymentDeps, donationId: string): Pro
         giftAid: declaration,
         charity: deps.charity,
       }),
+      now,
     );
     return { outcome: "paid", donation: paid!, declaration, firstTime: true } as const;
   });

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { Clock } from "~/lib/clock";
 import { changesChannel } from "~/infra/live/changes.server";
 import { availabilityByEvent } from "./events.server";
 import type { Availability } from "./schema";
@@ -20,7 +21,10 @@ export class AvailabilityFeed {
   private pending: ReturnType<typeof setTimeout> | undefined;
   private eventsChanged = false;
 
-  constructor(private readonly database: Pick<DatabaseHandle, "db" | "listen">) {}
+  constructor(
+    private readonly database: Pick<DatabaseHandle, "db" | "listen">,
+    private readonly clock: Clock,
+  ) {}
 
   async start() {
     this.stopListening = await this.database.listen(changesChannel, (payload) => {
@@ -31,7 +35,7 @@ export class AvailabilityFeed {
   }
 
   snapshot(): Promise<Record<string, Availability>> {
-    return availabilityByEvent(this.database.db);
+    return availabilityByEvent(this.database.db, this.clock.now());
   }
 
   subscribe(listener: Listener): () => void {

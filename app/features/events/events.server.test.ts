@@ -8,6 +8,10 @@ import { availabilityByEvent, createEvent, findEvent, listEvents, updateEvent } 
 import { newEventSchema } from "./schema";
 import { seedSampleEvents } from "./sample-events.server";
 
+// One fixed time for everything these tests touch: the events' dates, sales, holds and counts.
+const now = new Date("2026-11-22T10:00:00Z");
+const clock = { now: () => now };
+
 const quiz = newEventSchema.parse({
   name: "Quiz Night",
   description: "Eight rounds and a supper.",
@@ -33,10 +37,11 @@ describe.each(engines)("events on %s", (engine) => {
       bookingRef: crypto.randomUUID(),
       quantity,
       isValid,
+      dateSold: now,
     });
 
   it("stores an event and gives it back with the spec's field names", async () => {
-    const created = await createEvent(database.db, quiz);
+    const created = await createEvent(database.db, quiz, now);
     expect(created).toMatchObject({
       name: "Quiz Night",
       ticketCost: 12.5,
@@ -51,32 +56,36 @@ describe.each(engines)("events on %s", (engine) => {
   });
 
   it("lists events newest event date first", async () => {
-    await createEvent(database.db, {
-      ...quiz,
-      name: "Older",
-      eventDate: "2026-01-05T19:00:00Z",
-      ticketSaleExpiry: "2026-01-04T12:00:00Z",
-    });
-    await createEvent(database.db, quiz);
+    await createEvent(
+      database.db,
+      {
+        ...quiz,
+        name: "Older",
+        eventDate: "2026-01-05T19:00:00Z",
+        ticketSaleExpiry: "2026-01-04T12:00:00Z",
+      },
+      now,
+    );
+    await createEvent(database.db, quiz, now);
     expect((await listEvents(database.db)).map((e) => e.name)).toEqual(["Quiz Night", "Older"]);
   });
 
   it("counts tickets sold by quantity, not by record, and leaves out invalid tickets", async () => {
-    const event = await createEvent(database.db, quiz);
-    const other = await createEvent(database.db, { ...quiz, name: "Other" });
+    const event = await createEvent(database.db, quiz, now);
+    const other = await createEvent(database.db, { ...quiz, name: "Other" }, now);
     await sell(event.id, 4);
     await sell(event.id, 3);
     await sell(event.id, 2, false);
     await sell(other.id, 1);
-    const availability = await availabilityByEvent(database.db);
+    const availability = await availabilityByEvent(database.db, now);
     expect(availability[event.id]).toEqual({ sold: 7, remaining: 3, soldOut: false });
     expect(availability[other.id]).toEqual({ sold: 1, remaining: 9, soldOut: false });
     await sell(event.id, 3);
-    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 10, remaining: 0, soldOut: true });
+    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 10, remaining: 0, soldOut: true });
   });
 
   it("counts seats held by unfinished checkouts as taken until their hold expires", async () => {
-    const event = await createEvent(database.db, quiz);
+    const event = await createEvent(database.db, quiz, now);
     await sell(event.id, 4);
     const hold = (quantity: number, minutes: number, status = "held") =>
       database.db.insert(bookings).values({
@@ -87,36 +96,65 @@ describe.each(engines)("events on %s", (engine) => {
         quantity,
         amountPence: 100,
         status,
-        holdExpiresAt: new Date(Date.now() + minutes * 60_000),
+        holdExpiresAt: new Date(now.getTime() + minutes * 60_000),
         provider: "offline",
+        createdAt: now,
+        updatedAt: now,
       });
     await hold(3, 10);
     await hold(2, -1); // expired
     await hold(2, 10, "cancelled");
-    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 4, remaining: 3, soldOut: false });
+    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 4, remaining: 3, soldOut: false });
     await hold(3, 10);
-    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 4, remaining: 0, soldOut: true });
+    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 4, remaining: 0, soldOut: true });
+  });
+
+  it("counts holds by the site's clock, whatever the database server's own clock says", async () => {
+    // The site's clock a year either side of the machine's: a rule that fell back on SQL now()
+    // would count the first hold as expired and the second as still holding seats.
+    const day = 86_400_000;
+    const behind = new Date(Date.now() - 400 * day);
+    const ahead = new Date(Date.now() + 400 * day);
+    const event = await createEvent(database.db, quiz, behind);
+    const hold = (holdExpiresAt: Date, at: Date) =>
+      database.db.insert(bookings).values({
+        bookingRef: crypto.randomUUID(),
+        eventId: event.id,
+        holderName: "A",
+        email: "a@example.org",
+        quantity: 4,
+        amountPence: 100,
+        status: "held",
+        holdExpiresAt,
+        provider: "offline",
+        createdAt: at,
+        updatedAt: at,
+      });
+    await hold(new Date(behind.getTime() + 10 * 60_000), behind);
+    expect((await availabilityByEvent(database.db, behind))[event.id]).toMatchObject({ remaining: 6 });
+    await hold(new Date(ahead.getTime() - 60_000), ahead);
+    expect((await availabilityByEvent(database.db, ahead))[event.id]).toMatchObject({ remaining: 10 });
   });
 
   it("an event with no sales has them all left", async () => {
-    const event = await createEvent(database.db, quiz);
-    expect((await availabilityByEvent(database.db))[event.id]).toEqual({ sold: 0, remaining: 10, soldOut: false });
+    const event = await createEvent(database.db, quiz, now);
+    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 0, remaining: 10, soldOut: false });
   });
 
   it("changes only the fields given, and refuses a sale closing after the event", async () => {
-    const event = await createEvent(database.db, quiz);
-    const changed = await updateEvent(database.db, event.id, { totalAvailableTickets: 5, ticketCost: null });
+    const event = await createEvent(database.db, quiz, now);
+    const changed = await updateEvent(database.db, event.id, { totalAvailableTickets: 5, ticketCost: null }, now);
     expect(changed).toMatchObject({ name: "Quiz Night", totalAvailableTickets: 5, ticketCost: null });
-    await expect(updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" })).rejects.toThrow(
+    await expect(updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" }, now)).rejects.toThrow(
       "must not be after eventDate",
     );
     expect((await findEvent(database.db, event.id))?.ticketSaleExpiry).toBe("2026-12-04T12:00:00.000Z");
-    expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" })).toBeUndefined();
+    expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" }, now)).toBeUndefined();
   });
 
   it("the live feed sends counts on a sale, and nothing personal", async () => {
-    const event = await createEvent(database.db, quiz);
-    const feed = new AvailabilityFeed(database);
+    const event = await createEvent(database.db, quiz, now);
+    const feed = new AvailabilityFeed(database, clock);
     await feed.start();
     const messages: FeedMessage[] = [];
     const received = new Promise<void>((resolve) =>
@@ -132,6 +170,7 @@ describe.each(engines)("events on %s", (engine) => {
         eventId: event.id,
         bookingRef: crypto.randomUUID(),
         quantity: 2,
+        dateSold: now,
       });
       await announceChange(tx, "availability");
     });
@@ -146,7 +185,7 @@ describe.each(engines)("events on %s", (engine) => {
   });
 
   it("the feed says when events themselves change, so pages reload them", async () => {
-    const feed = new AvailabilityFeed(database);
+    const feed = new AvailabilityFeed(database, clock);
     await feed.start();
     const types: string[] = [];
     const received = new Promise<void>((resolve) =>
@@ -155,7 +194,7 @@ describe.each(engines)("events on %s", (engine) => {
         if (message.type === "availability") resolve();
       }),
     );
-    await createEvent(database.db, quiz);
+    await createEvent(database.db, quiz, now);
     await announceChange(database.db, "events");
     await received;
     expect(types).toEqual(["events-changed", "availability"]);
@@ -163,11 +202,10 @@ describe.each(engines)("events on %s", (engine) => {
   });
 
   it("starts an empty embedded site with every kind of sample event, once", async () => {
-    const now = new Date("2026-11-22T12:00:00Z");
     expect(await seedSampleEvents(database.db, now)).toBe(true);
     expect(await seedSampleEvents(database.db, now)).toBe(false);
     const events = await listEvents(database.db);
-    const availability = await availabilityByEvent(database.db);
+    const availability = await availabilityByEvent(database.db, now);
     const current = events.filter((e) => new Date(e.ticketSaleExpiry) > now && !e.isTest);
     const past = events.filter((e) => new Date(e.ticketSaleExpiry) <= now && !e.isTest);
     expect(current.filter((e) => e.ticketCostPence !== null)).toHaveLength(2);
@@ -189,8 +227,8 @@ describe.runIf(engines.includes("postgres"))("two server processes on one Postgr
     const a = await openDatabase({ url });
     const b = await openDatabase({ url });
     try {
-      const event = await createEvent(a.db, quiz);
-      const feedOnA = new AvailabilityFeed(a);
+      const event = await createEvent(a.db, quiz, now);
+      const feedOnA = new AvailabilityFeed(a, clock);
       await feedOnA.start();
       const received = new Promise<FeedMessage>((resolve) =>
         feedOnA.subscribe((message) => message.type === "availability" && resolve(message)),
@@ -202,6 +240,7 @@ describe.runIf(engines.includes("postgres"))("two server processes on one Postgr
           eventId: event.id,
           bookingRef: crypto.randomUUID(),
           quantity: 10,
+          dateSold: now,
         });
         await announceChange(tx, "availability");
       });

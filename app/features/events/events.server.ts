@@ -41,7 +41,7 @@ export async function findEvent(db: Queryable, id: string): Promise<EventView | 
   return row ? toEventView(row) : undefined;
 }
 
-export async function createEvent(db: Queryable, input: NewEvent): Promise<EventView> {
+export async function createEvent(db: Queryable, input: NewEvent, now: Date): Promise<EventView> {
   const [row] = await db
     .insert(events)
     .values({
@@ -57,6 +57,8 @@ export async function createEvent(db: Queryable, input: NewEvent): Promise<Event
       link: input.link,
       testimonial: input.testimonial,
       gallery: input.galleryImages,
+      createdAt: now,
+      updatedAt: now,
     })
     .returning();
   return toEventView(row!);
@@ -72,7 +74,12 @@ export class EventRuleError extends Error {
 }
 
 /** Applies a staff member's changes; undefined when there is no such event. */
-export async function updateEvent(db: Queryable, id: string, changes: EventChanges): Promise<EventView | undefined> {
+export async function updateEvent(
+  db: Queryable,
+  id: string,
+  changes: EventChanges,
+  now: Date,
+): Promise<EventView | undefined> {
   if (!isUuid(id)) return undefined;
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(events).where(eq(events.id, id)).for("update");
@@ -96,7 +103,7 @@ export async function updateEvent(db: Queryable, id: string, changes: EventChang
     if (expiry > eventDate) throw new EventRuleError("ticketSaleExpiry", "must not be after eventDate");
     const [row] = await tx
       .update(events)
-      .set({ ...next, updatedAt: new Date() })
+      .set({ ...next, updatedAt: now })
       .where(eq(events.id, id))
       .returning();
     return toEventView(row!);
@@ -105,16 +112,17 @@ export async function updateEvent(db: Queryable, id: string, changes: EventChang
 
 /**
  * Tickets sold and left for every event, by event id. Sold counts ticket quantities, not records,
- * and only valid tickets; seats held by unfinished checkouts are not sold but are not left either.
+ * and only valid tickets; seats held by unfinished checkouts are not sold but are not left either,
+ * until their hold runs out at `now`.
  */
-export async function availabilityByEvent(db: Queryable): Promise<Record<string, Availability>> {
+export async function availabilityByEvent(db: Queryable, now: Date): Promise<Record<string, Availability>> {
   const rows = await db
     .select({
       id: events.id,
       total: events.totalAvailableTickets,
       // Written out with table aliases: inside a subquery an unqualified "id" would mean the ticket's.
       sold: sql<number>`coalesce((select sum(t.quantity) from tickets t where t.event_id = "events"."id" and t.is_valid), 0)::int`,
-      held: sql<number>`coalesce((select sum(b.quantity) from bookings b where b.event_id = "events"."id" and b.status = 'held' and b.hold_expires_at > now()), 0)::int`,
+      held: sql<number>`coalesce((select sum(b.quantity) from bookings b where b.event_id = "events"."id" and b.status = 'held' and b.hold_expires_at > ${now}), 0)::int`,
     })
     .from(events);
   return Object.fromEntries(rows.map((row) => [row.id, availabilityOf(row.total, Number(row.sold), Number(row.held))]));

@@ -16,6 +16,7 @@ import {
 } from "./staff.server";
 
 const password = "a long enough password";
+const now = new Date("2026-11-22T09:00:00Z");
 
 describe.each(engines)("staff accounts on %s", (engine) => {
   let database: DatabaseHandle;
@@ -25,7 +26,7 @@ describe.each(engines)("staff accounts on %s", (engine) => {
   afterEach(() => database.close());
 
   it("stores the password hashed, never as given", async () => {
-    await createStaffUser(database.db, "Trustee@Example.org", password);
+    await createStaffUser(database.db, "Trustee@Example.org", password, now);
     const [row] = await database.db.select().from(staffUsers);
     expect(row!.email).toBe("trustee@example.org");
     expect(row!.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
@@ -33,43 +34,48 @@ describe.each(engines)("staff accounts on %s", (engine) => {
   });
 
   it("signs in with the right password only, whatever the e-mail's case", async () => {
-    const user = await createStaffUser(database.db, "trustee@example.org", password);
+    const user = await createStaffUser(database.db, "trustee@example.org", password, now);
     expect(await authenticate(database.db, "TRUSTEE@example.org", password)).toEqual(user);
     expect(await authenticate(database.db, "trustee@example.org", "a wrong password!")).toBeUndefined();
     expect(await authenticate(database.db, "nobody@example.org", password)).toBeUndefined();
   });
 
   it("refuses a short password and a second account for the same e-mail", async () => {
-    await expect(createStaffUser(database.db, "a@example.org", "short")).rejects.toThrow(StaffAccountError);
-    await createStaffUser(database.db, "a@example.org", password);
-    await expect(createStaffUser(database.db, "A@example.org", password)).rejects.toThrow("already a staff account");
+    await expect(createStaffUser(database.db, "a@example.org", "short", now)).rejects.toThrow(StaffAccountError);
+    await createStaffUser(database.db, "a@example.org", password, now);
+    await expect(createStaffUser(database.db, "A@example.org", password, now)).rejects.toThrow(
+      "already a staff account",
+    );
   });
 
   it("creates the first account from the configuration only when there is none", async () => {
-    await ensureFirstStaffUser(database.db, { email: "first@example.org", password });
-    await ensureFirstStaffUser(database.db, { email: "second@example.org", password });
+    await ensureFirstStaffUser(database.db, { email: "first@example.org", password }, now);
+    await ensureFirstStaffUser(database.db, { email: "second@example.org", password }, now);
     expect((await database.db.select().from(staffUsers)).map((u) => u.email)).toEqual(["first@example.org"]);
   });
 
   it("keeps a session for eight hours, until signed out", async () => {
-    const user = await createStaffUser(database.db, "trustee@example.org", password);
-    const start = new Date("2026-11-22T09:00:00Z");
-    const { token } = await startSession(database.db, user, start);
+    const user = await createStaffUser(database.db, "trustee@example.org", password, now);
+    const { token } = await startSession(database.db, user, now);
     expect(await userForSession(database.db, token, new Date("2026-11-22T16:59:00Z"))).toEqual(user);
     expect(await userForSession(database.db, token, new Date("2026-11-22T17:01:00Z"))).toBeUndefined();
-    const { token: second } = await startSession(database.db, user);
+    const { token: second } = await startSession(database.db, user, now);
     const request = new Request("http://x/", { headers: { Cookie: `other=1; kt_staff=${second}` } });
     expect(sessionTokenFrom(request)).toBe(second);
-    expect(await requireStaff(database.db, request)).toEqual(user);
+    const site = { db: database.db, clock: { now: () => new Date("2026-11-22T12:00:00Z") } };
+    expect(await requireStaff(site, request)).toEqual(user);
+    // The site's clock, not the machine's, decides when a session has run out.
+    const later = { db: database.db, clock: { now: () => new Date("2026-11-22T17:01:00Z") } };
+    await expect(requireStaff(later, request)).rejects.toBeInstanceOf(Response);
     await endSession(database.db, second);
-    await expect(requireStaff(database.db, request)).rejects.toBeInstanceOf(Response);
+    await expect(requireStaff(site, request)).rejects.toBeInstanceOf(Response);
   });
 });
 
 describe("the session cookie", () => {
-  it("is HttpOnly and SameSite=Strict, and Secure when asked", () => {
-    const expires = new Date(Date.now() + 3600_000);
-    expect(sessionCookie("t", expires, false)).toMatch(/^kt_staff=t; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
-    expect(sessionCookie("t", expires, true)).toMatch(/; Secure$/);
+  it("is HttpOnly and SameSite=Strict, lasts until the session ends, and is Secure when asked", () => {
+    const expires = new Date(now.getTime() + 3600_000);
+    expect(sessionCookie("t", expires, now, false)).toBe("kt_staff=t; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600");
+    expect(sessionCookie("t", expires, now, true)).toMatch(/; Secure$/);
   });
 });

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Database } from "~/infra/db/database.server";
+import type { Clock } from "~/lib/clock";
 import { staffSessions, staffUsers } from "../../../db/schema";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.server";
 
@@ -18,14 +19,14 @@ function normaliseEmail(email: string) {
   return email.trim().toLowerCase();
 }
 
-export async function createStaffUser(db: Database, email: string, password: string): Promise<StaffUser> {
+export async function createStaffUser(db: Database, email: string, password: string, now: Date): Promise<StaffUser> {
   const problem = passwordProblem(password);
   if (problem) throw new StaffAccountError(`The password ${problem}.`);
   const address = normaliseEmail(email);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) throw new StaffAccountError(`"${email}" is not an e-mail address.`);
   const [row] = await db
     .insert(staffUsers)
-    .values({ email: address, passwordHash: await hashPassword(password) })
+    .values({ email: address, passwordHash: await hashPassword(password), createdAt: now })
     .onConflictDoNothing()
     .returning({ id: staffUsers.id, email: staffUsers.email });
   if (!row) throw new StaffAccountError(`There is already a staff account for ${address}.`);
@@ -33,10 +34,14 @@ export async function createStaffUser(db: Database, email: string, password: str
 }
 
 /** Creates the first staff account from ADMIN_EMAIL and ADMIN_PASSWORD when there is none yet. */
-export async function ensureFirstStaffUser(db: Database, first: { email: string; password: string } | undefined) {
+export async function ensureFirstStaffUser(
+  db: Database,
+  first: { email: string; password: string } | undefined,
+  now: Date,
+) {
   if (!first) return;
   const count = await db.$count(staffUsers);
-  if (count === 0) await createStaffUser(db, first.email, first.password);
+  if (count === 0) await createStaffUser(db, first.email, first.password, now);
 }
 
 /** The account for these credentials, or undefined; takes as long whether or not the e-mail exists. */
@@ -54,7 +59,7 @@ function tokenHash(token: string) {
 }
 
 /** Starts a session; the returned token goes in the cookie, only its hash in the database. */
-export async function startSession(db: Database, user: StaffUser, now = new Date()) {
+export async function startSession(db: Database, user: StaffUser, now: Date) {
   const token = crypto.randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
   await db.insert(staffSessions).values({ tokenHash: tokenHash(token), userId: user.id, createdAt: now, expiresAt });
@@ -67,7 +72,7 @@ export async function endSession(db: Database, token: string) {
   await db.delete(staffSessions).where(eq(staffSessions.tokenHash, tokenHash(token)));
 }
 
-export async function userForSession(db: Database, token: string, now = new Date()): Promise<StaffUser | undefined> {
+export async function userForSession(db: Database, token: string, now: Date): Promise<StaffUser | undefined> {
   const [row] = await db
     .select({ id: staffUsers.id, email: staffUsers.email })
     .from(staffSessions)
@@ -85,8 +90,8 @@ export function sessionTokenFrom(request: Request): string | undefined {
   return undefined;
 }
 
-export function sessionCookie(token: string, expiresAt: Date, secure: boolean) {
-  const maxAge = Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000));
+export function sessionCookie(token: string, expiresAt: Date, now: Date, secure: boolean) {
+  const maxAge = Math.max(0, Math.round((expiresAt.getTime() - now.getTime()) / 1000));
   return [
     `${sessionCookieName}=${encodeURIComponent(token)}`,
     "Path=/",
@@ -112,9 +117,12 @@ export const unauthorised = () =>
   Response.json({ error: "Sign in as staff to do this." }, { status: 401, headers: { "Cache-Control": "no-store" } });
 
 /** The signed-in staff member making this request; throws a 401 answer when there is none. */
-export async function requireStaff(db: Database, request: Request): Promise<StaffUser> {
+export async function requireStaff(
+  { db, clock }: { db: Database; clock: Clock },
+  request: Request,
+): Promise<StaffUser> {
   const token = sessionTokenFrom(request);
-  const user = token ? await userForSession(db, token) : undefined;
+  const user = token ? await userForSession(db, token, clock.now()) : undefined;
   if (!user) throw unauthorised();
   return user;
 }

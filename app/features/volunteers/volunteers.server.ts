@@ -8,6 +8,7 @@ interface SubmissionContext {
   db: Database;
   limiter: RateLimiter;
   clientAddress: string;
+  now: Date;
 }
 
 /**
@@ -17,13 +18,13 @@ interface SubmissionContext {
  */
 export async function submitVolunteer(
   input: Record<string, unknown>,
-  { db, limiter, clientAddress }: SubmissionContext,
+  { db, limiter, clientAddress, now }: SubmissionContext,
 ): Promise<VolunteerSubmissionResult> {
-  if (!limiter.attempt(clientAddress)) return { status: "limited", message: volunteerReplies.limited };
+  if (!limiter.attempt(clientAddress, now)) return { status: "limited", message: volunteerReplies.limited };
   const validation = validateVolunteer(input);
   if (!validation.ok) return { status: "invalid", errors: validation.errors };
   if (typeof input.website === "string" && input.website.trim() !== "") return { status: "ok" };
-  await db.insert(volunteers).values(validation.data);
+  await db.insert(volunteers).values({ ...validation.data, createdAt: now });
   return { status: "ok" };
 }
 

@@ -10,7 +10,9 @@ describe.each(engines)("the database on %s", (engine) => {
   it("comes up with every migration applied", async () => {
     const database = await freshDatabase(engine);
     try {
-      await database.db.insert(volunteers).values({ name: "A", email: "a@example.org", reason: "r" });
+      await database.db
+        .insert(volunteers)
+        .values({ name: "A", email: "a@example.org", reason: "r", createdAt: new Date() });
       expect(await database.db.$count(volunteers)).toBe(1);
       expect(database.engine).toBe(engine);
     } finally {
@@ -27,7 +29,7 @@ describe("the embedded database", () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-db-"));
     dirs.push(dataDir);
     const first = await openDatabase({ dataDir });
-    await first.db.insert(volunteers).values({ name: "B", email: "b@example.org", reason: "r" });
+    await first.db.insert(volunteers).values({ name: "B", email: "b@example.org", reason: "r", createdAt: new Date() });
     await first.close();
     const second = await openDatabase({ dataDir });
     expect(await second.db.select({ name: volunteers.name }).from(volunteers)).toEqual([{ name: "B" }]);

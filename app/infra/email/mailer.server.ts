@@ -66,6 +66,7 @@ export function folderMailer(dir: string, from: string): Mailer {
     async send(message) {
       const info = (await transport.sendMail(toNodemailer(from, message))) as unknown as { message: Buffer };
       await fs.mkdir(dir, { recursive: true });
+      // eslint-disable-next-line no-restricted-syntax -- only a file name, sorting the folder by arrival
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.to.replace(/[^\w.@-]/g, "_")}.eml`;
       const temporary = path.join(dir, `.${name}.tmp`);
       await fs.writeFile(temporary, info.message);

@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { outbox } from "../../../db/schema";
+import { systemClock } from "~/lib/clock";
+import { testClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { TestSmtpServer } from "../../../tests/support/smtp";
 import type { DatabaseHandle } from "../db/database.server";
@@ -39,11 +41,12 @@ describe.each(engines)("the outbox on %s", (engine) => {
     const port = smtp.port;
     await smtp.stop(); // the mail server is down
     const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, "Kilele Village Trust <tickets@example.org>");
-    let now = new Date("2026-11-22T10:00:00Z");
-    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt);
-    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt); // queued twice: kept once
+    // One fixed clock for the queue and the worker: whatever the machine's date, they agree.
+    const clock = testClock("2026-11-22T10:00:00Z");
+    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt, clock.now());
+    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt, clock.now()); // queued twice: kept once
 
-    const first = new OutboxWorker(database.db, mailer, { now: () => now });
+    const first = new OutboxWorker(database.db, mailer, clock);
     const attempt = await first.deliver("booking-receipt:1");
     expect(attempt.ok).toBe(false);
     expect(attempt.ok === false && attempt.error).toMatch(/ECONNREFUSED/);
@@ -51,10 +54,10 @@ describe.each(engines)("the outbox on %s", (engine) => {
 
     // The process restarts; the mail server comes back on the same address.
     await smtp.start(port);
-    const second = new OutboxWorker(database.db, mailer, { now: () => now });
+    const second = new OutboxWorker(database.db, mailer, clock);
     await second.deliverDue();
     expect(smtp.received).toHaveLength(0); // not due until its retry time
-    now = new Date(now.getTime() + 30_000);
+    clock.advance(30_000);
     await second.deliverDue();
     await second.deliverDue();
     expect(smtp.received).toHaveLength(1);
@@ -68,8 +71,8 @@ describe.each(engines)("the outbox on %s", (engine) => {
   it("without SMTP, writes each e-mail as an .eml file in the outbox folder", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-outbox-"));
     try {
-      await queueMail(database.db, "booking-receipt", "booking-receipt:2", receipt);
-      const worker = new OutboxWorker(database.db, folderMailer(dir, "Kilele <tickets@example.org>"));
+      await queueMail(database.db, "booking-receipt", "booking-receipt:2", receipt, systemClock.now());
+      const worker = new OutboxWorker(database.db, folderMailer(dir, "Kilele <tickets@example.org>"), systemClock);
       await worker.deliverDue();
       const files = await fs.readdir(dir);
       expect(files).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import { outbox } from "../../../db/schema";
+import type { Clock } from "~/lib/clock";
 import type { Database, Queryable } from "../db/database.server";
 import type { MailMessage, Mailer } from "./mailer.server";
 
@@ -7,10 +8,18 @@ import type { MailMessage, Mailer } from "./mailer.server";
  * Puts an e-mail in the outbox, in the caller's transaction: it exists exactly when what it reports
  * does. The dedupe key makes a second call for the same thing (a retried webhook) a no-op.
  */
-export async function queueMail(db: Queryable, kind: string, dedupeKey: string, message: MailMessage) {
+export async function queueMail(db: Queryable, kind: string, dedupeKey: string, message: MailMessage, now: Date) {
   await db
     .insert(outbox)
-    .values({ kind, dedupeKey, recipient: message.to, payload: message as unknown as Record<string, unknown> })
+    .values({
+      kind,
+      dedupeKey,
+      recipient: message.to,
+      payload: message as unknown as Record<string, unknown>,
+      // Due at once by the site's clock, the same clock the worker reads.
+      nextAttemptAt: now,
+      createdAt: now,
+    })
     .onConflictDoNothing({ target: outbox.dedupeKey });
 }
 
@@ -36,7 +45,8 @@ export class OutboxWorker {
   constructor(
     private readonly db: Database,
     private readonly mailer: Mailer,
-    private readonly options: { intervalMs?: number; now?: () => Date } = {},
+    private readonly clock: Clock,
+    private readonly options: { intervalMs?: number } = {},
   ) {}
 
   start() {
@@ -52,7 +62,7 @@ export class OutboxWorker {
   }
 
   private now() {
-    return this.options.now?.() ?? new Date();
+    return this.clock.now();
   }
 
   /** Tries every e-mail that is due, one at a time. */

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { Clock } from "~/lib/clock";
 import type { Database } from "../db/database.server";
 import { offlinePayments } from "../../../db/schema";
 import type { NewPayment, Payment, PaymentProvider } from "./provider.server";
@@ -34,7 +35,7 @@ function toPayment(row: Row): Payment {
 
 export class PaymentNotFoundError extends Error {}
 
-export function offlineProvider(db: Database): OfflineProvider {
+export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
   async function find(where: ReturnType<typeof eq>) {
     const [row] = await db.select().from(offlinePayments).where(where);
     if (!row) throw new PaymentNotFoundError("No such payment.");
@@ -55,6 +56,7 @@ export function offlineProvider(db: Database): OfflineProvider {
           metadata: input.metadata,
           receiptEmail: input.receiptEmail,
           status: "requires_payment_method",
+          createdAt: clock.now(),
         })
         // The same idempotency key gives back the same payment, as Stripe's does.
         .onConflictDoUpdate({ target: offlinePayments.id, set: { id } })
@@ -71,7 +73,7 @@ export function offlineProvider(db: Database): OfflineProvider {
       }
     },
     async refundPayment(id: string) {
-      await db.update(offlinePayments).set({ refundedAt: new Date() }).where(eq(offlinePayments.id, id));
+      await db.update(offlinePayments).set({ refundedAt: clock.now() }).where(eq(offlinePayments.id, id));
     },
     async parseWebhook(): Promise<never> {
       // The offline provider reports payments directly (confirmCard); nothing may pose as it.
@@ -80,7 +82,7 @@ export function offlineProvider(db: Database): OfflineProvider {
     async confirmCard(clientSecret: string, card: CardDetails) {
       const row = await find(eq(offlinePayments.clientSecret, clientSecret));
       if (row.status !== "requires_payment_method") return { payment: toPayment(row) };
-      const problem = cardProblem(card);
+      const problem = cardProblem(card, clock.now());
       if (problem) return { payment: toPayment(row), error: problem };
       const result = testCards[cardDigits(card.number)]!;
       if (result.outcome === "declined") {

@@ -1,3 +1,4 @@
+import type { Clock } from "~/lib/clock";
 import type { Database } from "../db/database.server";
 
 /** A card payment as our code sees it, whichever provider took it. Amounts are in pence. */
@@ -52,10 +53,11 @@ export interface Charity {
   email: string;
 }
 
-/** What taking a card payment needs, for a booking or a donation; `now` lets tests move the clock. */
+/** What taking a card payment needs, for a booking or a donation. */
 export interface PaymentDeps {
   db: Database;
   payments: PaymentProvider;
   charity: Charity;
-  now?: () => Date;
+  /** The site's one clock: holds, payments and receipts are timed by it. */
+  clock: Clock;
 }

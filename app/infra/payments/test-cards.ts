@@ -18,7 +18,7 @@ export function cardDigits(number: string) {
 }
 
 /** What is wrong with the card details, in Stripe's words; undefined when the form is complete. */
-export function cardProblem(card: CardDetails, now = new Date()): string | undefined {
+export function cardProblem(card: CardDetails, now: Date): string | undefined {
   const number = cardDigits(card.number);
   if (!/^\d{12,19}$/.test(number)) return "Your card number is incomplete.";
   const expiry = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry.trim());

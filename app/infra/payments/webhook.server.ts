@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { Clock } from "~/lib/clock";
 import { processedWebhookEvents } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
 import { WebhookSignatureError, type PaymentProvider } from "./provider.server";
@@ -10,7 +11,7 @@ import { WebhookSignatureError, type PaymentProvider } from "./provider.server";
  * Event types we do not handle get 200 so the provider stops retrying them.
  */
 export async function handlePaymentWebhook(
-  deps: { db: Queryable; payments: PaymentProvider },
+  deps: { db: Queryable; payments: PaymentProvider; clock: Clock },
   request: Request,
   settle: (paymentId: string) => Promise<unknown>,
 ): Promise<Response> {
@@ -31,6 +32,9 @@ export async function handlePaymentWebhook(
 
   if (event.type === "payment_intent.succeeded" && event.paymentId) await settle(event.paymentId);
   // Recorded after the work, so a failure above makes the provider deliver it again.
-  await deps.db.insert(processedWebhookEvents).values({ eventId: event.id, type: event.type }).onConflictDoNothing();
+  await deps.db
+    .insert(processedWebhookEvents)
+    .values({ eventId: event.id, type: event.type, receivedAt: deps.clock.now() })
+    .onConflictDoNothing();
   return Response.json({ received: true });
 }

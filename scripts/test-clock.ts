@@ -1,0 +1,77 @@
+// `npm run test:clock`: the unit and integration tests again with the machine's clock a year
+// ahead and a year behind (faketime), so a test or a rule that depends on today's date fails
+// here rather than on some future morning. With TEST_DATABASE_URL the PostgreSQL server keeps
+// the real time: the site must agree with itself even when its database's clock does not.
+// CI runs it after `npm test` (.ci/run); docs/decisions/009-one-clock.md says why.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const offsets = ["+400d", "-400d"];
+
+if (spawnSync("faketime", ["-f", "+0d", "true"]).status !== 0) {
+  console.error("\nfaketime is not installed: apt-get install -y faketime\n");
+  process.exit(1);
+}
+
+fs.mkdirSync("reports", { recursive: true });
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failures: string[] = [];
+for (const offset of offsets) {
+  const report = `reports/unit-clock${offset}.json`;
+  console.log(`\n=== Unit and integration tests with the clock moved ${offset} (faketime) ===`);
+  const result = spawnSync(
+    "faketime",
+    [
+      "-f",
+      offset,
+      "node_modules/.bin/vitest",
+      "run",
+      "--reporter=dot",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+    ],
+    { stdio: "inherit" },
+  );
+  const counts = readJson<{
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
+  }>(report);
+  if (!counts) {
+    failed += 1;
+    failures.push(`  ✘ the run at ${offset} produced no report (exit ${result.status})`);
+    continue;
+  }
+  passed += counts.numPassedTests;
+  failed += counts.numFailedTests;
+  skipped += counts.numPendingTests;
+  if (result.status !== 0 && counts.numFailedTests === 0) {
+    failed += 1;
+    failures.push(`  ✘ the run at ${offset} exited with ${result.status}`);
+  }
+  for (const file of counts.testResults) {
+    for (const test of file.assertionResults.filter((t) => t.status === "failed")) {
+      failures.push(`  ✘ ${offset} ${file.name.replace(`${process.cwd()}/`, "")} › ${test.fullName}`);
+    }
+  }
+}
+if (failures.length > 0) console.log(`\nFailed with the clock moved:\n${failures.join("\n")}`);
+console.log(`\nclock: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+
+// After `npm test` in CI, one closing line for everything that ran.
+const suite = readJson<{ passed: number; failed: number; skipped: number }>("reports/summary.json");
+if (suite) {
+  console.log(`\n${suite.passed + passed} passed, ${suite.failed + failed} failed, ${suite.skipped + skipped} skipped`);
+}
+process.exit(failed === 0 ? 0 : 1);
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
