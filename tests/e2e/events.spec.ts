@@ -275,8 +275,8 @@ test.describe("on a PostgreSQL database shared by two server processes", () => {
       await client.connect();
       await client.query("begin");
       await client.query(
-        "insert into tickets (ticket_holder_name, email, event_id, booking_ref, quantity) values ($1, $2, $3, $4, $5)",
-        ["Amina Mushi", "amina@example.org", event.id, crypto.randomUUID(), 7],
+        "insert into tickets (ticket_holder_name, email, event_id, booking_ref, quantity, date_sold) values ($1, $2, $3, $4, $5, $6)",
+        ["Amina Mushi", "amina@example.org", event.id, crypto.randomUUID(), 7, new Date()],
       );
       await client.query("select pg_notify('kilele_event_changes', 'availability')");
       await client.query("commit");
