@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import layers from "./scripts/eslint/layers.js";
 
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "public/", "test-results/", "playwright-report/", "data/"] },
@@ -54,17 +55,11 @@ export default tseslint.config(
     },
   },
   {
-    // Features never import one another; routes are where they meet.
-    files: ["app/features/**/*.{ts,tsx}"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: ["~/features/*", "../../features/*"], message: "A feature does not import another feature." },
-          ],
-        },
-      ],
-    },
+    // Imports flow one way, and features never import one another (docs/project-structure.md).
+    // Tests may reach across layers to put the parts together.
+    files: ["app/**/*.{ts,tsx}", "db/**/*.ts", "server/**/*.ts"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    plugins: { layers },
+    rules: { "layers/layers": "error" },
   },
 );

@@ -1,19 +1,9 @@
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useLoaderData,
-  useRouteError,
-  useRouteLoaderData,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { Footer } from "~/components/layout/footer";
 import { NavBar } from "~/components/layout/nav-bar";
 import { useNonce } from "~/components/layout/nonce";
-import { NotFound } from "~/components/layout/not-found";
+import { ErrorPage } from "~/components/layout/error-page";
 import stylesheet from "~/styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -59,14 +49,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  if (!isRouteErrorResponse(error)) console.error(error);
-  return (
-    <main id="main" className="page narrow">
-      <title>Something went wrong</title>
-      <h1>Something went wrong</h1>
-      <p>Sorry, this page could not be shown. Please try again in a moment.</p>
-    </main>
-  );
+  return <ErrorPage />;
 }

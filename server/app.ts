@@ -2,7 +2,7 @@ import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { getConfig, type Config } from "../app/infra/config.server";
-import { createServices, type Services } from "../app/services.server";
+import { createServices, type Services } from "./services";
 
 declare module "react-router" {
   interface AppLoadContext {

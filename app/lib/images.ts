@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // The widths and formats every content image is rendered to at build time (scripts/build-images.ts)
 // and offered in (components/ui/picture.tsx). Keep the two in step through these constants.
 
@@ -16,3 +18,13 @@ export function imageUrl(src: string, width: number, format: ImageFormat): strin
 export function imageSrcSet(src: string, format: ImageFormat): string {
   return imageWidths.map((w) => `${imageUrl(src, w, format)} ${w}w`).join(", ");
 }
+
+/**
+ * An image names a source picture under content/images/ without its extension
+ * (e.g. "projects/water-well"); the build renders it to AVIF, WebP and JPEG at several widths.
+ */
+export const imageSchema = z.object({
+  src: z.string().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, "must name an image under content/images, without extension"),
+  alt: z.string().trim(),
+});
+export type Image = z.infer<typeof imageSchema>;

@@ -1,7 +1,26 @@
-// Rules shared by every form that asks for a person's name and e-mail address (booking, donating).
+import { z } from "zod";
+
+// The fields every form that asks for a person shares (booking, donating, volunteering, Gift Aid):
+// the rules are the same everywhere; each form keeps its own messages, the specification's where
+// it gives them.
 
 /** Letters of any alphabet, with spaces, hyphens and apostrophes between them (O'Brien, José, Anne-Marie). */
 export const personNamePattern = /^\p{L}+(?:[ '’-]+\p{L}+)*$/u;
 
 /** Something, an @, and a domain with at least one dot; no spaces. The mail server has the last word. */
 export const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** A person's name in letters (see personNamePattern), at most `max` characters; one message for every fault. */
+export function personNameField(message: string, max: number) {
+  return z.string(message).trim().min(1, message).max(max, message).regex(personNamePattern, message);
+}
+
+/** An e-mail address of at most `max` characters. */
+export function emailField(message: string, max: number, tooLong: string = message) {
+  return z.string(message).trim().max(max, tooLong).regex(emailPattern, message);
+}
+
+/** Text that must not be blank, of at most `max` characters. */
+export function requiredTextField(message: string, max: number, tooLong: string = message) {
+  return z.string(message).trim().min(1, message).max(max, tooLong);
+}

@@ -1,48 +1,40 @@
 import type { Route } from "./+types/api.admin.events.id";
 import { announceChange } from "~/infra/live/changes.server";
-import { EventRuleError, availabilityByEvent, findEvent, updateEvent } from "~/features/events/events.server";
-import { eventChangesSchema, fieldErrors } from "~/features/events/schema";
+import { availabilityByEvent, findEvent, updateEvent } from "~/features/events/events.server";
+import { eventChangesSchema } from "~/features/events/schema";
 import { requireStaff } from "~/features/staff/staff.server";
-import { readJsonBody } from "~/lib/json-body.server";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { AppError } from "~/lib/errors";
+import { fieldErrors } from "~/lib/forms";
 
-const noStore = { "Cache-Control": "no-store" };
-const notFound = () => Response.json({ error: "There is no such event." }, { status: 404, headers: noStore });
+const noSuchEvent = () => new AppError("not-found", "There is no such event.");
 
 // GET /api/admin/events/:id: one event with its ticket counts.
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { db, clock } = context.services;
-  await requireStaff(context.services, request);
-  const event = await findEvent(db, params.id);
-  if (!event) return notFound();
-  const availability = (await availabilityByEvent(db, clock.now()))[event.id];
-  return Response.json({ ...event, availability }, { headers: noStore });
-}
+export const loader = ({ request, context, params }: Route.LoaderArgs) =>
+  apiRoute("Reading an event", async () => {
+    const { db, clock } = context.services;
+    await requireStaff(context.services, request);
+    const event = await findEvent(db, params.id);
+    if (!event) throw noSuchEvent();
+    const availability = (await availabilityByEvent(db, clock.now()))[event.id];
+    return Response.json({ ...event, availability }, { headers: noStore });
+  });
 
 // PATCH /api/admin/events/:id: change any of the event's fields.
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const { db, clock } = context.services;
-  if (request.method !== "PATCH") return Response.json({ error: "Method not allowed." }, { status: 405 });
-  await requireStaff(context.services, request);
-  const body = await readJsonBody(request);
-  if (!body.ok) return body.response;
-  const parsed = eventChangesSchema.safeParse(body.value);
-  if (!parsed.success) {
-    return Response.json({ error: "The changes are not valid.", fields: fieldErrors(parsed.error) }, { status: 400 });
-  }
-  try {
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  apiRoute("Changing an event", async () => {
+    const { db, clock } = context.services;
+    allowMethods(request, "PATCH");
+    await requireStaff(context.services, request);
+    const parsed = eventChangesSchema.safeParse(await readJsonBody(request));
+    if (!parsed.success) {
+      throw new AppError("invalid", "The changes are not valid.", { fields: fieldErrors(parsed.error) });
+    }
     const event = await db.transaction(async (tx) => {
       const updated = await updateEvent(tx, params.id, parsed.data, clock.now());
       if (updated) await announceChange(tx, "events");
       return updated;
     });
-    return event ? Response.json(event, { headers: noStore }) : notFound();
-  } catch (error) {
-    if (error instanceof EventRuleError) {
-      return Response.json(
-        { error: "The changes are not valid.", fields: { [error.field]: error.message } },
-        { status: 400 },
-      );
-    }
-    throw error;
-  }
-}
+    if (!event) throw noSuchEvent();
+    return Response.json(event, { headers: noStore });
+  });

@@ -1,11 +1,14 @@
 import type { Route } from "./+types/api.content";
 import { contentNameForPageKey } from "~/features/content/content.server";
+import { apiRoute } from "~/infra/http/api.server";
+import { AppError } from "~/lib/errors";
 
-// Spec call 2: a page's texts by page key (AboutPage, VolunteeringPage, ContactPage, PaymentPage,
-// FundraisingPage, HomePage).
-export async function loader({ context, params }: Route.LoaderArgs) {
-  const name = contentNameForPageKey(params.pageKey);
-  if (!name) return Response.json({ error: `No content for page key "${params.pageKey}".` }, { status: 404 });
-  const content = await context.services.content();
-  return Response.json(content[name], { headers: { "Cache-Control": "public, max-age=300" } });
-}
+// Specification call 2 (docs/specification.md): a page's texts by page key (AboutPage,
+// VolunteeringPage, ContactPage, PaymentPage, FundraisingPage, HomePage, SiteSettings).
+export const loader = ({ context, params }: Route.LoaderArgs) =>
+  apiRoute("Reading page content by key", async () => {
+    const name = contentNameForPageKey(params.pageKey);
+    if (!name) throw new AppError("not-found", `No content for page key "${params.pageKey}".`);
+    const content = await context.services.content();
+    return Response.json(content[name], { headers: { "Cache-Control": "public, max-age=300" } });
+  });

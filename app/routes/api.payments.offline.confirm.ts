@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Route } from "./+types/api.payments.offline.confirm";
+import { allowMethods, apiRoute, readJsonBody } from "~/infra/http/api.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentProvider } from "~/infra/payments/provider.server";
-import { readJsonBody } from "~/lib/json-body.server";
-import { settlePayment } from "~/payments.server";
+import { AppError } from "~/lib/errors";
 
 const cardSchema = z.object({
   clientSecret: z.string().max(200),
@@ -12,27 +12,26 @@ const cardSchema = z.object({
 
 // POST /api/payments/offline/confirm: the offline test provider's card form. Like Stripe it
 // answers the card's outcome, and on success it settles the booking or donation at once, as Stripe's webhook would.
-export async function action({ request, context }: Route.ActionArgs) {
-  const payments = context.services.payments as Partial<OfflineProvider> & PaymentProvider;
-  if (payments.name !== "offline" || !payments.confirmCard) {
-    return Response.json({ error: "Card payments here go through Stripe." }, { status: 404 });
-  }
-  const body = await readJsonBody(request);
-  if (!body.ok) return body.response;
-  const parsed = cardSchema.safeParse(body.value);
-  if (!parsed.success) return Response.json({ error: "Send the card details." }, { status: 400 });
-  let result;
-  try {
-    result = await payments.confirmCard(parsed.data.clientSecret, parsed.data.card);
-  } catch {
-    return Response.json({ error: "This payment could not be found." }, { status: 404 });
-  }
-  if (result.error) return Response.json({ status: result.payment.status, error: result.error }, { status: 402 });
-  if (result.payment.status === "succeeded") {
-    await settlePayment(await context.services.paymentDeps(), result.payment.id).catch((error) => {
-      // The return page settles it again; nothing is lost.
-      console.error("Settling after an offline payment failed:", (error as Error).message);
+export const action = ({ request, context }: Route.ActionArgs) =>
+  apiRoute("Confirming an offline card payment", async () => {
+    allowMethods(request, "POST");
+    const payments = context.services.payments as Partial<OfflineProvider> & PaymentProvider;
+    if (payments.name !== "offline" || !payments.confirmCard) {
+      throw new AppError("not-found", "Card payments here go through Stripe.");
+    }
+    const parsed = cardSchema.safeParse(await readJsonBody(request));
+    if (!parsed.success) throw new AppError("invalid", "Send the card details.");
+    const result = await payments.confirmCard(parsed.data.clientSecret, parsed.data.card).catch(() => {
+      throw new AppError("not-found", "This payment could not be found.");
     });
-  }
-  return Response.json({ status: result.payment.status });
-}
+    if (result.error) {
+      return Response.json({ status: result.payment.status, error: result.error, code: "invalid" }, { status: 402 });
+    }
+    if (result.payment.status === "succeeded") {
+      await context.services.settlePayment(result.payment.id).catch((error) => {
+        // The return page settles it again; nothing is lost.
+        console.error("Settling after an offline payment failed:", (error as Error).message);
+      });
+    }
+    return Response.json({ status: result.payment.status });
+  });

@@ -1,25 +1,29 @@
 import type { Route } from "./+types/api.volunteers";
+import { volunteerReplies } from "~/features/volunteers/schema";
 import { submitVolunteer, volunteerInputFromForm } from "~/features/volunteers/volunteers.server";
+import { allowMethods, apiRoute, readJsonBody } from "~/infra/http/api.server";
+import { AppError } from "~/lib/errors";
 
-// POST /api/volunteers: the volunteering form's sign-up, as JSON or form data.
-export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed." }, { status: 405 });
-  let input: Record<string, unknown>;
-  try {
-    const type = request.headers.get("Content-Type") ?? "";
-    input = type.includes("application/json")
-      ? ((await request.json()) as Record<string, unknown>)
-      : volunteerInputFromForm(await request.formData());
-    if (typeof input !== "object" || input === null) throw new Error("not an object");
-  } catch {
-    return Response.json({ status: "invalid", errors: {} }, { status: 400 });
-  }
-  const result = await submitVolunteer(input, {
-    db: context.services.db,
-    limiter: context.services.limits.volunteerSignUps,
-    clientAddress: context.clientAddress,
-    now: context.services.clock.now(),
+// POST /api/volunteers: a volunteering sign-up, as JSON or form data (specification call 3, for
+// other tools; the site's own form posts to its page's action).
+export const action = ({ request, context }: Route.ActionArgs) =>
+  apiRoute("Volunteer sign-up", async () => {
+    allowMethods(request, "POST");
+    const json = (request.headers.get("Content-Type") ?? "").includes("application/json");
+    const input = json
+      ? await readJsonBody(request)
+      : volunteerInputFromForm(
+          await request.formData().catch(() => {
+            throw new AppError("invalid", "Send the sign-up as JSON or as a form.");
+          }),
+        );
+    const result = await submitVolunteer(input, {
+      db: context.services.db,
+      limiter: context.services.limits.volunteerSignUps,
+      clientAddress: context.clientAddress,
+      now: context.services.clock.now(),
+    });
+    if (result.status === "invalid") throw new AppError("invalid", volunteerReplies.invalid, { fields: result.errors });
+    if (result.status === "limited") throw new AppError("too-many-requests", result.message);
+    return Response.json(result, { status: 201 });
   });
-  const status = result.status === "ok" ? 201 : result.status === "limited" ? 429 : 400;
-  return Response.json(result, { status });
-}

@@ -1,5 +1,7 @@
 import { Link, data } from "react-router";
 import type { Route } from "./+types/book-event";
+import { ErrorPage } from "~/components/layout/error-page";
+import { pageWork } from "~/infra/http/page.server";
 import { BookingForm } from "~/features/booking/components/booking-form";
 import { EventFacts } from "~/features/events/components/event-card";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
@@ -7,7 +9,7 @@ import { useLiveAvailability } from "~/features/events/components/use-live-avail
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
 import { bookingClosedReason } from "~/features/events/status";
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export const loader = pageWork("The booking page", async ({ context, params }: Route.LoaderArgs) => {
   const { db, payments, clock } = context.services;
   const now = clock.now();
   const event = await findEvent(db, params.id);
@@ -24,7 +26,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     provider: payments.name,
     publishableKey: payments.publishableKey,
   };
-}
+});
 
 export const meta: Route.MetaFunction = ({ data }) =>
   data ? [{ title: `Book ${data.event.name}` }, { name: "robots", content: "noindex" }] : [];
@@ -67,4 +69,8 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

@@ -3,14 +3,13 @@ import { Await, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/confirmation";
 import { AlertDialog } from "~/components/ui/alert-dialog";
 import { Spinner } from "~/components/ui/spinner";
-import { receiptKey, settleBooking } from "~/features/booking/booking.server";
+import { bookingReturn, type ConfirmedDetails } from "~/features/booking/confirmation.server";
 import { bookingFeePence } from "~/features/booking/pricing";
-import { findEvent } from "~/features/events/events.server";
-import { paymentStatusText } from "~/infra/payments/status";
+import { logUnexpected } from "~/infra/http/api.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 
-/** The spec's query parameters of /confirmation that must be present (section 4). */
+/** The query parameters of /confirmation that must be present (docs/specification.md, section 4). */
 const required = ["eventId", "eventName", "eventLoaction", "eventDate", "userName", "userEmail", "bookingRef"] as const;
 
 // The page the payment provider returns to. It trusts nothing in the URL but the booking
@@ -27,32 +26,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function verify(bookingRef: string | undefined, context: Route.LoaderArgs["context"], email: string) {
   if (!bookingRef) return { kind: "missing" as const, email };
   try {
-    const deps = await context.services.paymentDeps();
-    const settlement = await settleBooking(deps, bookingRef);
-    if (settlement.outcome === "unknown") return { kind: "unknown" as const, email };
-    const booking = settlement.booking;
-    const event = await findEvent(context.services.db, booking.eventId);
-    const details = {
-      bookingRef,
-      eventName: event?.name ?? "",
-      eventDate: event?.eventDate ?? "",
-      location: event?.location ?? "",
-      name: booking.holderName,
-      quantity: booking.quantity,
-      ticketCostPence: (booking.amountPence - bookingFeePence) / booking.quantity,
-      totalPence: booking.amountPence,
-    };
-    if (settlement.outcome === "refunded") return { kind: "refunded" as const, details, email };
-    if (settlement.outcome === "pending") {
-      return { kind: "status" as const, status: paymentStatusText(settlement.status), details, email };
-    }
-    // The receipt's first attempt, now, so that a failure can be told; the outbox keeps retrying.
-    const delivery = await context.services.outbox.deliver(receiptKey(bookingRef));
-    const receiptError = delivery.ok === false ? delivery.error : null;
-    return { kind: "paid" as const, status: paymentStatusText("succeeded"), details, receiptError, email };
+    const deps = { ...(await context.services.paymentDeps()), outbox: context.services.outbox };
+    return { ...(await bookingReturn(deps, bookingRef)), email };
   } catch (error) {
-    console.error("Confirmation failed:", error);
-    return { kind: "error" as const, message: (error as Error).message, email };
+    // The specification's alert, with a reference in place of the error's own text.
+    const ref = logUnexpected(error, "Confirming a booking");
+    return { kind: "error" as const, message: `we could not check your payment just now (reference ${ref})`, email };
   }
 }
 
@@ -135,18 +114,7 @@ function ConfirmationOutcome({ loaderData }: { loaderData: Outcome }) {
   );
 }
 
-interface Details {
-  bookingRef: string;
-  eventName: string;
-  eventDate: string;
-  location: string;
-  name: string;
-  quantity: number;
-  ticketCostPence: number;
-  totalPence: number;
-}
-
-function BookingDetails({ details, paid }: { details: Details; paid: boolean }) {
+function BookingDetails({ details, paid }: { details: ConfirmedDetails; paid: boolean }) {
   return (
     <section className="booking-overview" aria-label="Your booking">
       {paid ? (

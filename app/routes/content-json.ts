@@ -1,9 +1,12 @@
 import type { Route } from "./+types/content-json";
 import { isContentName } from "~/features/content/content.server";
+import { apiRoute } from "~/infra/http/api.server";
+import { AppError } from "~/lib/errors";
 
-// Spec call 1: GET ./content/{name}/content.json answers that page's texts as JSON.
-export async function loader({ context, params }: Route.LoaderArgs) {
-  if (!isContentName(params.name)) return Response.json({ error: "No such content." }, { status: 404 });
-  const content = await context.services.content();
-  return Response.json(content[params.name], { headers: { "Cache-Control": "public, max-age=300" } });
-}
+// Specification call 1 (docs/specification.md): GET ./content/{name}/content.json answers that page's texts as JSON.
+export const loader = ({ context, params }: Route.LoaderArgs) =>
+  apiRoute("Reading page content", async () => {
+    if (!isContentName(params.name)) throw new AppError("not-found", "No such content.");
+    const content = await context.services.content();
+    return Response.json(content[params.name], { headers: { "Cache-Control": "public, max-age=300" } });
+  });

@@ -1,5 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/fundraising-event";
+import { ErrorPage } from "~/components/layout/error-page";
+import { pageWork } from "~/infra/http/page.server";
 import { Picture } from "~/components/ui/picture";
 import { Gallery } from "~/features/content/components/gallery";
 import { Testimonial } from "~/features/content/components/testimonial";
@@ -10,14 +12,14 @@ import { availabilityByEvent, findEvent } from "~/features/events/events.server"
 import { isCurrent } from "~/features/events/status";
 import { pageMeta } from "~/lib/page-meta";
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
   const { db, clock } = context.services;
   const now = clock.now();
   const event = await findEvent(db, params.id);
   if (!event) throw data(null, { status: 404 });
   const availability = await availabilityByEvent(db, now);
   return { event, current: isCurrent(event, now), availability: { [event.id]: availability[event.id]! } };
-}
+});
 
 export const meta: Route.MetaFunction = ({ data }) =>
   data
@@ -85,4 +87,8 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

@@ -1,4 +1,6 @@
 import type { Route } from "./+types/fundraising";
+import { ErrorPage } from "~/components/layout/error-page";
+import { pageWork } from "~/infra/http/page.server";
 import { PageHeader, TwoColumns } from "~/features/content/components/page-header";
 import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
@@ -8,7 +10,7 @@ import { fundraisingLists } from "~/features/events/status";
 import { AmountChooser } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export const loader = pageWork("The fundraising page", async ({ context }: Route.LoaderArgs) => {
   const { db, clock } = context.services;
   const now = clock.now();
   const { fundraising, site, payment } = await context.services.content();
@@ -22,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     past,
     availability,
   };
-}
+});
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta("Fundraising", data?.fundraising.description);
 
@@ -65,4 +67,8 @@ export default function Fundraising({ loaderData }: Route.ComponentProps) {
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

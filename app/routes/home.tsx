@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { ErrorPage } from "~/components/layout/error-page";
+import { pageWork } from "~/infra/http/page.server";
 import { Carousel } from "~/components/ui/carousel";
 import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
@@ -11,13 +13,13 @@ import { ProjectList } from "~/features/content/components/project-list";
 import { VideoPlayer } from "~/features/content/components/video-player";
 import { pageMeta } from "~/lib/page-meta";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export const loader = pageWork("The home page", async ({ context }: Route.LoaderArgs) => {
   const { db, clock } = context.services;
   const now = clock.now();
   const { home, site } = await context.services.content();
   const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
   return { home, site, latestEvents: fundraisingLists(events, now).current, availability };
-}
+});
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.site.shortName ?? "Home", data?.site.description);
 
@@ -60,4 +62,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

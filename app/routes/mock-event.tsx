@@ -1,4 +1,6 @@
 import type { Route } from "./+types/mock-event";
+import { ErrorPage } from "~/components/layout/error-page";
+import { pageWork } from "~/infra/http/page.server";
 import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
@@ -7,12 +9,12 @@ import { mockEventList } from "~/features/events/status";
 
 // The test events page, reached only from the charity number in the footer: trustees use it to
 // check real card payments end to end. Kept out of search engines and the navigation.
-export async function loader({ context }: Route.LoaderArgs) {
+export const loader = pageWork("The test events page", async ({ context }: Route.LoaderArgs) => {
   const { db, clock } = context.services;
   const now = clock.now();
   const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
   return { events: mockEventList(events, now), availability };
-}
+});
 
 export const meta: Route.MetaFunction = () => [
   { title: "Test fundraising events" },
@@ -42,4 +44,8 @@ export default function MockEvent({ loaderData }: Route.ComponentProps) {
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

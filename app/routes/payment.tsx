@@ -1,12 +1,13 @@
 import { useEffect, useRef } from "react";
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/payment";
+import { ErrorPage } from "~/components/layout/error-page";
+import { pageWork } from "~/infra/http/page.server";
 import { Picture } from "~/components/ui/picture";
-import { amountParam, giftAidPence, parseDonationAmount } from "~/features/donations/amount";
+import { amountParam, parseDonationAmount } from "~/features/donations/amount";
 import { AmountChooser, donationPath } from "~/features/donations/components/amount-chooser";
 import { DonationForm } from "~/features/donations/components/donation-form";
-import { donationReceiptKey, settleDonation } from "~/features/donations/donations.server";
-import { paymentStatusText } from "~/infra/payments/status";
+import { donationReturn } from "~/features/donations/return.server";
 import { formatPounds } from "~/lib/money";
 import { pageMeta } from "~/lib/page-meta";
 
@@ -14,7 +15,7 @@ import { pageMeta } from "~/lib/page-meta";
 // ?amount= it shows the donation form for that amount (checked here, as the server checks it again);
 // with &donation= (where the payment provider returns the donor) it asks the provider whether the
 // payment succeeded and shows the thank-you view in place of the form.
-export async function loader({ request, context }: Route.LoaderArgs) {
+export const loader = pageWork("The donation page", async ({ request, context }: Route.LoaderArgs) => {
   const params = new URL(request.url).searchParams;
   const { payment: content, site } = await context.services.content();
   const page = {
@@ -25,7 +26,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     publishableKey: context.services.payments.publishableKey,
   };
   const donationId = params.get("donation");
-  if (donationId) return { ...page, view: await returned(context, donationId) };
+  if (donationId) {
+    const deps = { ...(await context.services.paymentDeps()), outbox: context.services.outbox };
+    return { ...page, view: await donationReturn(deps, donationId) };
+  }
   const amountText = params.get("amount");
   if (amountText === null) return { ...page, view: { kind: "choose" as const } };
   const amount = parseDonationAmount(amountText);
@@ -33,29 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // One address per amount (?amount=10 and ?amount=£10 become ?amount=10.00), whichever way it came.
   if (amountText !== amountParam(amount.pence)) throw redirect(donationPath(amount.pence));
   return { ...page, view: { kind: "form" as const, amountPence: amount.pence } };
-}
-
-/** What the donor sees on coming back from the payment: the provider is asked, never the URL. */
-async function returned(context: Route.LoaderArgs["context"], donationId: string) {
-  const settlement = await settleDonation(await context.services.paymentDeps(), donationId);
-  if (settlement.outcome === "unknown") return { kind: "unknown" as const };
-  const { donation, declaration } = settlement;
-  if (settlement.outcome === "pending") {
-    return {
-      kind: "status" as const,
-      status: paymentStatusText(settlement.status),
-      retry: settlement.status === "requires_payment_method",
-      amountPence: donation.amountPence,
-    };
-  }
-  // The receipt's first attempt, now; the outbox keeps retrying if the mail server is down.
-  if (settlement.firstTime) await context.services.outbox.deliver(donationReceiptKey(donationId));
-  return {
-    kind: "thanks" as const,
-    amountPence: donation.amountPence,
-    giftAidPence: declaration ? giftAidPence(donation.amountPence) : null,
-  };
-}
+});
 
 export const meta: Route.MetaFunction = ({ data, location }) => [
   ...pageMeta("Donate", data?.content.description),
@@ -151,4 +133,8 @@ function ThankYou(props: {
       </p>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

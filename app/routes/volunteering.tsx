@@ -1,31 +1,45 @@
 import { data } from "react-router";
 import type { Route } from "./+types/volunteering";
+import { ErrorPage } from "~/components/layout/error-page";
+import { pageWork } from "~/infra/http/page.server";
 import { PageHeader, TwoColumns } from "~/features/content/components/page-header";
 import { VolunteerForm } from "~/features/volunteers/components/volunteer-form";
 import { submitVolunteer, volunteerInputFromForm } from "~/features/volunteers/volunteers.server";
 import { pageMeta } from "~/lib/page-meta";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export const loader = pageWork("The volunteering page", async ({ context }: Route.LoaderArgs) => {
   const { volunteering } = await context.services.content();
   return { volunteering };
-}
+});
 
-// The form posts here when the browser has no JavaScript; with it, the form uses /api/volunteers.
-export async function action({ request, context }: Route.ActionArgs) {
-  const input = volunteerInputFromForm(await request.formData());
-  const result = await submitVolunteer(input, {
-    db: context.services.db,
-    limiter: context.services.limits.volunteerSignUps,
-    clientAddress: context.clientAddress,
-    now: context.services.clock.now(),
-  });
-  const status = result.status === "ok" ? 200 : result.status === "limited" ? 429 : 400;
-  const submitted = {
-    name: String(input.name ?? ""),
-    email: String(input.email ?? ""),
-    reason: String(input.reason ?? ""),
-  };
-  return data({ result, submitted }, { status });
+// The volunteering form posts here, as a plain form without JavaScript or through a fetcher with it.
+export const action = pageWork(
+  "The volunteering page (sending the form)",
+  async ({ request, context }: Route.ActionArgs) => {
+    const input = volunteerInputFromForm(await request.formData());
+    const result = await submitVolunteer(input, {
+      db: context.services.db,
+      limiter: context.services.limits.volunteerSignUps,
+      clientAddress: context.clientAddress,
+      now: context.services.clock.now(),
+    });
+    const status = result.status === "ok" ? 200 : result.status === "limited" ? 429 : 400;
+    const submitted = {
+      name: String(input.name ?? ""),
+      email: String(input.email ?? ""),
+      reason: String(input.reason ?? ""),
+    };
+    return data({ result, submitted }, { status });
+  },
+);
+
+// With JavaScript, a sign-up that never reaches the server is answered in the page, keeping what was typed.
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  try {
+    return await serverAction();
+  } catch {
+    return { result: { status: "failed" as const }, submitted: undefined };
+  }
 }
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta("Volunteering", data?.volunteering.description);
@@ -46,4 +60,8 @@ export default function Volunteering({ loaderData: { volunteering }, actionData 
       </section>
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

@@ -286,7 +286,11 @@ test("a made-up return link thanks nobody, and staff alone may list donations", 
     data: { amount: "0.50", name: "Amina Mushi", email: "amina@example.org" },
   });
   expect(start.status()).toBe(400);
-  expect(await start.json()).toEqual({ errors: { amount: "The smallest donation we can take by card is £1.00." } });
+  expect(await start.json()).toEqual({
+    error: "Invalid donation information: please check the details marked below.",
+    code: "invalid",
+    fields: { amount: "The smallest donation we can take by card is £1.00." },
+  });
   expect(await staffDonations(ownSite)).toEqual([]);
 });
 

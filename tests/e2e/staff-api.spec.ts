@@ -17,7 +17,7 @@ test("without a staff session every staff endpoint answers 401 and changes nothi
   ];
   for (const response of await Promise.all(calls)) {
     expect(response.status(), response.url()).toBe(401);
-    expect(await response.json()).toEqual({ error: "Sign in as staff to do this." });
+    expect(await response.json()).toEqual({ error: "Sign in as staff to do this.", code: "unauthorised" });
   }
   const forged = await request.get("/api/admin/events", { headers: { Cookie: "kt_staff=made-up" } });
   expect(forged.status()).toBe(401);
@@ -50,7 +50,7 @@ test("wrong credentials get one generic answer, and repeated failures are slowed
   });
   for (const response of [wrongPassword, unknownUser]) {
     expect(response.status()).toBe(401);
-    expect(await response.json()).toEqual({ error: "The email or password is not right." });
+    expect(await response.json()).toEqual({ error: "The email or password is not right.", code: "unauthorised" });
     expect(response.headers()["set-cookie"]).toBeUndefined();
   }
   for (let i = 0; i < 9; i++) {

@@ -109,7 +109,8 @@ test("a valid sign-up is stored, the fields clear and the thank-you alert shows"
 });
 
 test("a failed submission shows an error alert and keeps what was typed", async ({ page, ownSite }) => {
-  await page.route("**/api/volunteers", (route) => route.abort("failed"));
+  // The form posts to the page's action (React Router's data request for /volunteering).
+  await page.route("**/volunteering.data**", (route) => route.abort("failed"));
   await page.goto("/volunteering");
   const f = form(page);
   await fillIn(f, amina);
@@ -152,8 +153,9 @@ test("the server checks again: a script posting bad data gets the field messages
   const bad = await request.post("/api/volunteers", { data: { name: " ", email: "x", reason: "r".repeat(201) } });
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toEqual({
-    status: "invalid",
-    errors: {
+    error: "Please correct the fields marked.",
+    code: "invalid",
+    fields: {
       name: "Name must not be left blank.",
       email: "Invalid email.",
       reason: "Reason must be at most 200 characters.",

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Site } from "~/features/content/schema";
+import type { Site } from "~/lib/site";
 
 export function Footer({ site }: { site: Site }) {
   return (

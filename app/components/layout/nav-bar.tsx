@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import type { Site } from "~/features/content/schema";
+import type { Site } from "~/lib/site";
 
 const links = [
   { to: "/", label: "Home" },

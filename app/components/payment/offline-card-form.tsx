@@ -1,5 +1,5 @@
 import { useEffect, useImperativeHandle, useState, type Ref } from "react";
-import { cardProblem } from "../test-cards";
+import { cardProblem } from "~/lib/test-cards";
 import { unexpectedError, type CardFormHandle } from "./card-form";
 
 /** The offline test provider's card form: Stripe's test cards, no real money. */

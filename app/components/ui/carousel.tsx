@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
-import type { Image } from "~/features/content/schema";
+import type { Image } from "~/lib/images";
 import { Picture } from "./picture";
 import { shouldAutoAdvance, wrapIndex } from "./carousel-state";
 

@@ -1,4 +1,4 @@
-import type { Image } from "~/features/content/schema";
+import type { Image } from "~/lib/images";
 import { fallbackWidth, imageSrcSet, imageUrl } from "~/lib/images";
 
 interface PictureProps {

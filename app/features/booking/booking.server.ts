@@ -1,56 +1,29 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
+import { seatsOf } from "~/infra/db/seats.server";
+import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { queueMail } from "~/infra/email/outbox.server";
 import { announceChange } from "~/infra/live/changes.server";
-import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
 import { bookingFeePence, bookingTotalPence } from "./pricing";
 import { bookingReceipt, refundNotice } from "./receipt.server";
-import { onlyLeftMessage, validateTicketInformation, type TicketErrors } from "./schema";
+import { bookingMessages, onlyLeftMessage, validateTicketInformation, type StartedBooking } from "./schema";
 
 /** How long seats stay held while the visitor pays. */
 export const holdMinutes = 15;
 
-export class BookingInputError extends Error {
-  constructor(readonly errors: TicketErrors) {
-    super("The ticket information is not valid.");
-  }
-}
-
-/** Why a booking cannot start, in words for the visitor. */
-export class BookingRefusedError extends Error {
-  constructor(
-    readonly reason: "no-event" | "not-on-sale" | "not-bookable" | "sold-out" | "too-many",
-    message: string,
-    readonly remaining?: number,
-  ) {
-    super(message);
-  }
-}
-
 type BookingRow = typeof bookings.$inferSelect;
 
-/** Seats taken for an event: valid tickets, plus unexpired holds (other than `except`). */
+/** Seats taken for an event at `now`: valid tickets, plus unexpired holds (other than `except`). */
 async function seatsTaken(tx: Queryable, eventId: string, now: Date, except?: string) {
-  const [row] = await tx
-    .select({
-      sold: sql<number>`coalesce((select sum(${tickets.quantity}) from ${tickets} where ${tickets.eventId} = ${eventId} and ${tickets.isValid}), 0)::int`,
-      held: sql<number>`coalesce((select sum(${bookings.quantity}) from ${bookings} where ${bookings.eventId} = ${eventId} and ${bookings.status} = 'held' and ${bookings.holdExpiresAt} > ${now}${except ? sql` and ${bookings.bookingRef} <> ${except}` : sql``}), 0)::int`,
-    })
-    .from(sql`(select 1) as one`);
-  return Number(row!.sold) + Number(row!.held);
+  const { sold, held } = await seatsOf(tx, eventId, now, except);
+  return sold + held;
 }
 
 async function record(tx: Queryable, bookingRef: string, status: string, note: string, at: Date) {
   await tx.insert(bookingHistory).values({ bookingRef, status, note, at });
-}
-
-export interface StartedBooking {
-  bookingRef: string;
-  clientSecret: string;
-  amountPence: number;
-  holdExpiresAt: string;
 }
 
 /**
@@ -64,7 +37,7 @@ export async function startBooking(
   input: { eventId: string; name: unknown; email: unknown; quantity: unknown; replaces?: string },
 ): Promise<StartedBooking> {
   const validation = validateTicketInformation(input);
-  if (!validation.ok) throw new BookingInputError(validation.errors);
+  if (!validation.ok) throw new AppError("invalid", bookingMessages.summary, { fields: validation.errors });
   const { name, email, quantity } = validation.data;
   const now = deps.clock.now();
   if (input.replaces) await releaseHold(deps, input.replaces, "Replaced by a new attempt");
@@ -74,16 +47,16 @@ export async function startBooking(
     const [event] = isUuid(input.eventId)
       ? await tx.select().from(events).where(eq(events.id, input.eventId)).for("update")
       : [];
-    if (!event) throw new BookingRefusedError("no-event", "There is no such event.");
-    if (event.ticketSaleExpiry <= now) {
-      throw new BookingRefusedError("not-on-sale", "Ticket sales for this event have closed.");
-    }
+    if (!event) throw new AppError("not-found", "There is no such event.");
+    if (event.ticketSaleExpiry <= now) throw new AppError("conflict", "Ticket sales for this event have closed.");
     if (event.ticketCostPence === null) {
-      throw new BookingRefusedError("not-bookable", "Tickets for this event are not sold on this site.");
+      throw new AppError("conflict", "Tickets for this event are not sold on this site.");
     }
     const remaining = event.totalAvailableTickets - (await seatsTaken(tx, event.id, now));
-    if (remaining <= 0) throw new BookingRefusedError("sold-out", "Sorry, this event is sold out.", 0);
-    if (quantity > remaining) throw new BookingRefusedError("too-many", onlyLeftMessage(remaining), remaining);
+    if (remaining <= 0) throw new AppError("conflict", "Sorry, this event is sold out.");
+    if (quantity > remaining) {
+      throw new AppError("conflict", onlyLeftMessage(remaining), { fields: { quantity: onlyLeftMessage(remaining) } });
+    }
     const amountPence = bookingTotalPence(event.ticketCostPence, quantity);
     const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
     await tx.insert(bookings).values({
@@ -128,7 +101,7 @@ export async function startBooking(
       await record(tx, bookingRef, "failed", `The payment provider refused: ${(error as Error).message}`, failedAt);
       await announceChange(tx, "availability");
     });
-    throw error;
+    throw providerUnavailable(error, `starting booking ${bookingRef}`);
   }
 }
 
@@ -169,9 +142,10 @@ export function receiptKey(bookingRef: string) {
  * Settles a booking from what the payment provider says (never from the visitor's URL). Called by
  * the webhook and by the confirmation page, in either order, any number of times: the booking row
  * is locked, so the ticket and its receipt are created exactly once. A payment that arrives after
- * its hold expired keeps its seats if there are still enough, and is refunded otherwise.
+ * its hold expired keeps its seats if there are still enough, and is refunded otherwise. `known` is
+ * the payment as the provider has just given it (the webhook), so it need not be asked twice.
  */
-export async function settleBooking(deps: PaymentDeps, bookingRef: string): Promise<Settlement> {
+export async function settleBooking(deps: PaymentDeps, bookingRef: string, known?: Payment): Promise<Settlement> {
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
   const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
   if (!booking?.providerPaymentId) return { outcome: "unknown" };
@@ -181,7 +155,8 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string): Prom
     return { outcome: "refunded", booking };
   }
 
-  const payment = await deps.payments.retrievePayment(booking.providerPaymentId);
+  const payment =
+    known?.id === booking.providerPaymentId ? known : await deps.payments.retrievePayment(booking.providerPaymentId);
   if (payment.status !== "succeeded") return { outcome: "pending", booking, status: payment.status };
   if (payment.amountPence !== booking.amountPence || payment.metadata.booking_ref !== bookingRef) {
     console.error(`Payment ${payment.id} does not match booking ${bookingRef}: not issuing tickets.`);
@@ -268,15 +243,6 @@ async function finishRefund(deps: PaymentDeps, booking: BookingRow) {
       .returning();
     if (row) await record(tx, booking.bookingRef, "refunded", "The payment was refunded in full", now);
   });
-}
-
-/** The booking a payment belongs to, for the webhook. */
-export async function bookingRefForPayment(db: Queryable, paymentId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ bookingRef: bookings.bookingRef })
-    .from(bookings)
-    .where(eq(bookings.providerPaymentId, paymentId));
-  return row?.bookingRef;
 }
 
 /** One booking with its status history, for staff. */

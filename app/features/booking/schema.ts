@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { emailPattern, personNamePattern } from "~/lib/validation";
+import { validate } from "~/lib/forms";
+import { emailField, personNameField } from "~/lib/validation";
 import { maxTickets, minTickets } from "./pricing";
 
 export const bookingLimits = { name: 80, email: 99 } as const;
@@ -16,16 +17,8 @@ export function onlyLeftMessage(remaining: number) {
 }
 
 export const ticketInformationSchema = z.object({
-  name: z
-    .string(bookingMessages.name)
-    .trim()
-    .max(bookingLimits.name, bookingMessages.name)
-    .regex(personNamePattern, bookingMessages.name),
-  email: z
-    .string(bookingMessages.email)
-    .trim()
-    .max(bookingLimits.email, bookingMessages.email)
-    .regex(emailPattern, bookingMessages.email),
+  name: personNameField(bookingMessages.name, bookingLimits.name),
+  email: emailField(bookingMessages.email, bookingLimits.email),
   quantity: z
     .union([z.string(), z.number()], bookingMessages.quantity)
     .transform((value) => String(value).trim())
@@ -38,15 +31,14 @@ export type TicketInformation = z.output<typeof ticketInformationSchema>;
 export type TicketField = keyof TicketInformation;
 export type TicketErrors = Partial<Record<TicketField, string>>;
 
-export function validateTicketInformation(
-  input: unknown,
-): { ok: true; data: TicketInformation } | { ok: false; errors: TicketErrors } {
-  const result = ticketInformationSchema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
-  const errors: TicketErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as TicketField | undefined;
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
-  return { ok: false, errors };
+export function validateTicketInformation(input: unknown) {
+  return validate<typeof ticketInformationSchema, TicketField>(ticketInformationSchema, input);
+}
+
+/** What POST /api/bookings answers: the hold, and what the card form needs to pay for it. */
+export interface StartedBooking {
+  bookingRef: string;
+  clientSecret: string;
+  amountPence: number;
+  holdExpiresAt: string;
 }

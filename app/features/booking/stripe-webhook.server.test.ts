@@ -8,7 +8,7 @@ import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { settleBooking, startBooking } from "./booking.server";
-import { paymentWebhook as handlePaymentWebhook } from "~/payments.server";
+import { paymentWebhook as handlePaymentWebhook } from "../../../server/payments";
 
 describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   let database: DatabaseHandle;

@@ -1,19 +1,13 @@
 import { z } from "zod";
+import { imageSchema } from "~/lib/images";
+import { siteSchema } from "~/lib/site";
+
+const httpsUrl = z.url({ protocol: /^https$/ });
 
 // Schemas for the charity's editable texts in content/<name>/content.json.
 // They are browser-safe: pages import the inferred types, the server validates the files.
 
 const text = z.string().trim().min(1);
-
-/**
- * An image names a source picture under content/images/ without its extension
- * (e.g. "projects/water-well"); the build renders it to AVIF, WebP and JPEG at several widths.
- */
-export const imageSchema = z.object({
-  src: z.string().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, "must name an image under content/images, without extension"),
-  alt: z.string().trim(),
-});
-export type Image = z.infer<typeof imageSchema>;
 
 export const missionSchema = z.object({
   missionStatement: text,
@@ -69,25 +63,6 @@ export const trusteeSchema = z.object({
   job: text,
 });
 export type Trustee = z.infer<typeof trusteeSchema>;
-
-const httpsUrl = z.url({ protocol: /^https$/ });
-const sitePath = z.string().regex(/^\/[^/]/, "must be a path on this site, starting with /");
-
-export const siteSchema = z.object({
-  shortName: text,
-  charityName: text,
-  registrationNumber: z.string().regex(/^\d{6,8}$/, "must be 6 to 8 digits"),
-  email: z.email(),
-  description: text,
-  donationPageUrl: httpsUrl,
-  quizTicketingUrl: httpsUrl,
-  socialUrl: httpsUrl,
-  socialLabel: text,
-  privacyPolicyUrl: sitePath,
-  builderCredit: z.object({ name: text, url: httpsUrl }),
-  defaultVideoUrl: httpsUrl,
-});
-export type Site = z.infer<typeof siteSchema>;
 
 export const homeSchema = z.object({
   title: text,

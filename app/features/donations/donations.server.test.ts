@@ -4,14 +4,14 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
-import { paymentWebhook } from "~/payments.server";
+import { paymentWebhook } from "../../../server/payments";
 import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { amountMessages } from "./amount";
-import { DonationInputError, listDonations, settleDonation, startDonation } from "./donations.server";
+import { listDonations, settleDonation, startDonation } from "./donations.server";
 import { donationMessages, taxpayerStatement } from "./schema";
 
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
@@ -74,10 +74,11 @@ describe.each(engines)("donations on %s", (engine) => {
 
   it("refuses amounts outside £1 to £10,000 and bad details, storing nothing and asking for no payment", async () => {
     for (const amount of ["0.99", "10000.01", "-10", "1e4", "12.345"]) {
-      await expect(startDonation(deps, { ...donor, amount })).rejects.toBeInstanceOf(DonationInputError);
+      await expect(startDonation(deps, { ...donor, amount })).rejects.toMatchObject({ code: "invalid" });
     }
     await expect(startDonation(deps, { amount: "0", name: "", email: "x", giftAid: true })).rejects.toMatchObject({
-      errors: {
+      code: "invalid",
+      fields: {
         amount: amountMessages.tooSmall,
         name: donationMessages.name,
         email: donationMessages.email,

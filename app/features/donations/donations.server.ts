@@ -1,27 +1,22 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
-import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
+import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { donations, giftAidDeclarations } from "../../../db/schema";
 import { giftAidPence } from "./amount";
 import { donationReceipt } from "./receipt.server";
-import { declarationWording, validateDonation, type DonationErrors, type GiftAidScope } from "./schema";
-
-export class DonationInputError extends Error {
-  constructor(readonly errors: DonationErrors) {
-    super("The donation details are not valid.");
-  }
-}
+import {
+  declarationWording,
+  donationMessages,
+  validateDonation,
+  type GiftAidScope,
+  type StartedDonation,
+} from "./schema";
 
 type DonationRow = typeof donations.$inferSelect;
 type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
-
-export interface StartedDonation {
-  donationId: string;
-  clientSecret: string;
-  amountPence: number;
-}
 
 /**
  * Starts a donation: checks the form with the same rules as the browser, records the donation
@@ -31,7 +26,7 @@ export interface StartedDonation {
  */
 export async function startDonation(deps: PaymentDeps, input: unknown, replaces?: string): Promise<StartedDonation> {
   const validation = validateDonation(input);
-  if (!validation.ok) throw new DonationInputError(validation.errors);
+  if (!validation.ok) throw new AppError("invalid", donationMessages.summary, { fields: validation.errors });
   const { amountPence, name, email, giftAid } = validation.data;
   if (replaces) await cancelDonation(deps, replaces);
 
@@ -76,7 +71,7 @@ export async function startDonation(deps: PaymentDeps, input: unknown, replaces?
       .update(donations)
       .set({ status: "failed", updatedAt: deps.clock.now() })
       .where(eq(donations.id, donationId));
-    throw error;
+    throw providerUnavailable(error, `starting donation ${donationId}`);
   }
 }
 
@@ -109,16 +104,22 @@ async function declarationFor(db: Queryable, donationId: string) {
  * Settles a donation from what the payment provider says (never from the visitor's URL). Called by
  * the webhook and by the return page, in either order, any number of times: the row is locked, so
  * it is marked paid and its receipt queued exactly once. A payment whose amount or metadata does
- * not match the donation is never taken as paying for it.
+ * not match the donation is never taken as paying for it. `known` is the payment as the provider has
+ * just given it (the webhook), so it need not be asked twice.
  */
-export async function settleDonation(deps: PaymentDeps, donationId: string): Promise<DonationSettlement> {
+export async function settleDonation(
+  deps: PaymentDeps,
+  donationId: string,
+  known?: Payment,
+): Promise<DonationSettlement> {
   if (!isUuid(donationId)) return { outcome: "unknown" };
   const [donation] = await deps.db.select().from(donations).where(eq(donations.id, donationId));
   if (!donation?.providerPaymentId) return { outcome: "unknown" };
   const declaration = await declarationFor(deps.db, donationId);
   if (donation.status === "paid") return { outcome: "paid", donation, declaration, firstTime: false };
 
-  const payment = await deps.payments.retrievePayment(donation.providerPaymentId);
+  const payment =
+    known?.id === donation.providerPaymentId ? known : await deps.payments.retrievePayment(donation.providerPaymentId);
   if (payment.status !== "succeeded") return { outcome: "pending", donation, declaration, status: payment.status };
   if (
     payment.amountPence !== donation.amountPence ||
@@ -157,12 +158,6 @@ export async function settleDonation(deps: PaymentDeps, donationId: string): Pro
     );
     return { outcome: "paid", donation: paid!, declaration, firstTime: true } as const;
   });
-}
-
-/** The donation a payment belongs to, for the webhook. */
-export async function donationIdForPayment(db: Queryable, paymentId: string): Promise<string | undefined> {
-  const [row] = await db.select({ id: donations.id }).from(donations).where(eq(donations.providerPaymentId, paymentId));
-  return row?.id;
 }
 
 /** Every donation, newest first, with its Gift Aid declaration if any: for staff. */

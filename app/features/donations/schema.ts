@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatPounds } from "~/lib/money";
-import { emailPattern, personNamePattern } from "~/lib/validation";
+import { fieldErrors } from "~/lib/forms";
+import { emailField, personNameField, requiredTextField } from "~/lib/validation";
 import { parseDonationAmount } from "./amount";
 
 export const donationLimits = { name: 80, email: 99, firstName: 40, surname: 40, houseNameOrNumber: 60, postcode: 10 };
@@ -52,17 +53,10 @@ export function normalisePostcode(input: string): string | undefined {
   return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
 }
 
-const personName = (max: number, message: string) =>
-  z.string(message).trim().min(1, message).max(max, message).regex(personNamePattern, message);
-
 const giftAidSchema = z.object({
-  firstName: personName(donationLimits.firstName, donationMessages.firstName),
-  surname: personName(donationLimits.surname, donationMessages.surname),
-  houseNameOrNumber: z
-    .string(donationMessages.houseNameOrNumber)
-    .trim()
-    .min(1, donationMessages.houseNameOrNumber)
-    .max(donationLimits.houseNameOrNumber, donationMessages.houseNameOrNumber),
+  firstName: personNameField(donationMessages.firstName, donationLimits.firstName),
+  surname: personNameField(donationMessages.surname, donationLimits.surname),
+  houseNameOrNumber: requiredTextField(donationMessages.houseNameOrNumber, donationLimits.houseNameOrNumber),
   postcode: z
     .string(donationMessages.postcode)
     .max(20, donationMessages.postcode)
@@ -76,12 +70,8 @@ const giftAidSchema = z.object({
 export type GiftAidDetails = z.output<typeof giftAidSchema>;
 
 const donorSchema = z.object({
-  name: personName(donationLimits.name, donationMessages.name),
-  email: z
-    .string(donationMessages.email)
-    .trim()
-    .max(donationLimits.email, donationMessages.email)
-    .regex(emailPattern, donationMessages.email),
+  name: personNameField(donationMessages.name, donationLimits.name),
+  email: emailField(donationMessages.email, donationLimits.email),
 });
 
 /** What the donation form sends: the amount, the donor, and the Gift Aid declaration if ticked. */
@@ -131,9 +121,12 @@ export function validateDonation(
 }
 
 function collect(result: z.ZodSafeParseResult<unknown>, errors: DonationErrors) {
-  if (result.success) return;
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as DonationField | undefined;
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
+  if (!result.success) Object.assign(errors, fieldErrors(result.error), errors);
+}
+
+/** What POST /api/donations answers: the donation, and what the card form needs to pay for it. */
+export interface StartedDonation {
+  donationId: string;
+  clientSecret: string;
+  amountPence: number;
 }

@@ -145,9 +145,9 @@ describe.each(engines)("events on %s", (engine) => {
     const event = await createEvent(database.db, quiz, now);
     const changed = await updateEvent(database.db, event.id, { totalAvailableTickets: 5, ticketCost: null }, now);
     expect(changed).toMatchObject({ name: "Quiz Night", totalAvailableTickets: 5, ticketCost: null });
-    await expect(updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" }, now)).rejects.toThrow(
-      "must not be after eventDate",
-    );
+    await expect(
+      updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" }, now),
+    ).rejects.toMatchObject({ code: "invalid", fields: { ticketSaleExpiry: "must not be after eventDate" } });
     expect((await findEvent(database.db, event.id))?.ticketSaleExpiry).toBe("2026-12-04T12:00:00.000Z");
     expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" }, now)).toBeUndefined();
   });

@@ -1,5 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
+import { seatsByEvent } from "~/infra/db/seats.server";
+import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { events } from "../../../db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
@@ -64,15 +66,6 @@ export async function createEvent(db: Queryable, input: NewEvent, now: Date): Pr
   return toEventView(row!);
 }
 
-export class EventRuleError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Applies a staff member's changes; undefined when there is no such event. */
 export async function updateEvent(
   db: Queryable,
@@ -100,7 +93,11 @@ export async function updateEvent(
     };
     const eventDate = next.eventDate ?? current.eventDate;
     const expiry = next.ticketSaleExpiry ?? current.ticketSaleExpiry;
-    if (expiry > eventDate) throw new EventRuleError("ticketSaleExpiry", "must not be after eventDate");
+    if (expiry > eventDate) {
+      throw new AppError("invalid", "The changes are not valid.", {
+        fields: { ticketSaleExpiry: "must not be after eventDate" },
+      });
+    }
     const [row] = await tx
       .update(events)
       .set({ ...next, updatedAt: now })
@@ -116,14 +113,8 @@ export async function updateEvent(
  * until their hold runs out at `now`.
  */
 export async function availabilityByEvent(db: Queryable, now: Date): Promise<Record<string, Availability>> {
-  const rows = await db
-    .select({
-      id: events.id,
-      total: events.totalAvailableTickets,
-      // Written out with table aliases: inside a subquery an unqualified "id" would mean the ticket's.
-      sold: sql<number>`coalesce((select sum(t.quantity) from tickets t where t.event_id = "events"."id" and t.is_valid), 0)::int`,
-      held: sql<number>`coalesce((select sum(b.quantity) from bookings b where b.event_id = "events"."id" and b.status = 'held' and b.hold_expires_at > ${now}), 0)::int`,
-    })
-    .from(events);
-  return Object.fromEntries(rows.map((row) => [row.id, availabilityOf(row.total, Number(row.sold), Number(row.held))]));
+  const seats = await seatsByEvent(db, now);
+  return Object.fromEntries(
+    Object.entries(seats).map(([id, { total, sold, held }]) => [id, availabilityOf(total, sold, held)]),
+  );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { eventChangesSchema, fieldErrors, newEventSchema } from "./schema";
+import { fieldErrors } from "~/lib/forms";
+import { eventChangesSchema, newEventSchema } from "./schema";
 
 const valid = {
   name: "Quiz Night",

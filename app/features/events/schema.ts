@@ -99,14 +99,3 @@ export const eventChangesSchema = z.strictObject(eventFields).partial();
 
 export type NewEvent = z.output<typeof newEventSchema>;
 export type EventChanges = z.output<typeof eventChangesSchema>;
-
-/** A zod failure as `{ field: reason }`, for a 400 answer that says what to fix. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = issue.path.join(".") || "body";
-    const message = issue.code === "unrecognized_keys" ? `unknown field(s): ${issue.keys.join(", ")}` : issue.message;
-    errors[field] ??= message;
-  }
-  return errors;
-}

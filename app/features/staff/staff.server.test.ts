@@ -66,9 +66,9 @@ describe.each(engines)("staff accounts on %s", (engine) => {
     expect(await requireStaff(site, request)).toEqual(user);
     // The site's clock, not the machine's, decides when a session has run out.
     const later = { db: database.db, clock: { now: () => new Date("2026-11-22T17:01:00Z") } };
-    await expect(requireStaff(later, request)).rejects.toBeInstanceOf(Response);
+    await expect(requireStaff(later, request)).rejects.toMatchObject({ code: "unauthorised" });
     await endSession(database.db, second);
-    await expect(requireStaff(site, request)).rejects.toBeInstanceOf(Response);
+    await expect(requireStaff(site, request)).rejects.toMatchObject({ code: "unauthorised" });
   });
 });
 

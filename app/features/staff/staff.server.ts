@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Database } from "~/infra/db/database.server";
 import type { Clock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
 import { staffSessions, staffUsers } from "../../../db/schema";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.server";
 
@@ -113,16 +114,13 @@ export function clearedSessionCookie(secure: boolean) {
   ].join("; ");
 }
 
-export const unauthorised = () =>
-  Response.json({ error: "Sign in as staff to do this." }, { status: 401, headers: { "Cache-Control": "no-store" } });
-
-/** The signed-in staff member making this request; throws a 401 answer when there is none. */
+/** The signed-in staff member making this request; throws an "unauthorised" AppError (401) when there is none. */
 export async function requireStaff(
   { db, clock }: { db: Database; clock: Clock },
   request: Request,
 ): Promise<StaffUser> {
   const token = sessionTokenFrom(request);
   const user = token ? await userForSession(db, token, clock.now()) : undefined;
-  if (!user) throw unauthorised();
+  if (!user) throw new AppError("unauthorised", "Sign in as staff to do this.");
   return user;
 }

@@ -5,7 +5,7 @@ import type { Database } from "../db/database.server";
 import { offlinePayments } from "../../../db/schema";
 import type { NewPayment, Payment, PaymentProvider } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
-import { cardDigits, cardProblem, testCards, type CardDetails } from "./test-cards";
+import { cardDigits, cardProblem, testCards, type CardDetails } from "~/lib/test-cards";
 
 export type { CardDetails };
 

@@ -1,4 +1,5 @@
 import type { Clock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
 import type { Database } from "../db/database.server";
 
 /** A card payment as our code sees it, whichever provider took it. Amounts are in pence. */
@@ -44,6 +45,19 @@ export interface PaymentProvider {
   refundPayment(id: string, idempotencyKey: string): Promise<void>;
   /** Checks the signature and reads the event; throws WebhookSignatureError when it does not verify. */
   parseWebhook(rawBody: string, signature: string | null): Promise<WebhookEvent>;
+}
+
+/**
+ * The provider could not be asked (down, slow, refusing our request): logged in full for us, and
+ * for the visitor an AppError that says only what they can do about it.
+ */
+export function providerUnavailable(error: unknown, what: string): AppError {
+  console.error(`The payment provider failed while ${what}:`, error);
+  return new AppError(
+    "provider-unavailable",
+    "We could not reach the card payment service just now, so nothing has been charged. Please try again in a moment.",
+    { cause: error },
+  );
 }
 
 /** The charity's details that receipts carry. */

@@ -15,13 +15,17 @@ export async function handlePaymentWebhook(
   request: Request,
   settle: (paymentId: string) => Promise<unknown>,
 ): Promise<Response> {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed." }, { status: 405 });
+  if (request.method !== "POST") {
+    return Response.json({ error: "Method not allowed.", code: "method-not-allowed" }, { status: 405 });
+  }
   const rawBody = await request.text();
   let event;
   try {
     event = await deps.payments.parseWebhook(rawBody, request.headers.get("Stripe-Signature"));
   } catch (error) {
-    if (error instanceof WebhookSignatureError) return Response.json({ error: "Bad signature." }, { status: 400 });
+    if (error instanceof WebhookSignatureError) {
+      return Response.json({ error: "Bad signature.", code: "invalid" }, { status: 400 });
+    }
     throw error;
   }
   const [seen] = await deps.db

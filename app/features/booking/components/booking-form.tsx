@@ -8,10 +8,12 @@ import {
   bookingMessages,
   onlyLeftMessage,
   validateTicketInformation,
+  type StartedBooking,
   type TicketErrors,
 } from "../schema";
-import { unexpectedError } from "~/infra/payments/components/card-form";
-import { CardPayment, PaymentStartError, useCardPayment } from "~/infra/payments/components/card-payment";
+import { postJson } from "~/lib/api-client";
+import { unexpectedError } from "~/components/payment/card-form";
+import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
 
 export interface BookableEvent {
   id: string;
@@ -87,34 +89,22 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
     const details = check();
     if (!details) return;
     await payment.pay(async () => {
-      const response = await fetch("/api/bookings", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ eventId: event.id, ...details, replaces: previousAttempt.current }),
+      const answer = await postJson<StartedBooking>("/api/bookings", {
+        eventId: event.id,
+        ...details,
+        replaces: previousAttempt.current,
       });
-      const body = (await response.json().catch(() => ({}))) as {
-        bookingRef?: string;
-        clientSecret?: string;
-        errors?: TicketErrors;
-        message?: string;
-        reason?: string;
-      };
-      if (response.status === 400 && body.errors) {
-        setErrors(body.errors);
-        return undefined;
-      }
-      if (response.status === 409 && body.reason === "too-many") {
-        setErrors({ quantity: body.message });
-        return undefined;
-      }
-      if (!response.ok || !body.bookingRef || !body.clientSecret) {
+      if (!answer.ok) {
+        // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
+        if (answer.fields) return void setErrors(answer.fields as TicketErrors);
         throw new PaymentStartError(
-          body.message ?? unexpectedError(`the booking could not be started (${response.status})`),
+          answer.code === "conflict" || answer.code === "not-found" ? answer.error : unexpectedError(answer.error),
         );
       }
-      previousAttempt.current = body.bookingRef;
-      const returnUrl = confirmationUrl(event, { bookingRef: body.bookingRef }, details);
-      return { clientSecret: body.clientSecret, returnUrl, email: details.email };
+      const started = answer.data;
+      previousAttempt.current = started.bookingRef;
+      const returnUrl = confirmationUrl(event, { bookingRef: started.bookingRef }, details);
+      return { clientSecret: started.clientSecret, returnUrl, email: details.email };
     });
   }
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Picture } from "~/components/ui/picture";
-import type { Image } from "../schema";
+import type { Image } from "~/lib/images";
 
 /** The banner at the top of a content page: its picture (or video) and the page's one h1. */
 export function PageHeader({ title, image, media }: { title: string; image?: Image; media?: ReactNode }) {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Picture } from "~/components/ui/picture";
-import type { Image } from "../schema";
+import type { Image } from "~/lib/images";
 
 /**
  * A video shown as its poster with a play button; the player's frame loads only when asked for,

@@ -2,8 +2,8 @@ import { useRef, type FormEvent } from "react";
 import { Link } from "react-router";
 import { TextField } from "~/components/ui/text-field";
 import { useFormFields } from "~/components/ui/use-form-fields";
-import { unexpectedError } from "~/infra/payments/components/card-form";
-import { CardPayment, PaymentStartError, useCardPayment } from "~/infra/payments/components/card-payment";
+import { unexpectedError } from "~/components/payment/card-form";
+import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
 import { formatPounds } from "~/lib/money";
 import { amountParam, giftAidPence } from "../amount";
 import {
@@ -15,7 +15,9 @@ import {
   type DonationErrors,
   type DonationField,
   type GiftAidScope,
+  type StartedDonation,
 } from "../schema";
+import { postJson } from "~/lib/api-client";
 
 interface DonationFormProps {
   amountPence: number;
@@ -65,30 +67,16 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
     if (!validation.ok) return setErrors(validation.errors);
     setErrors({});
     await payment.pay(async () => {
-      const response = await fetch("/api/donations", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ ...form, replaces: previousAttempt.current }),
-      });
-      const body = (await response.json().catch(() => ({}))) as {
-        donationId?: string;
-        clientSecret?: string;
-        errors?: DonationErrors;
-        message?: string;
-      };
-      if (response.status === 400 && body.errors) {
-        setErrors(body.errors);
-        return undefined;
+      const answer = await postJson<StartedDonation>("/api/donations", { ...form, replaces: previousAttempt.current });
+      if (!answer.ok) {
+        if (answer.fields) return void setErrors(answer.fields as DonationErrors);
+        throw new PaymentStartError(unexpectedError(answer.error));
       }
-      if (!response.ok || !body.donationId || !body.clientSecret) {
-        throw new PaymentStartError(
-          body.message ?? unexpectedError(`the donation could not be started (${response.status})`),
-        );
-      }
-      previousAttempt.current = body.donationId;
+      const started = answer.data;
+      previousAttempt.current = started.donationId;
       return {
-        clientSecret: body.clientSecret,
-        returnUrl: donationReturnUrl(amountPence, body.donationId),
+        clientSecret: started.clientSecret,
+        returnUrl: donationReturnUrl(amountPence, started.donationId),
         email: validation.data.email,
       };
     });

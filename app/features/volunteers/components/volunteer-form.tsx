@@ -1,4 +1,5 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useFetcher } from "react-router";
 import { AlertDialog } from "~/components/ui/alert-dialog";
 import { TextField } from "~/components/ui/text-field";
 import {
@@ -19,13 +20,16 @@ function alertFor(result: VolunteerSubmissionResult | undefined): Alert | null {
     return { title: volunteerReplies.thanksTitle, message: volunteerReplies.thanks, tone: "success" };
   if (result?.status === "limited")
     return { title: volunteerReplies.failedTitle, message: result.message, tone: "error" };
+  if (result?.status === "failed")
+    return { title: volunteerReplies.failedTitle, message: volunteerReplies.failed, tone: "error" };
   return null;
 }
 
 /**
- * The volunteering sign-up form. With JavaScript it checks the fields as the server will, posts to
- * /api/volunteers and answers with an alert; without, it posts to the page, whose action answers
- * (`result`, with the values sent back when they need correcting).
+ * The volunteering sign-up form. It posts to the volunteering page's action: with JavaScript it
+ * first checks the fields as the server will, then sends them through a fetcher and answers with
+ * an alert; without, the page itself answers (`result`, with the values sent back when they need
+ * correcting).
  */
 export function VolunteerForm({
   result,
@@ -37,8 +41,10 @@ export function VolunteerForm({
   const [values, setValues] = useState(result?.status === "ok" ? emptyValues : { ...emptyValues, ...submitted });
   const [errors, setErrors] = useState<VolunteerErrors>(result?.status === "invalid" ? result.errors : {});
   const [alert, setAlert] = useState<Alert | null>(alertFor(result));
-  const [sending, setSending] = useState(false);
+  const fetcher = useFetcher<{ result: VolunteerSubmissionResult }>();
+  const sending = fetcher.state !== "idle";
   const formRef = useRef<HTMLFormElement>(null);
+  const answered = useRef<unknown>(undefined);
 
   function change(field: VolunteerField, value: string) {
     setValues((current) => ({ ...current, [field]: value.slice(0, volunteerLimits[field]) }));
@@ -50,7 +56,22 @@ export function VolunteerForm({
     if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  // Each answer from the server, once.
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data || answered.current === fetcher.data) return;
+    answered.current = fetcher.data;
+    const { result: reply } = fetcher.data;
+    if (reply.status === "ok") {
+      setValues(emptyValues);
+      setErrors({});
+    } else if (reply.status === "invalid") {
+      setErrors(reply.errors);
+      focusFirstError(reply.errors);
+    }
+    setAlert(alertFor(reply));
+  }, [fetcher.state, fetcher.data]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending) return;
     const validation = validateVolunteer(values);
@@ -59,32 +80,7 @@ export function VolunteerForm({
       focusFirstError(validation.errors);
       return;
     }
-    setSending(true);
-    try {
-      const website = new FormData(event.currentTarget).get("website");
-      const response = await fetch("/api/volunteers", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ ...values, website }),
-      });
-      const body = (await response.json().catch(() => null)) as VolunteerSubmissionResult | null;
-      if (response.ok && body?.status === "ok") {
-        setValues(emptyValues);
-        setErrors({});
-        setAlert(alertFor(body));
-      } else if (body?.status === "invalid") {
-        setErrors(body.errors);
-        focusFirstError(body.errors);
-      } else if (body?.status === "limited") {
-        setAlert(alertFor(body));
-      } else {
-        setAlert({ title: volunteerReplies.failedTitle, message: volunteerReplies.failed, tone: "error" });
-      }
-    } catch {
-      setAlert({ title: volunteerReplies.failedTitle, message: volunteerReplies.failed, tone: "error" });
-    } finally {
-      setSending(false);
-    }
+    void fetcher.submit(event.currentTarget, { method: "post", action: "/volunteering" });
   }
 
   return (

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import type { Route } from "./+types/project-index";
+import type { Route } from "./+types/project.redirect";
 
 // The specification's /project path carried the project in navigation state only; a project now
 // has its own address (/project/:slug). A bare /project, or the old ?slug= form, is sent on.

@@ -9,9 +9,10 @@ import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
-import type { PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
+import type { Payment, PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { systemClock, type Clock } from "~/lib/clock";
+import { paymentWebhook, settlePayment } from "./payments";
 
 /** Everything a request needs from the running site, handed to loaders and actions as context. */
 export interface Services {
@@ -29,6 +30,10 @@ export interface Services {
   outbox: OutboxWorker;
   /** What bookings and donations need: database, provider, and the charity's details for receipts. */
   paymentDeps(): Promise<PaymentDeps>;
+  /** Settles the booking or donation a succeeded payment paid for (server/payments.ts). */
+  settlePayment(paymentId: string, known?: Payment): Promise<unknown>;
+  /** POST /api/payments/webhook. */
+  paymentWebhook(request: Request): Promise<Response>;
   limits: {
     volunteerSignUps: RateLimiter;
     /** Failed staff sign-ins, per address and per e-mail. */
@@ -54,6 +59,15 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       : folderMailer(path.join(config.dataDir, "outbox"), config.mailFrom);
     const outbox = new OutboxWorker(database.db, mailer, clock);
     outbox.start();
+    async function paymentDeps(): Promise<PaymentDeps> {
+      const { site } = await currentContent();
+      return {
+        db: database.db,
+        payments,
+        clock,
+        charity: { name: site.charityName, registrationNumber: site.registrationNumber, email: site.email },
+      };
+    }
     async function currentContent() {
       if (!config.production) content = await loadContent(config.contentDir);
       return content;
@@ -66,15 +80,9 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       availability,
       payments,
       outbox,
-      async paymentDeps() {
-        const { site } = await currentContent();
-        return {
-          db: database.db,
-          payments,
-          clock,
-          charity: { name: site.charityName, registrationNumber: site.registrationNumber, email: site.email },
-        };
-      },
+      paymentDeps,
+      settlePayment: async (paymentId, known) => settlePayment(await paymentDeps(), paymentId, known),
+      paymentWebhook: async (request) => paymentWebhook(await paymentDeps(), request),
       limits: {
         volunteerSignUps: new RateLimiter({ limit: 5, windowMs: 15 * 60_000 }),
         staffSignIns: new RateLimiter({ limit: 10, windowMs: 15 * 60_000 }),

@@ -1,0 +1,25 @@
+import { isRouteErrorResponse, useRouteError } from "react-router";
+import { NotFound } from "./not-found";
+
+/**
+ * The error boundary of the site and of each page that can fail on its own: the 404 page, or a
+ * generic apology with the reference the failure was logged under (never the error's own text).
+ * The navigation and footer stay, so the visitor can go on.
+ */
+export function ErrorPage() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const ref = isRouteErrorResponse(error) ? (error.data as { ref?: unknown } | null)?.ref : undefined;
+  return (
+    <main id="main" className="page narrow">
+      <title>Something went wrong</title>
+      <h1>Something went wrong</h1>
+      <p>Sorry, this page could not be shown. Please try again in a moment.</p>
+      {typeof ref === "string" ? (
+        <p>
+          If it keeps happening, write to us quoting reference <strong>{ref}</strong>.
+        </p>
+      ) : null}
+    </main>
+  );
+}

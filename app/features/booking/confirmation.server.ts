@@ -1,0 +1,67 @@
+import { eq } from "drizzle-orm";
+import type { DeliveryResult } from "~/infra/email/outbox.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { paymentStatusText } from "~/infra/payments/status";
+import { events } from "../../../db/schema";
+import { receiptKey, settleBooking } from "./booking.server";
+import { bookingFeePence } from "./pricing";
+
+/** The booking as the confirmation page shows it. */
+export interface ConfirmedDetails {
+  bookingRef: string;
+  eventName: string;
+  eventDate: string;
+  location: string;
+  name: string;
+  quantity: number;
+  ticketCostPence: number;
+  totalPence: number;
+}
+
+export type BookingReturn =
+  | { kind: "unknown" }
+  | { kind: "refunded"; details: ConfirmedDetails }
+  | { kind: "status"; status: string | null; details: ConfirmedDetails }
+  | { kind: "paid"; status: string | null; details: ConfirmedDetails; receiptError: string | null };
+
+/** What the receipt alert says when the first attempt failed: the outbox keeps trying, the visitor is reassured. */
+export const receiptNotSentYet = "our mail server could not take it just now, and we will keep trying";
+
+/**
+ * The visitor is back from the payment provider at /confirmation: settle the booking from what the
+ * provider says (never from the URL), and make the receipt's first attempt at once, so that a
+ * failure can be told (the specification's alert); the outbox keeps retrying it.
+ */
+export async function bookingReturn(
+  deps: PaymentDeps & { outbox: { deliver(key: string): Promise<DeliveryResult> } },
+  bookingRef: string,
+): Promise<BookingReturn> {
+  const settlement = await settleBooking(deps, bookingRef);
+  if (settlement.outcome === "unknown") return { kind: "unknown" };
+  const { booking } = settlement;
+  const [event] = await deps.db
+    .select({ name: events.name, eventDate: events.eventDate, location: events.location })
+    .from(events)
+    .where(eq(events.id, booking.eventId));
+  const details: ConfirmedDetails = {
+    bookingRef,
+    eventName: event?.name ?? "",
+    eventDate: event?.eventDate.toISOString() ?? "",
+    location: event?.location ?? "",
+    name: booking.holderName,
+    quantity: booking.quantity,
+    ticketCostPence: (booking.amountPence - bookingFeePence) / booking.quantity,
+    totalPence: booking.amountPence,
+  };
+  if (settlement.outcome === "refunded") return { kind: "refunded", details };
+  if (settlement.outcome === "pending")
+    return { kind: "status", status: paymentStatusText(settlement.status), details };
+  const delivery = await deps.outbox.deliver(receiptKey(bookingRef));
+  if (delivery.ok === false) console.error(`The receipt for booking ${bookingRef} was not sent yet:`, delivery.error);
+  return {
+    kind: "paid",
+    status: paymentStatusText("succeeded"),
+    details,
+    receiptError: delivery.ok === false ? receiptNotSentYet : null,
+  };
+}

@@ -1,0 +1,85 @@
+import crypto from "node:crypto";
+import { AppError, unexpectedMessage, type ApiError, type ErrorCode } from "~/lib/errors";
+
+// How every /api/* route answers (docs/decisions/010-one-way-to-do-each-thing.md): the one place
+// error codes become HTTP statuses, one JSON shape for failures ({error, code, fields?, ref?}),
+// and unexpected errors logged with a reference the visitor can quote, never shown.
+
+const statusOf: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthorised: 401,
+  "not-found": 404,
+  "method-not-allowed": 405,
+  conflict: 409,
+  "payload-too-large": 413,
+  "unsupported-media-type": 415,
+  "too-many-requests": 429,
+  unexpected: 500,
+  "provider-unavailable": 502,
+};
+
+export const noStore = { "Cache-Control": "no-store" } as const;
+
+export function httpStatus(code: ErrorCode) {
+  return statusOf[code];
+}
+
+/** Logs an error nobody planned for under a short reference, and returns the reference. */
+export function logUnexpected(error: unknown, where: string): string {
+  const ref = crypto.randomBytes(4).toString("hex").toUpperCase();
+  console.error(`[${ref}] ${where}:`, error);
+  return ref;
+}
+
+/** The answer for a failure: an AppError as it says, anything else as an unexpected one. */
+export function errorResponse(error: unknown, where: string): Response {
+  if (error instanceof AppError) {
+    const body: ApiError = { error: error.message, code: error.code, ...(error.fields && { fields: error.fields }) };
+    return Response.json(body, { status: statusOf[error.code], headers: { ...noStore, ...error.extra.headers } });
+  }
+  const ref = logUnexpected(error, where);
+  const body: ApiError = { error: unexpectedMessage(ref), code: "unexpected", ref };
+  return Response.json(body, { status: 500, headers: noStore });
+}
+
+/**
+ * Runs an API route's work: a Response (returned or thrown, e.g. a 401) goes out as it is, an
+ * AppError as its JSON answer, anything else as an unexpected error with a reference.
+ */
+export async function apiRoute(where: string, work: () => Promise<Response>): Promise<Response> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    return errorResponse(error, where);
+  }
+}
+
+/** Refuses any method but the ones a route answers. */
+export function allowMethods(request: Request, ...methods: string[]) {
+  if (!methods.includes(request.method.toUpperCase())) {
+    throw new AppError("method-not-allowed", "Method not allowed.", { headers: { Allow: methods.join(", ") } });
+  }
+}
+
+/**
+ * The JSON body of an API request, as an object. Staff endpoints accept only application/json: a
+ * browser cannot send that cross-site without asking first, which, with SameSite=Strict cookies,
+ * shuts out forged requests.
+ */
+export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.toLowerCase().startsWith("application/json")) {
+    throw new AppError("unsupported-media-type", "Send the body as application/json.");
+  }
+  let value: unknown;
+  try {
+    value = await request.json();
+  } catch {
+    throw new AppError("invalid", "The body is not valid JSON.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AppError("invalid", "The body must be a JSON object.");
+  }
+  return value as Record<string, unknown>;
+}

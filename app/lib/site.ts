@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+// The charity's site-wide settings (content/site/content.json): the navigation, the footer and
+// receipts use them, so they live below the features that edit and load them.
+
+const text = z.string().trim().min(1);
+const httpsUrl = z.url({ protocol: /^https$/ });
+const sitePath = z.string().regex(/^\/[^/]/, "must be a path on this site, starting with /");
+
+export const siteSchema = z.object({
+  shortName: text,
+  charityName: text,
+  registrationNumber: z.string().regex(/^\d{6,8}$/, "must be 6 to 8 digits"),
+  email: z.email(),
+  description: text,
+  donationPageUrl: httpsUrl,
+  quizTicketingUrl: httpsUrl,
+  socialUrl: httpsUrl,
+  socialLabel: text,
+  privacyPolicyUrl: sitePath,
+  builderCredit: z.object({ name: text, url: httpsUrl }),
+  defaultVideoUrl: httpsUrl,
+});
+export type Site = z.infer<typeof siteSchema>;
