@@ -1,4 +1,13 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "react-router";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from "react-router";
 import type { Route } from "./+types/root";
 import { Footer } from "~/components/layout/footer";
 import { NavBar } from "~/components/layout/nav-bar";
@@ -15,6 +24,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const content = await context.services.content();
   return { site: content.site };
 }
+
+// The site's settings do not change when a visitor sends a form, so a form does not reload them.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

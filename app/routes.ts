@@ -15,7 +15,8 @@ export default [
   route("book-event/:id", "routes/book-event.tsx"),
   route("confirmation", "routes/confirmation.tsx"),
   route("payment", "routes/payment.tsx"),
-  // Spec call 1 and call 2: page texts as JSON, by folder name and by page key.
+  // Specification calls 1 and 2 (docs/specification.md, section 7): page texts as JSON, by folder
+  // name and by page key.
   route("content/:name/content.json", "routes/content-json.ts"),
   route("api/content/:pageKey", "routes/api.content.ts"),
   route("api/volunteers", "routes/api.volunteers.ts"),

@@ -1,5 +1,6 @@
-// `npm test`: every test. Unit and integration tests (Vitest, on PGlite and, when TEST_DATABASE_URL
-// is set, PostgreSQL), then the production build, then the browser tests (Playwright in Chromium).
+// `npm test`: every test. Types and lint, unit and integration tests (Vitest, on PGlite and, when
+// TEST_DATABASE_URL is set, PostgreSQL), then the production build, then the browser tests
+// (Playwright in Chromium).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { chromiumInstallHint, findChromium } from "../tests/support/chromium";
@@ -20,6 +21,10 @@ function run(label: string, command: string, args: string[]): boolean {
 
 fs.rmSync("reports", { recursive: true, force: true });
 fs.mkdirSync("reports", { recursive: true });
+// Lint carries the rules the code relies on (one-way imports, one clock), so it runs with the tests.
+const checked =
+  run("Types (tsc)", "npm", ["run", "typecheck", "--silent"]) &&
+  run("Lint (ESLint, Prettier)", "npm", ["run", "lint", "--silent"]);
 const unit = run("Unit and integration tests (Vitest)", bin("vitest"), [
   "run",
   "--reporter=default",
@@ -41,8 +46,13 @@ const e2eCounts = readJson<{ stats: { expected: number; unexpected: number; skip
 );
 const passed = (unitCounts?.numPassedTests ?? 0) + (e2eCounts?.stats.expected ?? 0);
 // A flaky test is a failing test.
-const failed = (unitCounts?.numFailedTests ?? 0) + (e2eCounts?.stats.unexpected ?? 0) + (e2eCounts?.stats.flaky ?? 0);
+const failed =
+  (checked ? 0 : 1) +
+  (unitCounts?.numFailedTests ?? 0) +
+  (e2eCounts?.stats.unexpected ?? 0) +
+  (e2eCounts?.stats.flaky ?? 0);
 const skipped = (unitCounts?.numPendingTests ?? 0) + (e2eCounts?.stats.skipped ?? 0);
+if (!checked) console.error("\nThe type check or lint failed (see above): counted as one failure.");
 if (!built) console.error("\nThe production build failed, so the browser tests did not run.");
 // The Vitest failures scroll far up before the build and the browser tests; name them again at the end.
 const unitFailures = (unitCounts?.testResults ?? []).flatMap((file) =>
@@ -54,7 +64,7 @@ if (unitFailures.length > 0) console.log(`\nFailed unit and integration tests:\n
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 // For `npm run test:clock`, which CI runs next and which closes with the total of both.
 fs.writeFileSync("reports/summary.json", JSON.stringify({ passed, failed, skipped }));
-process.exit(unit && built && e2e ? 0 : 1);
+process.exit(checked && unit && built && e2e ? 0 : 1);
 
 function firstLine(test: { failureMessages: string[] }) {
   return (test.failureMessages[0] ?? "").split("\n").slice(0, 3).join(" / ").slice(0, 400);

@@ -11,7 +11,7 @@ import { donationReturn } from "~/features/donations/return.server";
 import { formatPounds } from "~/lib/money";
 import { pageMeta } from "~/lib/page-meta";
 
-// /payment (spec: the Donate page). Without an amount it offers the donation block; with
+// /payment (the Donate page of docs/specification.md). Without an amount it offers the donation block; with
 // ?amount= it shows the donation form for that amount (checked here, as the server checks it again);
 // with &donation= (where the payment provider returns the donor) it asks the provider whether the
 // payment succeeded and shows the thank-you view in place of the form.

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/volunteering";
 import { ErrorPage } from "~/components/layout/error-page";
 import { pageWork } from "~/infra/http/page.server";
@@ -41,6 +41,10 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
     return { result: { status: "failed" as const }, submitted: undefined };
   }
 }
+
+// A sign-up changes nothing the page loaded, so it is not loaded again (nor, offline, lost to an error page).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction === "/volunteering" ? false : defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ data }) => pageMeta("Volunteering", data?.volunteering.description);
 

@@ -16,8 +16,9 @@ export interface StartedPayment {
 }
 
 /**
- * The card payment's state, shared by the booking and donation forms (spec section 4, Payment
- * form): idle, then submitting with the button disabled, and back to idle with a message on error.
+ * The card payment's state, shared by the booking and donation forms (docs/specification.md,
+ * section 4, Payment form): idle, then submitting with the button disabled, and back to idle with
+ * a message on error.
  */
 export function useCardPayment() {
   const cardForm = useRef<CardFormHandle>(null);

@@ -1,4 +1,4 @@
-/** The booking fee: added once per booking, not per ticket (spec section 9). */
+/** The booking fee: added once per booking, not per ticket (docs/specification.md, section 9). */
 export const bookingFeePence = 49;
 
 /** Total in pence: ticket cost × quantity + the booking fee. */
@@ -13,6 +13,9 @@ export function quantityForOverview(typed: string): number {
   return /^\d+$/.test(typed.trim()) && Number(typed) >= minTickets && Number(typed) <= maxTickets ? Number(typed) : 1;
 }
 
-/** Tickets per booking: 1 to 29 (the rule of spec section 5, as PRODUCT.md reads it). */
+/**
+ * Tickets per booking: 1 to 29 (the rule of docs/specification.md, section 5, which states it
+ * twice; its message says 1-30, ours says 1-29).
+ */
 export const minTickets = 1;
 export const maxTickets = 29;

@@ -18,7 +18,10 @@ export interface ReceiptDetails {
   charity: Charity;
 }
 
-/** The booking receipt (spec call 10, sent by our server): HTML and text, a QR code and a calendar file. */
+/**
+ * The booking receipt (call 10 of docs/specification.md, section 7, sent by our server): HTML and
+ * text, a QR code and a calendar file.
+ */
 export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessage> {
   const { event, charity } = details;
   const date = londonDate(event.eventDate);

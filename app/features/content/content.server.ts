@@ -14,7 +14,10 @@ export function isContentName(name: string): name is ContentName {
   return Object.hasOwn(contentFiles, name);
 }
 
-/** The content name behind a page key of spec call 2 ("AboutPage" → "about"), if any. */
+/**
+ * The content name behind a page key ("AboutPage" → "about"), if any: call 2 of
+ * docs/specification.md, section 7.
+ */
 export function contentNameForPageKey(pageKey: string): ContentName | undefined {
   return contentNames.find((name) => contentFiles[name].pageKey === pageKey);
 }

@@ -6,7 +6,7 @@ import { contentFiles, type ContentName, type ContentOf, type HomeContent, type 
 
 // Checks the charity's real content files (content/<name>/content.json), not fixtures:
 // each must satisfy its schema, name only pictures that exist, and give the home page
-// the projects its behaviour depends on (spec section 4).
+// the projects its behaviour depends on (docs/specification.md, section 4).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const contentDir = path.join(root, "content");

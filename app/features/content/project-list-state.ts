@@ -1,4 +1,7 @@
-/** How many projects a list shows at first, and how many more each Show more adds (spec section 9). */
+/**
+ * How many projects a list shows at first, and how many more each Show more adds
+ * (docs/specification.md, section 9).
+ */
 export const initialProjectCount = 4;
 export const projectStep = 3;
 

@@ -129,7 +129,10 @@ export const paymentSchema = z.object({
 });
 export type PaymentContent = z.infer<typeof paymentSchema>;
 
-/** Each content file: its folder name under content/, its page key (spec call 2) and its schema. */
+/**
+ * Each content file: its folder name under content/, its page key (call 2 of docs/specification.md,
+ * section 7) and its schema.
+ */
 export const contentFiles = {
   site: { pageKey: "SiteSettings", schema: siteSchema },
   home: { pageKey: "HomePage", schema: homeSchema },

@@ -2,7 +2,10 @@ import { z } from "zod";
 import { validate, type Validation } from "~/lib/forms";
 import { emailField, requiredTextField } from "~/lib/validation";
 
-/** Input caps of the volunteering form (spec section 5); the browser stops typing at these. */
+/**
+ * Input caps of the volunteering form (docs/specification.md, section 5); the browser stops typing
+ * at these.
+ */
 export const volunteerLimits = { name: 80, email: 100, reason: 200 } as const;
 
 export const volunteerMessages = {

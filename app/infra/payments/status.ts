@@ -1,6 +1,7 @@
 /**
- * Spec section 4, Payment status on return: what each payment status says to the visitor when the
- * provider sends them back (bookings and donations alike); nothing for one still awaiting a card.
+ * Payment status on return (docs/specification.md, section 4): what each payment status says to
+ * the visitor when the provider sends them back (bookings and donations alike); nothing for one
+ * still awaiting a card.
  */
 export function paymentStatusText(status: string): string | null {
   if (status === "succeeded") return "Payment succeeded!";

@@ -1,0 +1,65 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ErrorPage } from "~/components/layout/error-page";
+import { AppError } from "~/lib/errors";
+import { pageWork } from "./page.server";
+
+// A page whose loader fails inside, rendered as React Router renders it, with the site's error page.
+function renderPage(loader: (args: never) => Promise<unknown>) {
+  const router = createMemoryRouter(
+    [
+      {
+        path: "/",
+        loader: loader as () => Promise<unknown>,
+        Component: () => <p>The page</p>,
+        ErrorBoundary: ErrorPage,
+      },
+    ],
+    { initialEntries: ["/"] },
+  );
+  return render(<RouterProvider router={router} />);
+}
+
+describe("a page whose work fails", () => {
+  let logged: string[];
+  beforeEach(() => {
+    logged = [];
+    vi.spyOn(console, "error").mockImplementation((...args) => void logged.push(args.map(String).join(" ")));
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+
+  it("shows an apology with the reference it was logged under, never the error's text", async () => {
+    renderPage(
+      pageWork("The booking page", async () => {
+        throw new Error('relation "events" does not exist (password=hunter2)');
+      }),
+    );
+    expect(await screen.findByRole("heading", { name: "Something went wrong" })).toBeTruthy();
+    const text = document.body.textContent ?? "";
+    expect(text).not.toContain("relation");
+    expect(text).not.toContain("hunter2");
+    const ref = /reference ([0-9A-F]{8})/.exec(text)?.[1];
+    expect(ref).toBeDefined();
+    expect(logged.some((line) => line.startsWith(`[${ref}] The booking page:`) && line.includes("hunter2"))).toBe(true);
+  });
+
+  it("shows the 404 page for something that is not there", async () => {
+    renderPage(
+      pageWork("A project page", async () => {
+        throw new AppError("not-found", "There is no such project.");
+      }),
+    );
+    expect(await screen.findByRole("heading", { name: "Page not found" })).toBeTruthy();
+    expect(logged.filter((line) => line.startsWith("["))).toEqual([]);
+  });
+
+  it("lets what the page returns through", async () => {
+    renderPage(pageWork("The home page", async () => ({ ok: true })));
+    expect(await screen.findByText("The page")).toBeTruthy();
+  });
+});
