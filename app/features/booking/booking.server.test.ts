@@ -190,7 +190,7 @@ describe.each(engines)("booking on %s", (engine) => {
       },
     };
     const worker = new OutboxWorker(database.db, mailer, clock);
-    expect(await worker.deliver(`booking-receipt:${started.bookingRef}`)).toEqual({
+    expect(await worker.deliver("booking-receipt", started.bookingRef)).toEqual({
       ok: false,
       error: "connect ECONNREFUSED 127.0.0.1:2525",
     });

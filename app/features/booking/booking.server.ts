@@ -134,10 +134,6 @@ export type Settlement =
   | { outcome: "pending"; booking: BookingRow; status: string }
   | { outcome: "unknown" };
 
-export function receiptKey(bookingRef: string) {
-  return `booking-receipt:${bookingRef}`;
-}
-
 /**
  * Settles a booking from what the payment provider says (never from the visitor's URL). Called by
  * the webhook and by the confirmation page, in either order, any number of times: the booking row
@@ -191,7 +187,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
         .where(eq(bookings.bookingRef, bookingRef))
         .returning();
       await record(tx, bookingRef, "refund_pending", "Paid after the hold expired, and the seats had gone", now);
-      await queueMail(tx, "booking-refunded", `booking-refunded:${bookingRef}`, refundNotice(details), now);
+      await queueMail(tx, { kind: "booking-refunded", about: bookingRef, message: refundNotice(details), now });
       return { outcome: "refund", booking: updated! } as const;
     }
     const [updated] = await tx
@@ -215,13 +211,9 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       holdValid ? "Payment succeeded" : "Payment succeeded after the hold expired; seats were still free",
       now,
     );
-    await queueMail(
-      tx,
-      "booking-receipt",
-      receiptKey(bookingRef),
-      await bookingReceipt({ ...details, ticketCostPence: (locked.amountPence - bookingFeePence) / locked.quantity }),
-      now,
-    );
+    const ticketCostPence = (locked.amountPence - bookingFeePence) / locked.quantity;
+    const receipt = await bookingReceipt({ ...details, ticketCostPence });
+    await queueMail(tx, { kind: "booking-receipt", about: bookingRef, message: receipt, now });
     await announceChange(tx, "availability");
     return { outcome: "paid", booking: updated!, firstTime: true } as const;
   });

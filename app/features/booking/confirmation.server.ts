@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import type { DeliveryResult } from "~/infra/email/outbox.server";
+import type { OutboxWorker } from "~/infra/email/outbox.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { paymentStatusText } from "~/infra/payments/status";
 import { events } from "../../../db/schema";
-import { receiptKey, settleBooking } from "./booking.server";
+import { settleBooking } from "./booking.server";
 import { bookingFeePence } from "./pricing";
 
 /** The booking as the confirmation page shows it. */
@@ -33,7 +33,7 @@ export const receiptNotSentYet = "our mail server could not take it just now, an
  * failure can be told (the specification's alert); the outbox keeps retrying it.
  */
 export async function bookingReturn(
-  deps: PaymentDeps & { outbox: { deliver(key: string): Promise<DeliveryResult> } },
+  deps: PaymentDeps & { outbox: Pick<OutboxWorker, "deliver"> },
   bookingRef: string,
 ): Promise<BookingReturn> {
   const settlement = await settleBooking(deps, bookingRef);
@@ -56,7 +56,7 @@ export async function bookingReturn(
   if (settlement.outcome === "refunded") return { kind: "refunded", details };
   if (settlement.outcome === "pending")
     return { kind: "status", status: paymentStatusText(settlement.status), details };
-  const delivery = await deps.outbox.deliver(receiptKey(bookingRef));
+  const delivery = await deps.outbox.deliver("booking-receipt", bookingRef);
   if (delivery.ok === false) console.error(`The receipt for booking ${bookingRef} was not sent yet:`, delivery.error);
   return {
     kind: "paid",

@@ -91,10 +91,6 @@ export type DonationSettlement =
   | { outcome: "pending"; donation: DonationRow; declaration: DeclarationRow | null; status: string }
   | { outcome: "unknown" };
 
-export function donationReceiptKey(donationId: string) {
-  return `donation-receipt:${donationId}`;
-}
-
 async function declarationFor(db: Queryable, donationId: string) {
   const [row] = await db.select().from(giftAidDeclarations).where(eq(giftAidDeclarations.donationId, donationId));
   return row ?? null;
@@ -141,21 +137,16 @@ export async function settleDonation(
       .set({ status: "paid", paidAt: now, updatedAt: now })
       .where(eq(donations.id, donationId))
       .returning();
-    await queueMail(
-      tx,
-      "donation-receipt",
-      donationReceiptKey(donationId),
-      donationReceipt({
-        donationId,
-        donorName: paid!.donorName,
-        email: paid!.email,
-        amountPence: paid!.amountPence,
-        paidAt: now,
-        giftAid: declaration,
-        charity: deps.charity,
-      }),
-      now,
-    );
+    const receipt = donationReceipt({
+      donationId,
+      donorName: paid!.donorName,
+      email: paid!.email,
+      amountPence: paid!.amountPence,
+      paidAt: now,
+      giftAid: declaration,
+      charity: deps.charity,
+    });
+    await queueMail(tx, { kind: "donation-receipt", about: donationId, message: receipt, now });
     return { outcome: "paid", donation: paid!, declaration, firstTime: true } as const;
   });
 }

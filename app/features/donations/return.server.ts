@@ -1,8 +1,8 @@
-import type { DeliveryResult } from "~/infra/email/outbox.server";
+import type { OutboxWorker } from "~/infra/email/outbox.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { paymentStatusText } from "~/infra/payments/status";
 import { giftAidPence } from "./amount";
-import { donationReceiptKey, settleDonation } from "./donations.server";
+import { settleDonation } from "./donations.server";
 
 export type DonationReturn =
   | { kind: "unknown" }
@@ -15,7 +15,7 @@ export type DonationReturn =
  * at once; the outbox keeps retrying it if the mail server is down.
  */
 export async function donationReturn(
-  deps: PaymentDeps & { outbox: { deliver(key: string): Promise<DeliveryResult> } },
+  deps: PaymentDeps & { outbox: Pick<OutboxWorker, "deliver"> },
   donationId: string,
 ): Promise<DonationReturn> {
   const settlement = await settleDonation(deps, donationId);
@@ -29,7 +29,7 @@ export async function donationReturn(
       amountPence: donation.amountPence,
     };
   }
-  if (settlement.firstTime) await deps.outbox.deliver(donationReceiptKey(donationId));
+  if (settlement.firstTime) await deps.outbox.deliver("donation-receipt", donationId);
   return {
     kind: "thanks",
     amountPence: donation.amountPence,

@@ -1,24 +1,27 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { z } from "zod";
 
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
+const mailAttachmentSchema = z.object({
+  filename: z.string().min(1),
+  contentType: z.string().min(1),
   /** Base64. */
-  content: string;
+  content: z.string(),
   /** Set for images shown inside the HTML (src="cid:..."). */
-  cid?: string;
-}
+  cid: z.string().optional(),
+});
+export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
-/** A whole e-mail, as stored in the outbox and handed to the mailer. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  attachments?: MailAttachment[];
-}
+/** A whole e-mail, as stored in the outbox and handed to the mailer; checked again when read back. */
+export const mailMessageSchema = z.object({
+  to: z.string().min(3),
+  subject: z.string().min(1),
+  text: z.string(),
+  html: z.string(),
+  attachments: z.array(mailAttachmentSchema).optional(),
+});
+export type MailMessage = z.infer<typeof mailMessageSchema>;
 
 export interface Mailer {
   /** Where mail goes, for logs: "smtp://host:port" or the outbox folder. */

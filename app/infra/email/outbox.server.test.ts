@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { outbox } from "../../../db/schema";
 import { systemClock } from "~/lib/clock";
 import { testClock } from "../../../tests/support/clock";
@@ -43,11 +44,11 @@ describe.each(engines)("the outbox on %s", (engine) => {
     const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, "Kilele Village Trust <tickets@example.org>");
     // One fixed clock for the queue and the worker: whatever the machine's date, they agree.
     const clock = testClock("2026-11-22T10:00:00Z");
-    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt, clock.now());
-    await queueMail(database.db, "booking-receipt", "booking-receipt:1", receipt, clock.now()); // queued twice: kept once
+    await queueMail(database.db, { kind: "booking-receipt", about: "1", message: receipt, now: clock.now() });
+    await queueMail(database.db, { kind: "booking-receipt", about: "1", message: receipt, now: clock.now() }); // queued twice: kept once
 
     const first = new OutboxWorker(database.db, mailer, clock);
-    const attempt = await first.deliver("booking-receipt:1");
+    const attempt = await first.deliver("booking-receipt", "1");
     expect(attempt.ok).toBe(false);
     expect(attempt.ok === false && attempt.error).toMatch(/ECONNREFUSED/);
     await first.stop();
@@ -71,7 +72,7 @@ describe.each(engines)("the outbox on %s", (engine) => {
   it("without SMTP, writes each e-mail as an .eml file in the outbox folder", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-outbox-"));
     try {
-      await queueMail(database.db, "booking-receipt", "booking-receipt:2", receipt, systemClock.now());
+      await queueMail(database.db, { kind: "booking-receipt", about: "2", message: receipt, now: systemClock.now() });
       const worker = new OutboxWorker(database.db, folderMailer(dir, "Kilele <tickets@example.org>"), systemClock);
       await worker.deliverDue();
       const files = await fs.readdir(dir);
@@ -82,5 +83,30 @@ describe.each(engines)("the outbox on %s", (engine) => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("sets aside a stored e-mail that is not a valid message, with the reason, and still sends the others", async () => {
+    await smtp.start();
+    const clock = testClock("2026-11-22T10:00:00Z");
+    // A row written by hand, or by an older version of the site, that is not a whole e-mail.
+    await database.db.insert(outbox).values({
+      kind: "booking-receipt",
+      dedupeKey: "booking-receipt:broken",
+      recipient: "someone@example.org",
+      payload: { to: "someone@example.org", subject: 42 },
+      nextAttemptAt: new Date(clock.now().getTime() - 60_000),
+      createdAt: clock.now(),
+    });
+    await queueMail(database.db, { kind: "booking-receipt", about: "3", message: receipt, now: clock.now() });
+    const worker = new OutboxWorker(
+      database.db,
+      smtpMailer(`smtp://127.0.0.1:${smtp.port}`, "Kilele <t@example.org>"),
+      clock,
+    );
+    await worker.deliverDue();
+    expect(smtp.received.map((m) => m.subject)).toEqual(["Your booking"]);
+    const [broken] = await database.db.select().from(outbox).where(eq(outbox.dedupeKey, "booking-receipt:broken"));
+    expect(broken).toMatchObject({ attempts: 1, sentAt: null });
+    expect(broken!.lastError).toMatch(/^The stored e-mail is not valid: .*subject/);
   });
 });

@@ -1,21 +1,27 @@
 import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { z } from "zod";
 import { outbox } from "../../../db/schema";
 import type { Clock } from "~/lib/clock";
 import type { Database, Queryable } from "../db/database.server";
-import type { MailMessage, Mailer } from "./mailer.server";
+import { mailKey, type MailKind } from "./mail-kinds";
+import { mailMessageSchema, type MailMessage, type Mailer } from "./mailer.server";
 
 /**
  * Puts an e-mail in the outbox, in the caller's transaction: it exists exactly when what it reports
- * does. The dedupe key makes a second call for the same thing (a retried webhook) a no-op.
+ * does. Its key (the kind and what it is about) makes a second call for the same thing (a retried
+ * webhook) a no-op.
  */
-export async function queueMail(db: Queryable, kind: string, dedupeKey: string, message: MailMessage, now: Date) {
+export async function queueMail(
+  db: Queryable,
+  { kind, about, message, now }: { kind: MailKind; about: string; message: MailMessage; now: Date },
+) {
   await db
     .insert(outbox)
     .values({
       kind,
-      dedupeKey,
+      dedupeKey: mailKey(kind, about),
       recipient: message.to,
-      payload: message as unknown as Record<string, unknown>,
+      payload: message,
       // Due at once by the site's clock, the same clock the worker reads.
       nextAttemptAt: now,
       createdAt: now,
@@ -82,9 +88,9 @@ export class OutboxWorker {
     return this.running;
   }
 
-  /** Tries the e-mail with this key now, if it is waiting; says how the attempt went. */
-  async deliver(dedupeKey: string): Promise<DeliveryResult> {
-    const result = await this.deliverOne(dedupeKey);
+  /** Tries the e-mail of this kind about this booking or donation now, if it is waiting; says how the attempt went. */
+  async deliver(kind: MailKind, about: string): Promise<DeliveryResult> {
+    const result = await this.deliverOne(mailKey(kind, about));
     return result ?? { ok: "not-due" };
   }
 
@@ -115,7 +121,11 @@ export class OutboxWorker {
     });
     if (!row) return undefined;
     try {
-      await this.mailer.send(row.payload as unknown as MailMessage);
+      const stored = mailMessageSchema.safeParse(row.payload);
+      if (!stored.success) {
+        throw new Error(`The stored e-mail is not valid: ${z.prettifyError(stored.error).replace(/\n/g, "; ")}`);
+      }
+      await this.mailer.send(stored.data);
       await this.db
         .update(outbox)
         .set({ sentAt: this.now(), attempts: sql`${outbox.attempts} + 1`, lastError: null })

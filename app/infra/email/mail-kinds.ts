@@ -1,0 +1,21 @@
+// The e-mails the site sends, as outbox jobs of a known kind (docs/project-structure.md). Each kind
+// has its label (for staff) and what it is about; its key, `<kind>:<id>`, is built only by
+// `mailKey`, so one thing gets one e-mail however often it is queued. The admin issues add their
+// kinds here (a partial refund, an event cancelled, a receipt sent again).
+
+export const mailKinds = {
+  "booking-receipt": { label: "Booking receipt", about: "booking reference" },
+  "booking-refunded": { label: "Refund notice", about: "booking reference" },
+  "donation-receipt": { label: "Donation receipt", about: "donation id" },
+} as const satisfies Record<string, { label: string; about: string }>;
+
+export type MailKind = keyof typeof mailKinds;
+
+/** The outbox key of the e-mail of this kind about this booking or donation: `booking-receipt:<ref>`. */
+export function mailKey(kind: MailKind, about: string): string {
+  return `${kind}:${about}`;
+}
+
+export function isMailKind(kind: string): kind is MailKind {
+  return Object.hasOwn(mailKinds, kind);
+}
