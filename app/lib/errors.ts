@@ -7,6 +7,7 @@
 export type ErrorCode =
   | "invalid"
   | "unauthorised"
+  | "forbidden"
   | "not-found"
   | "method-not-allowed"
   | "conflict"

@@ -28,3 +28,15 @@ export function londonDate(value: Date | string): string {
 export function londonTime(value: Date | string): string {
   return timeFormat.format(toDate(value));
 }
+
+const dayFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: zone,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** The London calendar day, as YYYY-MM-DD, for comparing days ("today's events"). */
+export function londonDay(value: Date | string): string {
+  return dayFormat.format(toDate(value));
+}

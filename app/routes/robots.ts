@@ -5,6 +5,7 @@ export function loader({ context }: Route.LoaderArgs) {
   const body = [
     "User-agent: *",
     "Disallow: /api/",
+    "Disallow: /admin",
     "Disallow: /mock-event",
     "",
     `Sitemap: ${base}/sitemap.xml`,

@@ -9,7 +9,18 @@ import { NotFound } from "./not-found";
 export function ErrorPage() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  const ref = isRouteErrorResponse(error) ? (error.data as { ref?: unknown } | null)?.ref : undefined;
+  const details = isRouteErrorResponse(error) ? (error.data as { ref?: unknown; message?: unknown } | null) : null;
+  const ref = details?.ref;
+  // A refusal the visitor may read (an AppError's message), e.g. a form sent from another site.
+  if (typeof details?.message === "string") {
+    return (
+      <main id="main" className="page narrow">
+        <title>Not possible</title>
+        <h1>Not possible</h1>
+        <p>{details.message}</p>
+      </main>
+    );
+  }
   return (
     <main id="main" className="page narrow">
       <title>Something went wrong</title>

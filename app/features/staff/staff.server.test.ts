@@ -79,3 +79,21 @@ describe("the session cookie", () => {
     expect(sessionCookie("t", expires, now, true)).toMatch(/; Secure$/);
   });
 });
+
+describe("where the sign-in page sends staff back to", () => {
+  it("is an admin page of this site, or /admin", async () => {
+    const { safeReturnPath } = await import("./staff.server");
+    expect(safeReturnPath("/admin/events/1?tab=tickets")).toBe("/admin/events/1?tab=tickets");
+    expect(safeReturnPath("/admin?from=guide")).toBe("/admin?from=guide");
+    for (const unsafe of [
+      "https://evil.example/admin",
+      "//evil.example",
+      "/admins",
+      "/about",
+      "/admin/sign-in",
+      null,
+    ]) {
+      expect(safeReturnPath(unsafe)).toBe("/admin");
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
+import { redirect } from "react-router";
 import type { Database } from "~/infra/db/database.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
@@ -112,6 +113,32 @@ export function clearedSessionCookie(secure: boolean) {
     "Max-Age=0",
     ...(secure ? ["Secure"] : []),
   ].join("; ");
+}
+
+/** The signed-in staff member making this request, if any. */
+export async function staffForRequest(
+  { db, clock }: { db: Database; clock: Clock },
+  request: Request,
+): Promise<StaffUser | undefined> {
+  const token = sessionTokenFrom(request);
+  return token ? userForSession(db, token, clock.now()) : undefined;
+}
+
+/** Where the sign-in page may send a member of staff back to: an admin page of this site, nothing else. */
+export function safeReturnPath(next: string | null | undefined): string {
+  return next && /^\/admin(?:[/?][\w\-/.?=&%]*)?$/.test(next) && !next.startsWith("/admin/sign-in") ? next : "/admin";
+}
+
+/**
+ * For an admin page: the signed-in member of staff, or a redirect to the sign-in page that brings
+ * them back here afterwards. Every admin loader and action calls it (loaders run side by side, so
+ * the layout's own check does not cover its pages).
+ */
+export async function requireStaffPage(services: { db: Database; clock: Clock }, request: Request) {
+  const user = await staffForRequest(services, request);
+  if (user) return user;
+  const url = new URL(request.url);
+  throw redirect(`/admin/sign-in?next=${encodeURIComponent(safeReturnPath(url.pathname + url.search))}`);
 }
 
 /** The signed-in staff member making this request; throws an "unauthorised" AppError (401) when there is none. */

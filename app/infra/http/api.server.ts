@@ -8,6 +8,7 @@ import { AppError, unexpectedMessage, type ApiError, type ErrorCode } from "~/li
 const statusOf: Record<ErrorCode, number> = {
   invalid: 400,
   unauthorised: 401,
+  forbidden: 403,
   "not-found": 404,
   "method-not-allowed": 405,
   conflict: 409,
@@ -82,4 +83,23 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
     throw new AppError("invalid", "The body must be a JSON object.");
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * Refuses a state-changing request sent from another site. The staff cookie is SameSite=Strict, so
+ * a browser does not send it cross-site; this checks the Origin (or, without one, the Referer) as
+ * well, so a form post from elsewhere is refused even before the session is looked at.
+ */
+export function requireSameOrigin(request: Request, publicUrl: string) {
+  const source = request.headers.get("Origin") ?? request.headers.get("Referer");
+  if (!source) return; // Not a browser's cross-site request: browsers send Origin on every POST.
+  let origin: string;
+  try {
+    origin = new URL(source).origin;
+  } catch {
+    origin = "null";
+  }
+  if (origin !== new URL(request.url).origin && origin !== new URL(publicUrl).origin) {
+    throw new AppError("forbidden", "This form can only be sent from this site's own pages.");
+  }
 }

@@ -58,6 +58,16 @@ describe("a page whose work fails", () => {
     expect(logged.filter((line) => line.startsWith("["))).toEqual([]);
   });
 
+  it("shows a refusal's own message, written for the visitor", async () => {
+    renderPage(
+      pageWork("Signing staff out", async () => {
+        throw new AppError("forbidden", "This form can only be sent from this site's own pages.");
+      }),
+    );
+    expect(await screen.findByText("This form can only be sent from this site's own pages.")).toBeTruthy();
+    expect(logged.filter((line) => line.startsWith("["))).toEqual([]);
+  });
+
   it("lets what the page returns through", async () => {
     renderPage(pageWork("The home page", async () => ({ ok: true })));
     expect(await screen.findByText("The page")).toBeTruthy();

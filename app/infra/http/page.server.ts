@@ -1,11 +1,9 @@
 import { data } from "react-router";
 import { AppError } from "~/lib/errors";
-import { logUnexpected } from "./api.server";
+import { httpStatus, logUnexpected } from "./api.server";
 
-/** What a page's error boundary receives for an unexpected failure: only the reference. */
-export interface UnexpectedPageError {
-  ref: string;
-}
+/** What a page's error boundary receives: an AppError's message, or for an unexpected failure only the reference. */
+export type PageError = { message: string } | { ref: string };
 
 function isRouterAnswer(error: unknown) {
   // A redirect or a Response, or `data(…, {status})` thrown on purpose (a 404).
@@ -14,8 +12,9 @@ function isRouterAnswer(error: unknown) {
 
 /**
  * Runs a page's loader or action. What the page throws on purpose goes through; an AppError
- * "not-found" becomes the 404 page; anything else is logged under a reference and becomes a 500
- * whose error boundary shows only that reference (app/components/layout/error-page.tsx).
+ * "not-found" becomes the 404 page, any other its status with its message; anything else is
+ * logged under a reference and becomes a 500 whose error boundary shows only that reference
+ * (app/components/layout/error-page.tsx).
  */
 export function pageWork<Args, Result>(where: string, work: (args: Args) => Promise<Result>) {
   return async (args: Args): Promise<Result> => {
@@ -23,9 +22,12 @@ export function pageWork<Args, Result>(where: string, work: (args: Args) => Prom
       return await work(args);
     } catch (error) {
       if (isRouterAnswer(error)) throw error;
-      if (error instanceof AppError && error.code === "not-found") throw data(null, { status: 404 });
+      if (error instanceof AppError) {
+        if (error.code === "not-found") throw data(null, { status: 404 });
+        throw data({ message: error.message } satisfies PageError, { status: httpStatus(error.code) });
+      }
       const ref = logUnexpected(error, where);
-      throw data({ ref } satisfies UnexpectedPageError, { status: 500 });
+      throw data({ ref } satisfies PageError, { status: 500 });
     }
   };
 }

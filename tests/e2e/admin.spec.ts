@@ -1,0 +1,120 @@
+import crypto from "node:crypto";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routes from "../../app/routes";
+import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
+import { staffAccount } from "../support/site-process";
+import { createEvent, staffApi } from "../support/staff-api";
+
+/** Every path in the route table, with its parameters filled in. */
+function allPaths(entries: RouteConfigEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent : [parent, entry.path ?? ""].filter(Boolean).join("/");
+    const own = entry.path !== undefined || entry.index ? [path.replace(/:\w+/g, crypto.randomUUID())] : [];
+    return [...own, ...allPaths(entry.children ?? [], path)];
+  });
+}
+
+// A wrong password is answered 401, which the browser reports in its console.
+test.use({ allowedConsoleErrors: [/the server responded with a status of 401/] });
+
+const staffPaths = [...new Set(allPaths(routes))].filter((path) => /^(admin|api\/admin)(\/|$)/.test(path));
+
+test("a visitor without a session is sent to sign in from every staff page, and refused by every staff API route", async ({
+  request,
+}) => {
+  expect(staffPaths).toContain("admin");
+  expect(staffPaths).toContain("api/admin/events");
+  for (const path of staffPaths) {
+    const response = await request.get(`/${path}`, { maxRedirects: 0 });
+    if (path.startsWith("api/")) {
+      if (path === "api/admin/session") continue; // signing in is its own door (POST only)
+      expect(response.status(), path).toBe(401);
+    } else if (path === "admin/sign-in") {
+      expect(response.status(), path).toBe(200);
+    } else {
+      expect(response.status(), path).toBe(302);
+      expect(response.headers().location, path).toMatch(/^\/admin(\/sign-in\?next=|$)/);
+    }
+  }
+});
+
+test("staff sign in, are brought back to the page they asked for, see today's and upcoming events, and sign out", async ({
+  page,
+  ownSite,
+}) => {
+  const api = await staffApi(ownSite);
+  await createEvent(api, { name: "Barn Dance", totalAvailableTickets: 40 });
+  await createEvent(api, {
+    name: "Carol Concert",
+    eventDate: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+    ticketSaleExpiry: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+  });
+
+  await page.goto("/admin?from=guide");
+  await expect(page).toHaveURL(/\/admin\/sign-in\?next=%2Fadmin%3Ffrom%3Dguide$/);
+  await expect(page.getByRole("heading", { name: "Staff sign in" })).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByLabel("Email").fill(staffAccount.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
+  await expect(page.getByLabel("Email")).toHaveValue(staffAccount.email);
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByLabel("Password").fill(staffAccount.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin\?from=guide$/);
+  await expect(page.getByRole("heading", { name: "Staff home" })).toBeVisible();
+  await expect(page.getByText(`signed in as ${staffAccount.email}`)).toBeVisible();
+  const row = page.getByRole("row", { name: /Barn Dance/ });
+  await expect(row.getByRole("cell")).toHaveText([/\d\d\/\d\d\/\d{4} \d\d:\d\d/, "0", "0", "40 of 40"]);
+  await expect(page.getByRole("row", { name: /Carol Concert/ })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/admin\/sign-in$/);
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin\/sign-in\?next=%2Fadmin$/);
+});
+
+test("the sign-in page keeps the API's limit on failed attempts", async ({ page }) => {
+  await page.goto("/admin/sign-in");
+  for (let i = 0; i < 10; i++) {
+    const answer = await page.request.post("/admin/sign-in", {
+      form: { email: staffAccount.email, password: `wrong ${i}` },
+      headers: { Origin: new URL(page.url()).origin },
+    });
+    expect(answer.status()).toBe(401);
+  }
+  await page.getByLabel("Email").fill(staffAccount.email);
+  await page.getByLabel("Password").fill(staffAccount.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+  );
+  await expect(page.getByRole("heading", { name: "Staff sign in" })).toBeVisible();
+});
+
+test("a sign-in or sign-out posted from another site is refused, and the staff area stays out of search engines", async ({
+  request,
+}) => {
+  const forged = await request.post("/admin/sign-in", {
+    form: { email: staffAccount.email, password: staffAccount.password },
+    headers: { Origin: "https://evil.example" },
+    maxRedirects: 0,
+  });
+  // React Router refuses a cross-origin form post itself (400); our own Origin check answers 403.
+  expect([400, 403]).toContain(forged.status());
+  expect(forged.headers()["set-cookie"]).toBeUndefined();
+  const signOut = await request.post("/admin/sign-out", {
+    headers: { Origin: "https://evil.example" },
+    maxRedirects: 0,
+  });
+  expect([400, 403]).toContain(signOut.status());
+
+  expect((await request.get("/admin/sign-in")).headers()["x-robots-tag"]).toBe("noindex, nofollow");
+  expect(await (await request.get("/robots.txt")).text()).toContain("Disallow: /admin");
+  expect(await (await request.get("/sitemap.xml")).text()).not.toContain("/admin");
+});
