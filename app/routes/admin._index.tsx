@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/admin._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { listEvents } from "~/features/events/events.server";
@@ -41,6 +42,13 @@ export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentP
   return (
     <main id="main" className="page">
       <h1>Staff home</h1>
+      <nav aria-label="Staff pages">
+        <ul className="admin-links">
+          <li>
+            <Link to="/admin/events">Events</Link>
+          </li>
+        </ul>
+      </nav>
       <section className="section" aria-labelledby="upcoming-heading">
         <h2 id="upcoming-heading">Today and upcoming</h2>
         {upcoming.length === 0 ? (

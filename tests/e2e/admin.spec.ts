@@ -3,7 +3,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, pastDates, staffApi } from "../support/staff-api";
 
 /** Every path in the route table, with its parameters filled in. */
 function allPaths(entries: RouteConfigEntry[], parent = ""): string[] {
@@ -117,4 +117,39 @@ test("a sign-in or sign-out posted from another site is refused, and the staff a
   expect((await request.get("/admin/sign-in")).headers()["x-robots-tag"]).toBe("noindex, nofollow");
   expect(await (await request.get("/robots.txt")).text()).toContain("Disallow: /admin");
   expect(await (await request.get("/sitemap.xml")).text()).not.toContain("/admin");
+});
+
+test("the events page lists current, past and test events with seats, the door and the money, following sales live", async ({
+  page,
+  ownSite,
+}) => {
+  const api = await staffApi(ownSite);
+  const quiz = await createEvent(api, { name: "Quiz Night", totalAvailableTickets: 30 });
+  await createEvent(api, { name: "Carol Concert", ...pastDates });
+  await createEvent(api, { name: "Card check", isTest: true });
+  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+
+  await page.goto("/admin");
+  await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Events" }).click();
+  await expect(page.getByRole("heading", { name: "Events", level: 1 })).toBeVisible();
+  const section = (name: string) => page.getByRole("region", { name });
+  await expect(section("Current events").getByRole("row", { name: /Quiz Night/ })).toBeVisible();
+  await expect(section("Past events").getByRole("row", { name: /Carol Concert/ })).toBeVisible();
+  await expect(section("Test events").getByRole("row", { name: /Card check/ })).toBeVisible();
+  const quizRow = section("Current events").getByRole("row", { name: /Quiz Night/ });
+  await expect(quizRow.getByRole("cell")).toHaveText([/\d\d\/\d\d\/\d{4}/, "0", "0", "30 of 30", "0", "£0.00"]);
+  await expectNoSeriousA11yViolations(page);
+
+  // A visitor starts a checkout for two seats, then pays: the page follows without a reload.
+  const started = await page.request.post("/api/bookings", {
+    data: { eventId: quiz.id, name: "Amina Mushi", email: "amina@example.org", quantity: 2 },
+  });
+  expect(started.status()).toBe(201);
+  await expect(quizRow.getByRole("cell")).toHaveText([/\d\d\/\d\d\/\d{4}/, "0", "2", "28 of 30", "0", "£0.00"]);
+  const { clientSecret } = (await started.json()) as { clientSecret: string };
+  const paid = await page.request.post("/api/payments/offline/confirm", {
+    data: { clientSecret, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
+  });
+  expect(await paid.json()).toEqual({ status: "succeeded" });
+  await expect(quizRow.getByRole("cell")).toHaveText([/\d\d\/\d\d\/\d{4}/, "2", "0", "28 of 30", "0", "£25.49"]);
 });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull, sum } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { seatsOf } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
@@ -279,4 +279,25 @@ export async function ticketsForEvent(db: Queryable, eventId: string) {
     dateSold: t.dateSold.toISOString(),
     checkedInAt: t.checkedInAt?.toISOString() ?? null,
   }));
+}
+
+/** Per event: tickets checked in at the door (by quantity) and money taken for paid bookings, for staff. */
+export async function salesByEvent(db: Queryable): Promise<Record<string, { checkedIn: number; takenPence: number }>> {
+  const [checkedIn, taken] = await Promise.all([
+    db
+      .select({ eventId: tickets.eventId, count: sum(tickets.quantity).mapWith(Number) })
+      .from(tickets)
+      .where(and(eq(tickets.isValid, true), isNotNull(tickets.checkedInAt)))
+      .groupBy(tickets.eventId),
+    db
+      .select({ eventId: bookings.eventId, pence: sum(bookings.amountPence).mapWith(Number) })
+      .from(bookings)
+      .where(eq(bookings.status, "paid"))
+      .groupBy(bookings.eventId),
+  ]);
+  const result: Record<string, { checkedIn: number; takenPence: number }> = {};
+  for (const row of checkedIn) result[row.eventId] = { checkedIn: row.count, takenPence: 0 };
+  for (const row of taken)
+    result[row.eventId] = { checkedIn: result[row.eventId]?.checkedIn ?? 0, takenPence: row.pence };
+  return result;
 }
