@@ -39,6 +39,8 @@ export default [
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),
+    route("events/new", "routes/admin.events.new.tsx"),
+    route("events/:id", "routes/admin.events.id.tsx"),
   ]),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),

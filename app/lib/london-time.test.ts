@@ -18,3 +18,18 @@ describe("London dates and times", () => {
     expect(londonTime(new Date(Date.UTC(2026, 2, 29, 1, 30)))).toBe("02:30");
   });
 });
+
+describe("date-time inputs in London time", () => {
+  it("read and write winter (GMT) and summer (BST) times", async () => {
+    const { fromLondonInput, londonInputValue } = await import("./london-time");
+    expect(fromLondonInput("2026-12-05T19:00")).toBe("2026-12-05T19:00:00.000Z");
+    expect(fromLondonInput("2026-07-04T19:00")).toBe("2026-07-04T18:00:00.000Z");
+    expect(londonInputValue("2026-07-04T18:00:00Z")).toBe("2026-07-04T19:00");
+    expect(londonInputValue("2026-12-05T19:00:00Z")).toBe("2026-12-05T19:00");
+  });
+  it("refuse what is not a date-time, and a time the clocks skip", async () => {
+    const { fromLondonInput } = await import("./london-time");
+    expect(fromLondonInput("05/12/2026 19:00")).toBeUndefined();
+    expect(fromLondonInput("2027-03-28T01:30")).toBeUndefined();
+  });
+});

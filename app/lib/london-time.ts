@@ -40,3 +40,36 @@ const dayFormat = new Intl.DateTimeFormat("en-CA", {
 export function londonDay(value: Date | string): string {
   return dayFormat.format(toDate(value));
 }
+
+const partsFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: zone,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** A moment as a date-time input's value in London ("2026-12-05T19:00"). */
+export function londonInputValue(value: Date | string): string {
+  const parts = Object.fromEntries(partsFormat.formatToParts(toDate(value)).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/**
+ * A date-time input's value, read as London time, as the moment it means (ISO 8601, UTC); undefined
+ * when it is not a date-time. In the hour the clocks go back, the first of the two is taken.
+ */
+export function fromLondonInput(value: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value.trim());
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi] = match.map(Number) as [number, number, number, number, number, number];
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi);
+  // London is UTC or UTC+1: try the earlier reading first, keep the one that reads back the same.
+  for (const offsetHours of [1, 0]) {
+    const moment = new Date(asUtc - offsetHours * 3_600_000);
+    if (londonInputValue(moment) === value.trim()) return moment.toISOString();
+  }
+  return undefined;
+}

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/admin.events._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { salesByEvent } from "~/features/booking/booking.server";
@@ -51,6 +52,11 @@ export default function AdminEvents({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main" className="page">
       <h1>Events</h1>
+      <p>
+        <Link to="/admin/events/new" className="button">
+          New event
+        </Link>
+      </p>
       <EventTable id="current-events" title="Current events" empty="No events are on sale." rows={loaderData.current} />
       <EventTable id="past-events" title="Past events" empty="No past events." rows={loaderData.past} />
       <EventTable id="test-events" title="Test events" empty="No test events." rows={loaderData.test} />
@@ -81,7 +87,9 @@ function EventTable({ id, title, empty, rows }: { id: string; title: string; emp
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id}>
-                  <th scope="row">{row.name}</th>
+                  <th scope="row">
+                    <Link to={`/admin/events/${row.id}`}>{row.name}</Link>
+                  </th>
                   <td>
                     {londonDate(row.eventDate)} {londonTime(row.eventDate)}
                   </td>

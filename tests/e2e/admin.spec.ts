@@ -153,3 +153,80 @@ test("the events page lists current, past and test events with seats, the door a
   expect(await paid.json()).toEqual({ status: "succeeded" });
   await expect(quizRow.getByRole("cell")).toHaveText([/\d\d\/\d\d\/\d{4}/, "2", "0", "28 of 30", "0", "£25.49"]);
 });
+
+/** A London date-time input's value `days` from now at 19:00. */
+function londonEvening(days: number) {
+  const date = new Date(Date.now() + days * 86_400_000);
+  return `${date.toISOString().slice(0, 10)}T19:00`;
+}
+
+test("staff create an event through the form, with each mistake named beside its field, and visitors see it at once", async ({
+  page,
+  browser,
+  ownSite,
+}) => {
+  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  const visitor = await browser.newPage();
+  await visitor.goto(`${ownSite.url}/fundraising`);
+  await expect(visitor.getByText("More events coming soon.")).toBeVisible();
+
+  await page.goto("/admin/events");
+  await page.getByRole("link", { name: "New event" }).click();
+  await expect(page.getByRole("heading", { name: "New event" })).toBeVisible();
+  await page.getByLabel("Name").fill("Barn Dance");
+  await page.getByLabel("Description").fill("A caller, a band and a hog roast.");
+  await page.getByLabel("Poster").fill("pages/quiz-night");
+  await page.getByLabel("Event date").fill(londonEvening(20));
+  await page.getByLabel("Ticket sale ends").fill(londonEvening(21));
+  await page.getByLabel("Ticket cost (£)").fill("twelve");
+  await page.getByLabel("Tickets available").fill("60");
+  await page.getByRole("button", { name: "Create event" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Nothing was saved: please correct the fields marked below.");
+  await expect(page.getByText("Ticket cost (£) must be an amount in pounds")).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue("Barn Dance");
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByLabel("Ticket cost (£)").fill("8.50");
+  await page.getByRole("button", { name: "Create event" }).click();
+  await expect(page.getByText("Ticket sale ends must not be after the event date.")).toBeVisible();
+  await expect(page.getByText("Ticket cost (£) must be")).toHaveCount(0);
+
+  await page.getByLabel("Ticket sale ends").fill(londonEvening(19));
+  await page.getByRole("button", { name: "Create event" }).click();
+  await expect(page.getByRole("heading", { name: "Edit Barn Dance" })).toBeVisible();
+  await expect(page.getByRole("status")).toHaveText("The event is created and on the public pages.");
+  await expect(page.getByLabel("Ticket cost (£)")).toHaveValue("8.50");
+  await expect(page.getByLabel("Event date")).toHaveValue(londonEvening(20));
+  // The visitor's open page follows without a reload.
+  await expect(visitor.getByRole("heading", { name: "Barn Dance" })).toBeVisible({ timeout: 2_000 });
+  await expectNoSeriousA11yViolations(page);
+  await visitor.close();
+});
+
+test("tickets available cannot go below the seats sold, and an event can be duplicated", async ({ page, ownSite }) => {
+  const api = await staffApi(ownSite);
+  const quiz = await createEvent(api, { name: "Quiz Night", totalAvailableTickets: 30 });
+  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  const started = await page.request.post("/api/bookings", {
+    data: { eventId: quiz.id, name: "Amina Mushi", email: "amina@example.org", quantity: 3 },
+  });
+  const { clientSecret } = (await started.json()) as { clientSecret: string };
+  await page.request.post("/api/payments/offline/confirm", {
+    data: { clientSecret, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
+  });
+
+  await page.goto(`/admin/events/${quiz.id}`);
+  await page.getByLabel("Tickets available").fill("2");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Tickets available must be at least 3: 3 tickets are already sold.")).toBeVisible();
+  await page.getByLabel("Tickets available").fill("3");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved: the public pages show the change.");
+  await expect(page.getByLabel("Tickets available")).toHaveValue("3");
+
+  await page.getByRole("button", { name: "Duplicate" }).click();
+  await expect(page.getByRole("heading", { name: "Edit Copy of Quiz Night" })).toBeVisible();
+  await expect(page.getByRole("status")).toHaveText("This is a copy: change its dates and save it.");
+  await page.goto("/admin/events");
+  await expect(page.getByRole("link", { name: "Copy of Quiz Night" })).toBeVisible();
+});

@@ -152,6 +152,20 @@ describe.each(engines)("events on %s", (engine) => {
     expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" }, now)).toBeUndefined();
   });
 
+  it("refuses fewer tickets than are already sold, saying how many are sold, for the API and the pages alike", async () => {
+    const event = await createEvent(database.db, quiz, now);
+    await sell(event.id, 4);
+    await sell(event.id, 3);
+    await expect(updateEvent(database.db, event.id, { totalAvailableTickets: 6 }, now)).rejects.toMatchObject({
+      code: "invalid",
+      fields: { totalAvailableTickets: "must be at least 7: 7 tickets are already sold" },
+    });
+    expect((await findEvent(database.db, event.id))?.totalAvailableTickets).toBe(10);
+    expect(await updateEvent(database.db, event.id, { totalAvailableTickets: 7 }, now)).toMatchObject({
+      totalAvailableTickets: 7,
+    });
+  });
+
   it("the live feed sends counts on a sale, and nothing personal", async () => {
     const event = await createEvent(database.db, quiz, now);
     const feed = new AvailabilityFeed(database, clock);

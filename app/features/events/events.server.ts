@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { seatsByEvent } from "~/infra/db/seats.server";
+import { seatsByEvent, seatsOf } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { events } from "../../../db/schema";
@@ -97,6 +97,17 @@ export async function updateEvent(
       throw new AppError("invalid", "The changes are not valid.", {
         fields: { ticketSaleExpiry: "must not be after eventDate" },
       });
+    }
+    // Never fewer seats than are already sold (the event row is locked, so no sale slips in between).
+    if (next.totalAvailableTickets !== undefined && next.totalAvailableTickets < current.totalAvailableTickets) {
+      const { sold } = await seatsOf(tx, id, now);
+      if (next.totalAvailableTickets < sold) {
+        throw new AppError("invalid", "The changes are not valid.", {
+          fields: {
+            totalAvailableTickets: `must be at least ${sold}: ${sold} ${sold === 1 ? "ticket is" : "tickets are"} already sold`,
+          },
+        });
+      }
     }
     const [row] = await tx
       .update(events)

@@ -1,0 +1,122 @@
+import { Form, Link, data, redirect } from "react-router";
+import type { Route } from "./+types/admin.events.id";
+import { ErrorPage } from "~/components/layout/error-page";
+import { EventForm } from "~/features/events/components/event-form";
+import { eventFormFromPost, eventFormValues, eventInputFromForm } from "~/features/events/event-form";
+import { createEvent, findEvent, updateEvent } from "~/features/events/events.server";
+import { eventChangesSchema, newEventSchema } from "~/features/events/schema";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { announceChange } from "~/infra/live/changes.server";
+import { AppError } from "~/lib/errors";
+import { fieldErrors } from "~/lib/forms";
+
+const savedMessages = {
+  created: "The event is created and on the public pages.",
+  saved: "Saved: the public pages show the change.",
+  duplicated: "This is a copy: change its dates and save it.",
+} as const;
+
+// /admin/events/:id: change an event (the staff API's schema and rules), or Duplicate it.
+export const loader = pageWork("The edit event page", async ({ request, context, params }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  const event = await findEvent(context.services.db, params.id);
+  if (!event) throw new AppError("not-found", "There is no such event.");
+  const saved = new URL(request.url).searchParams.get("saved");
+  return {
+    id: event.id,
+    name: event.name,
+    values: eventFormValues(event),
+    saved: saved && saved in savedMessages ? savedMessages[saved as keyof typeof savedMessages] : null,
+  };
+});
+
+export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  await requireStaffPage(context.services, request);
+  const { db, clock } = context.services;
+  const form = await request.formData();
+
+  if (form.get("intent") === "duplicate") {
+    const original = await findEvent(db, params.id);
+    if (!original) throw new AppError("not-found", "There is no such event.");
+    const copy = newEventSchema.parse({
+      name: `Copy of ${original.name}`.slice(0, 120),
+      description: original.description,
+      posterImage: original.posterImage,
+      eventDate: original.eventDate,
+      ticketSaleExpiry: original.ticketSaleExpiry,
+      location: original.location,
+      ticketCost: original.ticketCost,
+      totalAvailableTickets: original.totalAvailableTickets,
+      isTest: original.isTest,
+      link: original.link,
+      testimonial: original.testimonial,
+      galleryImages: original.galleryImages,
+    });
+    const created = await db.transaction(async (tx) => {
+      const event = await createEvent(tx, copy, clock.now());
+      await announceChange(tx, "events");
+      return event;
+    });
+    return redirect(`/admin/events/${created.id}?saved=duplicated`);
+  }
+
+  const values = eventFormFromPost(form);
+  const { input, errors } = eventInputFromForm(values);
+  const parsed = eventChangesSchema.safeParse(input);
+  let problems = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...errors };
+  if (parsed.success && Object.keys(problems).length === 0) {
+    try {
+      const updated = await db.transaction(async (tx) => {
+        const event = await updateEvent(tx, params.id, parsed.data, clock.now());
+        if (event) await announceChange(tx, "events");
+        return event;
+      });
+      if (!updated) throw new AppError("not-found", "There is no such event.");
+      return redirect(`/admin/events/${params.id}?saved=saved`);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === "invalid" && error.fields)) throw error;
+      problems = error.fields;
+    }
+  }
+  return data({ values, errors: problems }, { status: 400 });
+});
+
+export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Edit ${data.name}` : "Edit event");
+
+export default function EditEvent({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <main id="main" className="page narrow">
+      <p>
+        <Link to="/admin/events">All events</Link>
+      </p>
+      <h1>Edit {loaderData.name}</h1>
+      {loaderData.saved && !actionData ? (
+        <p className="notice" role="status">
+          {loaderData.saved}
+        </p>
+      ) : null}
+      <p>
+        <Link to={`/fundraising-event/${loaderData.id}`}>See it as visitors do</Link>
+      </p>
+      <EventForm
+        key={loaderData.id}
+        values={actionData?.values ?? loaderData.values}
+        errors={actionData?.errors}
+        submitLabel="Save changes"
+      />
+      <Form method="post" className="form">
+        <button type="submit" name="intent" value="duplicate" className="button button-secondary">
+          Duplicate
+        </button>
+      </Form>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}
