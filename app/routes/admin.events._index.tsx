@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.events._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { salesByEvent } from "~/features/booking/booking.server";
+import { EventSeatsTable, seatFigures, type EventSeatsRow } from "~/features/events/components/event-seats-table";
 import { useLiveRevalidation } from "~/features/events/components/use-live-revalidation";
 import { listEvents } from "~/features/events/events.server";
 import { isCurrent } from "~/features/events/status";
@@ -9,8 +10,6 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { seatsByEvent } from "~/infra/db/seats.server";
 import { pageWork } from "~/infra/http/page.server";
-import { londonDate, londonTime } from "~/lib/london-time";
-import { formatPounds } from "~/lib/money";
 
 // /admin/events: every event, current, past and test, with its seats, the door and the money,
 // following sales live while the page is open.
@@ -19,22 +18,12 @@ export const loader = pageWork("The staff events page", async ({ request, contex
   const { db, clock } = context.services;
   const now = clock.now();
   const [events, seats, sales] = await Promise.all([listEvents(db), seatsByEvent(db, now), salesByEvent(db)]);
-  const rows = events.map((event) => {
-    const { total, sold, held } = seats[event.id] ?? { total: event.totalAvailableTickets, sold: 0, held: 0 };
-    return {
-      id: event.id,
-      name: event.name,
-      eventDate: event.eventDate,
-      onlineSales: event.ticketCostPence !== null,
-      total,
-      sold,
-      held,
-      left: Math.max(0, total - sold - held),
-      checkedIn: sales[event.id]?.checkedIn ?? 0,
-      takenPence: sales[event.id]?.takenPence ?? 0,
-      group: event.isTest ? ("test" as const) : isCurrent(event, now) ? ("current" as const) : ("past" as const),
-    };
-  });
+  const rows = events.map((event) => ({
+    ...seatFigures(event, seats[event.id]),
+    checkedIn: sales[event.id]?.checkedIn ?? 0,
+    takenPence: sales[event.id]?.takenPence ?? 0,
+    group: event.isTest ? ("test" as const) : isCurrent(event, now) ? ("current" as const) : ("past" as const),
+  }));
   const soonestFirst = (a: { eventDate: string }, b: { eventDate: string }) => a.eventDate.localeCompare(b.eventDate);
   return {
     current: rows.filter((row) => row.group === "current").sort(soonestFirst),
@@ -44,8 +33,6 @@ export const loader = pageWork("The staff events page", async ({ request, contex
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Events");
-
-type Row = Route.ComponentProps["loaderData"]["current"][number];
 
 export default function AdminEvents({ loaderData }: Route.ComponentProps) {
   useLiveRevalidation();
@@ -64,46 +51,11 @@ export default function AdminEvents({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function EventTable({ id, title, empty, rows }: { id: string; title: string; empty: string; rows: Row[] }) {
+function EventTable({ id, title, empty, rows }: { id: string; title: string; empty: string; rows: EventSeatsRow[] }) {
   return (
     <section className="section" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      {rows.length === 0 ? (
-        <p>{empty}</p>
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Date</th>
-                <th scope="col">Sold</th>
-                <th scope="col">Held</th>
-                <th scope="col">Left</th>
-                <th scope="col">Checked in</th>
-                <th scope="col">Taken</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <th scope="row">
-                    <Link to={`/admin/events/${row.id}`}>{row.name}</Link>
-                  </th>
-                  <td>
-                    {londonDate(row.eventDate)} {londonTime(row.eventDate)}
-                  </td>
-                  <td>{row.onlineSales ? row.sold : "—"}</td>
-                  <td>{row.onlineSales ? row.held : "—"}</td>
-                  <td>{row.onlineSales ? `${row.left} of ${row.total}` : "Sold elsewhere"}</td>
-                  <td>{row.onlineSales ? row.checkedIn : "—"}</td>
-                  <td>{formatPounds(row.takenPence)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {rows.length === 0 ? <p>{empty}</p> : <EventSeatsTable rows={rows} money />}
     </section>
   );
 }
