@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 // The site's tables. Column names are ours (snake_case); the JSON the pages see uses the
 // specification's field names, mapped in each feature's .server.ts module.
@@ -75,9 +87,50 @@ export const tickets = pgTable(
     isValid: boolean("is_valid").notNull().default(true),
     quantity: integer("quantity").notNull(),
     dateSold: timestamp("date_sold", { withTimezone: true }).notNull(),
+    /** When the first of the group came through the door. */
     checkedInAt: timestamp("checked_in_at", { withTimezone: true }),
+    /** How many of the group have come through the door (staff may check in part of a group). */
+    checkedInCount: integer("checked_in_count").notNull().default(0),
   },
-  (t) => [index("tickets_event_id_idx").on(t.eventId), check("tickets_quantity_positive", sql`${t.quantity} >= 1`)],
+  (t) => [
+    index("tickets_event_id_idx").on(t.eventId),
+    check("tickets_quantity_positive", sql`${t.quantity} >= 1`),
+    check("tickets_checked_in_count_range", sql`${t.checkedInCount} between 0 and ${t.quantity}`),
+  ],
+);
+
+/**
+ * Every check-in at the door: who was let in, how many, by which staff member, on which device and
+ * when. The id is chosen by the device, so a check-in queued offline and sent twice is recorded
+ * once. `outcome` is `checked-in`, or `conflict` when the places had already been used (two
+ * offline devices let in the same ticket), or `refunded` when the booking was refunded meanwhile.
+ */
+export const checkIns = pgTable(
+  "check_ins",
+  {
+    id: uuid("id").primaryKey(),
+    bookingRef: uuid("booking_ref")
+      .notNull()
+      .references(() => tickets.bookingRef, { onDelete: "restrict" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    count: integer("count").notNull(),
+    staffUserId: uuid("staff_user_id").references(() => staffUsers.id, { onDelete: "set null" }),
+    staffEmail: text("staff_email").notNull(),
+    device: text("device").notNull(),
+    /** When staff let them in, by the device (which may have been offline). */
+    scannedAt: timestamp("scanned_at", { withTimezone: true }).notNull(),
+    /** When the server recorded it, by the site's clock. */
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+    outcome: text("outcome").notNull(),
+  },
+  (t) => [
+    index("check_ins_event_recorded_idx").on(t.eventId, t.recordedAt),
+    index("check_ins_booking_ref_idx").on(t.bookingRef),
+    check("check_ins_count_positive", sql`${t.count} >= 1`),
+    check("check_ins_outcome_known", sql`${t.outcome} in ('checked-in', 'conflict', 'refunded')`),
+  ],
 );
 
 /** Charity staff who run events; passwords are stored as scrypt hashes. */
@@ -250,4 +303,38 @@ export const giftAidDeclarations = pgTable(
       sql`${t.scope} in ('this-donation', 'this-and-past-four-years', 'past-four-years-and-future')`,
     ),
   ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * A picture staff uploaded (a poster, a gallery picture, a reviewer's photo). It is kept in the
+ * database, with its renditions in `uploaded_image_files`, so every server process sharing the
+ * database serves it and a redeploy keeps it (docs/decisions/012-uploaded-pictures.md). Pages name
+ * it `uploads/<id>`.
+ */
+export const uploadedImages = pgTable("uploaded_images", {
+  id: uuid("id").primaryKey(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  originalName: text("original_name").notNull(),
+  uploadedBy: uuid("uploaded_by").references(() => staffUsers.id, { onDelete: "set null" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+});
+
+/** One rendition of an uploaded picture: a width and format the public pages ask for. */
+export const uploadedImageFiles = pgTable(
+  "uploaded_image_files",
+  {
+    imageId: uuid("image_id")
+      .notNull()
+      .references(() => uploadedImages.id, { onDelete: "cascade" }),
+    width: integer("width").notNull(),
+    format: text("format").notNull(),
+    bytes: bytea("bytes").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.imageId, t.width, t.format] })],
 );
