@@ -22,7 +22,7 @@ export function securityHeaders(options: {
         connect: " https://api.stripe.com",
       }
     : { script: "", frame: "", connect: "" };
-  return (_req, res, next) => {
+  return (req, res, next) => {
     const nonce = crypto.randomBytes(16).toString("base64");
     // In development the policy allows inline scripts, and a nonce the browser does not hide would break hydration.
     res.locals.cspNonce = options.development ? "" : nonce;
@@ -51,7 +51,9 @@ export function securityHeaders(options: {
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()");
+    // Only the door page may use the camera, to scan receipts' QR codes.
+    const camera = req.path.startsWith("/admin/check-in/") ? "camera=(self)" : "camera=()";
+    res.setHeader("Permissions-Policy", `${camera}, microphone=(), geolocation=(), interest-cohort=()`);
     if (options.production) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };

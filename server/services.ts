@@ -65,7 +65,12 @@ export async function createServices(config: Config, clock: Clock = systemClock)
         db: database.db,
         payments,
         clock,
-        charity: { name: site.charityName, registrationNumber: site.registrationNumber, email: site.email },
+        charity: {
+          name: site.charityName,
+          registrationNumber: site.registrationNumber,
+          email: site.email,
+          website: config.publicUrl,
+        },
       };
     }
     async function currentContent() {

@@ -37,6 +37,9 @@ export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentP
           <li>
             <Link to="/admin/events">Events</Link>
           </li>
+          <li>
+            <Link to="/admin/check-in">Check-in</Link>
+          </li>
         </ul>
       </nav>
       <section className="section" aria-labelledby="upcoming-heading">

@@ -8,6 +8,7 @@ import {
   testWithOwnSite,
 } from "../support/fixtures";
 import { startSiteProcess } from "../support/site-process";
+import { readQr } from "../support/qr";
 import { TestSmtpServer } from "../support/smtp";
 import { createEvent, staffApi } from "../support/staff-api";
 
@@ -109,8 +110,17 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       expect(mail.text).toContain("Tickets: 3");
       expect(mail.text).toContain("Total paid: £37.99");
       expect(mail.text).toContain("registered charity number 1187432");
-      expect(mail.html).toContain(`QR code of booking reference ${bookingRef}`);
-      expect(mail.attachments.find((a) => a.contentType === "image/png")?.cid).toBe("booking-qr");
+      // The door code is printed, and the QR code opens the booking's check-in page for staff.
+      const code = bookingRef
+        .replace(/-/g, "")
+        .slice(0, 8)
+        .toUpperCase()
+        .replace(/^(.{4})/, "$1-");
+      expect(mail.text).toContain(`Booking code for the door: ${code}`);
+      expect(mail.html).toContain(`QR code for the door: booking ${code}`);
+      const qr = mail.attachments.find((a) => a.contentType === "image/png")!;
+      expect(qr.cid).toBe("booking-qr");
+      expect(await readQr(qr.content)).toMatch(new RegExp(`^https?://[^/]+/admin/check-in/ticket/${bookingRef}$`));
       expect(mail.attachments.map((a) => a.contentType).sort()).toEqual(["image/png", "text/calendar"]);
       const ics = mail.attachments.find((a) => a.contentType === "text/calendar")!.content.toString();
       expect(ics).toContain("DTSTART:20300704T183000Z");

@@ -9,4 +9,9 @@ export function readContent<N extends ContentName>(name: N): ContentOf<N> {
 }
 
 /** The charity's details as receipts use them (from content/site), for the data-layer tests. */
-export const testCharity = { name: "Kilele Village Trust", registrationNumber: "1187432", email: "kilele@example.org" };
+export const testCharity = {
+  name: "Kilele Village Trust",
+  registrationNumber: "1187432",
+  email: "kilele@example.org",
+  website: "https://kilele.example",
+};

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sum } from "drizzle-orm";
+import { and, eq, sum } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { seatsOf } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
@@ -278,6 +278,7 @@ export async function ticketsForEvent(db: Queryable, eventId: string) {
     quantity: t.quantity,
     dateSold: t.dateSold.toISOString(),
     checkedInAt: t.checkedInAt?.toISOString() ?? null,
+    checkedInCount: t.checkedInCount,
   }));
 }
 
@@ -285,9 +286,9 @@ export async function ticketsForEvent(db: Queryable, eventId: string) {
 export async function salesByEvent(db: Queryable): Promise<Record<string, { checkedIn: number; takenPence: number }>> {
   const [checkedIn, taken] = await Promise.all([
     db
-      .select({ eventId: tickets.eventId, count: sum(tickets.quantity).mapWith(Number) })
+      .select({ eventId: tickets.eventId, count: sum(tickets.checkedInCount).mapWith(Number) })
       .from(tickets)
-      .where(and(eq(tickets.isValid, true), isNotNull(tickets.checkedInAt)))
+      .where(eq(tickets.isValid, true))
       .groupBy(tickets.eventId),
     db
       .select({ eventId: bookings.eventId, pence: sum(bookings.amountPence).mapWith(Number) })

@@ -2,6 +2,7 @@ import { createEvent as createCalendarEvent } from "ics";
 import QRCode from "qrcode";
 import type { Charity } from "~/infra/payments/provider.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
+import { checkInPath, shortCode } from "~/lib/booking-code";
 import { escapeHtml } from "~/lib/html";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
@@ -29,7 +30,10 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
   const location = event.location || "to be confirmed";
   const total = formatPounds(details.amountPence);
   const tickets = `${details.quantity} × ${formatPounds(details.ticketCostPence)} + ${formatPounds(bookingFeePence)} booking fee`;
-  const qr = await QRCode.toBuffer(details.bookingRef, {
+  const code = shortCode(details.bookingRef);
+  // A staff phone's camera app opens the door page for this booking; the door scanner reads it too.
+  const qrLink = new URL(checkInPath(details.bookingRef), details.charity.website).toString();
+  const qr = await QRCode.toBuffer(qrLink, {
     type: "png",
     width: 240,
     margin: 1,
@@ -41,6 +45,7 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
     `Dear ${details.holderName},`,
     "",
     `We have received your booking for ${event.name}. Your booking reference is ${details.bookingRef}.`,
+    `Booking code for the door: ${code}`,
     "",
     "Thank you for helping to raise money for the village of Kilele.",
     "",
@@ -51,7 +56,7 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
     `Tickets: ${details.quantity}`,
     `Total paid: ${total} (${tickets})`,
     "",
-    "Please bring this e-mail, or your booking reference, with you: we will scan the QR code at the door.",
+    "Please bring this e-mail, or your booking code, with you: we will scan the QR code at the door.",
     "",
     `${charity.name}, registered charity number ${charity.registrationNumber}`,
     `Questions? Reply to ${charity.email}.`,
@@ -63,14 +68,15 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
 <p>We have received your booking for <strong>${escapeHtml(event.name)}</strong>. Your booking reference is <strong>${details.bookingRef}</strong>.</p>
 <p>Thank you for helping to raise money for the village of Kilele.</p>
 <table role="presentation" cellpadding="4" style="border-collapse:collapse">
+<tr><th align="left">Booking code</th><td style="font-size:20px;font-weight:bold;letter-spacing:2px">${code}</td></tr>
 <tr><th align="left">Date</th><td>${date}</td></tr>
 <tr><th align="left">Time</th><td>${time}</td></tr>
 <tr><th align="left">Location</th><td>${escapeHtml(location)}</td></tr>
 <tr><th align="left">Tickets</th><td>${details.quantity}</td></tr>
 <tr><th align="left">Total paid</th><td>${total} (${escapeHtml(tickets)})</td></tr>
 </table>
-<p><img src="cid:booking-qr" width="160" height="160" alt="QR code of booking reference ${details.bookingRef}"></p>
-<p>Please bring this e-mail, or your booking reference, with you: we will scan the QR code at the door.</p>
+<p><img src="cid:booking-qr" width="160" height="160" alt="QR code for the door: booking ${code}"></p>
+<p>Please bring this e-mail, or your booking code, with you: we will scan the QR code at the door.</p>
 <p style="color:#4d4a44;font-size:13px">${escapeHtml(charity.name)}, registered charity number ${escapeHtml(charity.registrationNumber)}.<br>Questions? Reply to <a href="mailto:${escapeHtml(charity.email)}">${escapeHtml(charity.email)}</a>.</p>
 </body></html>`;
 

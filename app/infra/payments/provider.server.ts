@@ -65,6 +65,8 @@ export interface Charity {
   name: string;
   registrationNumber: string;
   email: string;
+  /** The site's public address, for links in e-mails (the receipt's QR code opens the door page there). */
+  website: string;
 }
 
 /** What taking a card payment needs, for a booking or a donation. */

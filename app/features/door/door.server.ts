@@ -1,0 +1,179 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Database, Queryable } from "~/infra/db/database.server";
+import { announceChange } from "~/infra/live/changes.server";
+import { shortCode } from "~/lib/booking-code";
+import { isUuid } from "~/lib/ids";
+import { bookings, checkIns, events, tickets } from "../../../db/schema";
+import type { CheckInRequest, CheckInResult, DoorConflict, DoorList, DoorTicket } from "./schema";
+
+// The door: who may come in, and recording that they did. Check-ins may arrive late and in any
+// order (a phone that was offline sends its queue when the network returns), so each is judged
+// when it reaches the server: places are used at most once, and a check-in that finds its places
+// already used is kept as a conflict for staff to see, not thrown away.
+
+type TicketRow = typeof tickets.$inferSelect;
+type CheckInRow = typeof checkIns.$inferSelect;
+
+const refundedStatuses = ["refunded", "refund_pending"];
+
+function doorTicket(ticket: TicketRow, bookingStatus: string | null, last: CheckInRow | undefined): DoorTicket {
+  return {
+    bookingRef: ticket.bookingRef,
+    code: shortCode(ticket.bookingRef),
+    name: ticket.ticketHolderName,
+    quantity: ticket.quantity,
+    checkedIn: ticket.checkedInCount,
+    refunded: !ticket.isValid || refundedStatuses.includes(bookingStatus ?? ""),
+    last: last ? { at: last.scannedAt.toISOString(), by: last.staffEmail } : null,
+  };
+}
+
+async function ticketsWithStatus(db: Queryable, where: ReturnType<typeof eq>) {
+  return db
+    .select({ ticket: tickets, status: bookings.status })
+    .from(tickets)
+    .leftJoin(bookings, eq(bookings.bookingRef, tickets.bookingRef))
+    .where(where)
+    .orderBy(asc(tickets.ticketHolderName), asc(tickets.dateSold));
+}
+
+/** The event's whole door list, and every conflict, for the door page to keep on the device. */
+export async function doorList(db: Queryable, eventId: string, now: Date): Promise<DoorList | undefined> {
+  if (!isUuid(eventId)) return undefined;
+  const [event] = await db.select().from(events).where(eq(events.id, eventId));
+  if (!event) return undefined;
+  const [rows, history] = await Promise.all([
+    ticketsWithStatus(db, eq(tickets.eventId, eventId)),
+    db.select().from(checkIns).where(eq(checkIns.eventId, eventId)).orderBy(asc(checkIns.scannedAt)),
+  ]);
+  const accepted = new Map<string, CheckInRow[]>();
+  for (const row of history) {
+    if (row.outcome !== "checked-in") continue;
+    accepted.set(row.bookingRef, [...(accepted.get(row.bookingRef) ?? []), row]);
+  }
+  const byRef = new Map(rows.map(({ ticket }) => [ticket.bookingRef, ticket]));
+  const conflicts: DoorConflict[] = history
+    .filter((row) => row.outcome !== "checked-in")
+    .map((row) => ({
+      id: row.id,
+      outcome: row.outcome as DoorConflict["outcome"],
+      bookingRef: row.bookingRef,
+      code: shortCode(row.bookingRef),
+      name: byRef.get(row.bookingRef)?.ticketHolderName ?? "",
+      count: row.count,
+      at: row.scannedAt.toISOString(),
+      by: row.staffEmail,
+      device: row.device,
+      earlier: (accepted.get(row.bookingRef) ?? []).map((e) => ({
+        at: e.scannedAt.toISOString(),
+        by: e.staffEmail,
+        device: e.device,
+        count: e.count,
+      })),
+    }));
+  return {
+    event: { id: event.id, name: event.name, eventDate: event.eventDate.toISOString() },
+    tickets: rows.map(({ ticket, status }) => doorTicket(ticket, status, accepted.get(ticket.bookingRef)?.at(-1))),
+    conflicts,
+    asOf: now.toISOString(),
+  };
+}
+
+/** The event a booking reference belongs to (for the receipt's QR link), if it has a ticket. */
+export async function eventOfBooking(db: Queryable, bookingRef: string): Promise<string | undefined> {
+  if (!isUuid(bookingRef)) return undefined;
+  const [row] = await db.select({ eventId: tickets.eventId }).from(tickets).where(eq(tickets.bookingRef, bookingRef));
+  return row?.eventId;
+}
+
+/**
+ * Records check-ins for one event, each in its own transaction with the ticket locked, so two
+ * devices can never use the same places. A check-in sent again (the device did not hear the
+ * answer) is answered as it was the first time and changes nothing.
+ */
+export async function recordCheckIns(
+  db: Database,
+  staff: { id: string; email: string },
+  eventId: string,
+  requests: CheckInRequest[],
+  now: Date,
+): Promise<CheckInResult[]> {
+  const results: CheckInResult[] = [];
+  for (const request of requests) results.push(await recordCheckIn(db, staff, eventId, request, now));
+  return results;
+}
+
+async function recordCheckIn(
+  db: Database,
+  staff: { id: string; email: string },
+  eventId: string,
+  request: CheckInRequest,
+  now: Date,
+): Promise<CheckInResult> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ ticket: tickets, status: bookings.status })
+      .from(tickets)
+      .leftJoin(bookings, eq(bookings.bookingRef, tickets.bookingRef))
+      .where(and(eq(tickets.bookingRef, request.bookingRef), eq(tickets.eventId, eventId)))
+      .for("update", { of: tickets });
+    if (!found) return { id: request.id, outcome: "not-found" as const, ticket: null };
+
+    const [already] = await tx.select().from(checkIns).where(eq(checkIns.id, request.id));
+    if (already) {
+      const last = await lastCheckIn(tx, request.bookingRef);
+      return {
+        id: request.id,
+        outcome: already.outcome as CheckInResult["outcome"],
+        ticket: doorTicket(found.ticket, found.status, last),
+      };
+    }
+
+    const view = doorTicket(found.ticket, found.status, undefined);
+    const outcome = view.refunded
+      ? ("refunded" as const)
+      : found.ticket.checkedInCount + request.count <= found.ticket.quantity
+        ? ("checked-in" as const)
+        : ("conflict" as const);
+    const scannedAt = new Date(request.scannedAt);
+    await tx.insert(checkIns).values({
+      id: request.id,
+      bookingRef: request.bookingRef,
+      eventId,
+      count: request.count,
+      staffUserId: staff.id,
+      staffEmail: staff.email,
+      device: request.device,
+      scannedAt,
+      recordedAt: now,
+      outcome,
+    });
+    let ticket = found.ticket;
+    if (outcome === "checked-in") {
+      [ticket] = (await tx
+        .update(tickets)
+        .set({
+          checkedInCount: sql`${tickets.checkedInCount} + ${request.count}`,
+          checkedInAt: sql`coalesce(${tickets.checkedInAt}, ${scannedAt.toISOString()}::timestamptz)`,
+        })
+        .where(eq(tickets.bookingRef, request.bookingRef))
+        .returning()) as [TicketRow];
+      await announceChange(tx, "availability");
+    }
+    return {
+      id: request.id,
+      outcome,
+      ticket: doorTicket(ticket, found.status, await lastCheckIn(tx, request.bookingRef)),
+    };
+  });
+}
+
+async function lastCheckIn(db: Queryable, bookingRef: string): Promise<CheckInRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(checkIns)
+    .where(and(eq(checkIns.bookingRef, bookingRef), inArray(checkIns.outcome, ["checked-in"])))
+    .orderBy(sql`${checkIns.scannedAt} desc`)
+    .limit(1);
+  return row;
+}

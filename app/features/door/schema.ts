@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+// What the door page and the server say to each other. The door page keeps the event's list on
+// the phone (for when the hall has no signal), so it carries names and references but never
+// e-mail addresses.
+
+/** One booking at the door: how many it admits and how many have come in. */
+export interface DoorTicket {
+  bookingRef: string;
+  /** The short code printed on the receipt, e.g. "3F9A-1C2B". */
+  code: string;
+  name: string;
+  quantity: number;
+  checkedIn: number;
+  refunded: boolean;
+  /** The latest check-in: when (ISO) and by which member of staff. */
+  last: { at: string; by: string } | null;
+}
+
+/**
+ * A check-in the server could not accept when it arrived: its places were already used (two
+ * offline devices let in the same ticket), or the booking had been refunded meanwhile.
+ */
+export interface DoorConflict {
+  id: string;
+  outcome: "conflict" | "refunded";
+  bookingRef: string;
+  code: string;
+  name: string;
+  count: number;
+  at: string;
+  by: string;
+  device: string;
+  /** The check-ins that had already used the places. */
+  earlier: { at: string; by: string; device: string; count: number }[];
+}
+
+export interface DoorList {
+  event: { id: string; name: string; eventDate: string };
+  tickets: DoorTicket[];
+  conflicts: DoorConflict[];
+  /** When the server read the list (its clock): the newer of two copies wins on the device. */
+  asOf: string;
+}
+
+export type CheckInOutcome = "checked-in" | "conflict" | "refunded" | "not-found";
+
+export interface CheckInResult {
+  id: string;
+  outcome: CheckInOutcome;
+  ticket: DoorTicket | null;
+}
+
+/** POST /api/admin/events/:id/check-ins: check-ins made on one device, perhaps while offline. */
+export const checkInsSchema = z.strictObject({
+  checkIns: z
+    .array(
+      z.strictObject({
+        id: z.uuid({ error: "must be a UUID chosen by the device" }),
+        bookingRef: z.uuid({ error: "must be a booking reference" }),
+        count: z
+          .number({ error: "must be a whole number" })
+          .int("must be a whole number")
+          .min(1, "must be 1 or more")
+          .max(29, "must be at most 29"),
+        scannedAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }),
+        device: z.string().trim().min(1, "must not be blank").max(40, "must be at most 40 characters"),
+      }),
+      { error: "must be a list" },
+    )
+    .min(1, "must have at least one check-in")
+    .max(500, "must have at most 500 check-ins"),
+});
+
+export type CheckInRequest = z.output<typeof checkInsSchema>["checkIns"][number];

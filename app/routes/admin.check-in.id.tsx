@@ -1,0 +1,46 @@
+import type { Route } from "./+types/admin.check-in.id";
+import { Link } from "react-router";
+import { ErrorPage } from "~/components/layout/error-page";
+import { DoorPage } from "~/features/door/components/door-page";
+import { doorList } from "~/features/door/door.server";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
+import { londonDate, londonTime } from "~/lib/london-time";
+
+// /admin/check-in/:id: the door for one event (features/door). `?ref=` answers for one booking at
+// once: the receipt's QR code leads here through /admin/check-in/ticket/:bookingRef.
+export const loader = pageWork("The door page", async ({ request, context, params }: Route.LoaderArgs) => {
+  const staff = await requireStaffPage(context.services, request);
+  const list = await doorList(context.services.db, params.id, context.services.clock.now());
+  if (!list) throw new AppError("not-found", "There is no such event.");
+  return { list, staffEmail: staff.email, lookUp: new URL(request.url).searchParams.get("ref") ?? undefined };
+});
+
+export const meta: Route.MetaFunction = ({ data }) =>
+  adminMeta(data ? `Check-in: ${data.list.event.name}` : "Check-in");
+
+// The page keeps its own list up to date; a revalidation would only replace it with an older one.
+export const shouldRevalidate = () => false;
+
+export default function DoorRoute({ loaderData: { list, staffEmail, lookUp } }: Route.ComponentProps) {
+  return (
+    <main id="main" className="page door-page">
+      <p className="door-back">
+        <Link to="/admin/check-in">Other events</Link>
+      </p>
+      <h1>
+        {list.event.name}{" "}
+        <span className="door-when">
+          {londonDate(list.event.eventDate)}, {londonTime(list.event.eventDate)}
+        </span>
+      </h1>
+      <DoorPage initial={list} staffEmail={staffEmail} lookUp={lookUp} />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,235 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import pg from "pg";
+import { chromiumArgs, findChromium } from "../support/chromium";
+import { createPostgresDatabase } from "../support/databases";
+import { expect, expectNoSeriousA11yViolations, test as base } from "../support/fixtures";
+import { qrVideo } from "../support/qr";
+import { startSiteProcess, staffAccount, type RunningSite } from "../support/site-process";
+import { createEvent, staffApi } from "../support/staff-api";
+
+// The door: staff check people in on a phone, by reference, short code or the receipt's QR code,
+// online or not. The site runs on PostgreSQL here so a test can mark a booking refunded the way
+// the refunds page will (that page is not built yet).
+
+interface Door {
+  site: RunningSite;
+  databaseUrl: string;
+  api: APIRequestContext;
+  eventId: string;
+  /** Booking references by buyer. */
+  refs: Record<"amina" | "baraka" | "chiku" | "dora", string>;
+}
+
+const test = base.extend<{ door: Door }>({
+  door: async ({}, use) => {
+    const database = await createPostgresDatabase();
+    const site = await startSiteProcess({ DATABASE_URL: database.url });
+    try {
+      const api = await staffApi(site);
+      const hour = 3_600_000;
+      const event = await createEvent(api, {
+        name: "Quiz Night",
+        eventDate: new Date(Date.now() + 2 * hour).toISOString(),
+        ticketSaleExpiry: new Date(Date.now() + hour).toISOString(),
+      });
+      const buy = async (name: string, quantity: number) => {
+        const started = await api.post("/api/bookings", {
+          data: { eventId: event.id, name, email: "buyer@example.org", quantity },
+        });
+        expect(started.status(), await started.text()).toBe(201);
+        const { bookingRef, clientSecret } = (await started.json()) as { bookingRef: string; clientSecret: string };
+        const paid = await api.post("/api/payments/offline/confirm", {
+          data: { clientSecret, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
+        });
+        expect(await paid.json()).toEqual({ status: "succeeded" });
+        return bookingRef;
+      };
+      const refs = {
+        amina: await buy("Amina Mushi", 4),
+        baraka: await buy("Baraka Juma", 1),
+        chiku: await buy("Chiku Said", 2),
+        dora: await buy("Dora Kimaro", 1),
+      };
+      // Dora's booking is refunded, as a member of staff would from the refunds page.
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      await client.query("update bookings set status = 'refunded' where booking_ref = $1", [refs.dora]);
+      await client.query("update tickets set is_valid = false where booking_ref = $1", [refs.dora]);
+      await client.end();
+      await use({ site, databaseUrl: database.url, api, eventId: event.id, refs });
+    } finally {
+      await site.stop();
+      await database.drop();
+    }
+  },
+  baseURL: async ({ door }, use) => use(door.site.url),
+});
+
+test.skip(!process.env.TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: the door tests run on PostgreSQL");
+// Each test starts its own server on its own database and sells four bookings first.
+test.slow();
+
+const shortCode = (ref: string) =>
+  `${ref.replace(/-/g, "").slice(0, 8).toUpperCase().slice(0, 4)}-${ref.slice(4, 8).toUpperCase()}`;
+
+async function signIn(context: BrowserContext, url: string) {
+  const response = await context.request.post(`${url}/api/admin/session`, { data: staffAccount });
+  expect(response.status()).toBe(204);
+}
+
+function door(page: Page) {
+  return {
+    reference: page.getByLabel("Booking reference"),
+    answer: page.getByRole("region", { name: /^(Valid|Already checked in|Refunded|Not found)$/ }),
+    status: page.locator(".door-connection [role=status]"),
+    async check(typed: string) {
+      await this.reference.fill(typed);
+      await this.reference.press("Enter");
+    },
+    async next() {
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(this.reference).toBeFocused();
+    },
+  };
+}
+
+test("the door answers valid, part-used, used, refunded and unknown bookings, and other phones see check-ins within two seconds", async ({
+  page,
+  browser,
+  door: { site, refs, eventId },
+}) => {
+  await signIn(page.context(), site.url);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/admin");
+  await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Check-in" }).click();
+  await expect(page.getByRole("heading", { name: "Check-in", level: 1 })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole("link", { name: /Quiz Night/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/check-in/${eventId}$`));
+  const d = door(page);
+  await expect(d.status).toHaveText("Online: every check-in is sent.");
+  await expect(page.getByText("0 of 7 people checked in")).toBeVisible();
+  await expect(d.reference).toBeFocused();
+  await expectNoSeriousA11yViolations(page);
+
+  // A second phone at the same door, on the same event.
+  const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await signIn(other, site.url);
+  const otherPage = await other.newPage();
+  await otherPage.goto(`${site.url}/admin/check-in/${eventId}`);
+  await expect(otherPage.getByText("0 of 7 people checked in")).toBeVisible();
+
+  // A single ticket, by the short code printed on the receipt, typed in lower case with a space.
+  await d.check(shortCode(refs.baraka).toLowerCase().replace("-", " "));
+  await expect(d.answer.getByRole("heading")).toHaveText("Valid");
+  await expect(d.answer).toContainText("Baraka Juma");
+  await expect(d.answer).toContainText("0 of 1 checked in");
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole("button", { name: "Check in" }).click();
+  await expect(d.answer).toContainText("1 of 1 checked in");
+  await expect(d.answer).toContainText(`by ${staffAccount.email}`);
+  await expect(otherPage.getByText("1 of 7 people checked in")).toBeVisible({ timeout: 2_000 });
+  await d.next();
+
+  // The group of four: two now, then the other two; then it is used.
+  await d.check(refs.amina);
+  await expect(d.answer.getByRole("heading")).toHaveText("Valid");
+  await expect(d.answer).toContainText("0 of 4 checked in");
+  await page.getByLabel("How many are coming in now?").fill("2");
+  await page.getByRole("button", { name: "Check in 2" }).click();
+  await expect(d.answer).toContainText("2 of 4 checked in");
+  await d.next();
+  await d.check(refs.amina.toUpperCase());
+  await expect(d.answer.getByRole("heading")).toHaveText("Valid");
+  await expect(d.answer).toContainText("2 of 4 checked in");
+  await page.getByRole("button", { name: "Check in 2" }).click();
+  await expect(d.answer).toContainText("4 of 4 checked in");
+  await d.next();
+  await d.check(shortCode(refs.amina));
+  await expect(d.answer.getByRole("heading")).toHaveText("Already checked in");
+  await expect(d.answer).toContainText("4 of 4 checked in");
+  await expect(d.answer).toContainText(new RegExp(`Checked in at \\d\\d:\\d\\d by ${staffAccount.email}`));
+  await expect(page.getByRole("button", { name: /^Check in/ })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await d.next();
+
+  // The other phone sees it used too, within two seconds of the check-in.
+  await door(otherPage).check(refs.amina);
+  await expect(door(otherPage).answer.getByRole("heading")).toHaveText("Already checked in", { timeout: 2_000 });
+
+  await d.check(refs.dora);
+  await expect(d.answer.getByRole("heading")).toHaveText("Refunded");
+  await expect(d.answer).toContainText("Dora Kimaro");
+  await expect(page.getByRole("button", { name: /^Check in/ })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await d.next();
+
+  await d.check("0000-0000");
+  await expect(d.answer.getByRole("heading")).toHaveText("Not found");
+  await expectNoSeriousA11yViolations(page);
+  await d.next();
+  await d.check("hello");
+  await expect(d.answer.getByRole("heading")).toHaveText("Not found");
+  await expect(d.answer).toContainText("is not a booking reference");
+
+  // The events page counts who came through the door.
+  await page.goto("/admin/events");
+  await expect(
+    page
+      .getByRole("row", { name: /Quiz Night/ })
+      .getByRole("cell")
+      .nth(4),
+  ).toHaveText("5");
+  await other.close();
+});
+
+test("the receipt's QR code opens the booking at the door, from a phone's camera app or through the door page's scanner", async ({
+  page,
+  door: { site, refs, eventId },
+}) => {
+  const link = `${site.url}/admin/check-in/ticket/${refs.chiku}`;
+
+  // Signed out, the link asks for a sign-in and shows nothing of the booking.
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/admin\/sign-in\?next=/);
+  await expect(page.getByText("Chiku Said")).toHaveCount(0);
+  await page.getByLabel("Email").fill(staffAccount.email);
+  await page.getByLabel("Password").fill(staffAccount.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/check-in/${eventId}\\?ref=${refs.chiku}$`));
+  await expect(door(page).answer.getByRole("heading")).toHaveText("Valid");
+  await expect(door(page).answer).toContainText("Chiku Said");
+  await expect(door(page).answer).toContainText("0 of 2 checked in");
+
+  // The door page's own scanner, through a camera that sees Amina's receipt.
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-qr-"));
+  const video = path.join(folder, "receipt.y4m");
+  await qrVideo(`${site.url}/admin/check-in/ticket/${refs.amina}`, video);
+  const camera = await chromium.launch({
+    executablePath: findChromium(),
+    args: [
+      ...chromiumArgs,
+      "--use-fake-device-for-media-stream",
+      "--use-fake-ui-for-media-stream",
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+  try {
+    const context = await camera.newContext({ viewport: { width: 390, height: 844 } });
+    await context.grantPermissions(["camera"], { origin: site.url });
+    await signIn(context, site.url);
+    const phone = await context.newPage();
+    await phone.goto(`${site.url}/admin/check-in/${eventId}`);
+    await phone.getByRole("button", { name: "Scan QR code" }).click();
+    await expect(door(phone).answer.getByRole("heading")).toHaveText("Valid", { timeout: 15_000 });
+    await expect(door(phone).answer).toContainText("Amina Mushi");
+    await expect(door(phone).answer).toContainText("0 of 4 checked in");
+    await context.close();
+  } finally {
+    await camera.close();
+    await fs.rm(folder, { recursive: true, force: true });
+  }
+});
