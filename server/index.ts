@@ -39,7 +39,19 @@ if (development) {
   );
   // File names under /assets carry a content hash, so browsers may keep them for a year.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static("build/client", { maxAge: "1d", index: false }));
+  app.use(
+    express.static("build/client", {
+      maxAge: "1d",
+      index: false,
+      setHeaders(res, file) {
+        // The door's service worker serves the check-in pages; it must be fresh after a deploy.
+        if (file.endsWith("door-sw.js")) {
+          res.setHeader("Service-Worker-Allowed", "/admin/check-in/");
+          res.setHeader("Cache-Control", "no-cache");
+        }
+      },
+    }),
+  );
 }
 app.set("trust proxy", site.config.trustProxy);
 // While shutting down, no connection is kept alive for another request.

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.sign-in";
 import { ErrorPage } from "~/components/layout/error-page";
@@ -6,6 +7,7 @@ import { signIn } from "~/features/staff/sign-in.server";
 import { safeReturnPath, staffForRequest } from "~/features/staff/staff.server";
 import { requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
+import { forgetDoorData } from "~/lib/door-offline";
 import { AppError } from "~/lib/errors";
 
 // /admin/sign-in: staff sign in with their e-mail and password, then go back to the admin page
@@ -46,6 +48,8 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/admin/sign-in");
   const error = actionData?.error;
+  // Whoever is here is signed out: the door's kept lists of names go (unsent check-ins stay).
+  useEffect(() => void forgetDoorData(), []);
   return (
     <main id="main" className="page narrow">
       <h1>Staff sign in</h1>

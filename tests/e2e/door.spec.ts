@@ -233,3 +233,78 @@ test("the receipt's QR code opens the booking at the door, from a phone's camera
     await fs.rm(folder, { recursive: true, force: true });
   }
 });
+
+test("offline at the door: two phones let in the same booking with no network, and both show the conflict once they are back", async ({
+  browser,
+  door: { site, refs, eventId },
+}) => {
+  const phone = async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await signIn(context, site.url);
+    const page = await context.newPage();
+    await page.goto(`${site.url}/admin/check-in/${eventId}`);
+    await expect(door(page).status).toHaveText("Online: every check-in is sent.");
+    // The page, its scripts and the decoder are kept on the phone.
+    await expect
+      .poll(() =>
+        page.evaluate(async () => {
+          const cache = await caches.open("kilele-door-v1");
+          return Boolean(await cache.match(location.origin + location.pathname));
+        }),
+      )
+      .toBe(true);
+    return { context, page, door: door(page) };
+  };
+  const a = await phone();
+  const b = await phone();
+
+  await a.context.setOffline(true);
+  await b.context.setOffline(true);
+  await expect(a.door.status).toHaveText(/^Offline: .* every check-in is sent\.$/);
+
+  // With no network the page opens again from the phone.
+  const reloaded = await a.page.reload();
+  expect(reloaded?.fromServiceWorker()).toBe(true);
+  await expect(a.page.getByRole("heading", { name: /Quiz Night/, level: 1 })).toBeVisible();
+  await expect(a.door.status).toHaveText(/^Offline: /);
+
+  for (const { page, door: d } of [a, b]) {
+    await d.check(shortCode(refs.chiku));
+    await expect(d.answer.getByRole("heading")).toHaveText("Valid");
+    await expect(d.answer).toContainText("0 of 2 checked in");
+    await page.getByRole("button", { name: "Check in 2" }).click();
+    await expect(d.answer).toContainText("2 of 2 checked in");
+    await expect(d.status).toHaveText(
+      "Offline: check-ins are kept on this phone and sent when the network returns; 1 check-in waiting to be sent.",
+    );
+    await expectNoSeriousA11yViolations(page);
+    await d.next();
+  }
+
+  await a.context.setOffline(false);
+  await expect(a.door.status).toHaveText("Online: every check-in is sent.");
+  await b.context.setOffline(false);
+  await expect(b.door.status).toHaveText("Online: every check-in is sent.");
+  for (const { page } of [b, a]) {
+    const conflicts = page.getByRole("region", { name: "Conflicts (1)" });
+    await expect(conflicts).toContainText("Chiku Said", { timeout: 2_000 });
+    await expect(conflicts).toContainText(
+      /2 places checked in at \d\d:\d\d by staff@example.org on door-\w+, but 2 places had been checked in/,
+    );
+  }
+  await expectNoSeriousA11yViolations(a.page);
+  await expect(a.page.getByText("2 of 7 people checked in")).toBeVisible();
+
+  // Signing out leaves no list of names on the phone.
+  await a.page.getByRole("button", { name: "Sign out" }).click();
+  await expect(a.page).toHaveURL(/\/admin\/sign-in$/);
+  expect(
+    await a.page.evaluate(async () => ({
+      cached: await caches.has("kilele-door-v1"),
+      stored: Object.keys(localStorage).filter((key) => key.startsWith("kilele-door:")),
+    })),
+  ).toEqual({ cached: false, stored: [] });
+
+  await a.context.close();
+  await b.context.close();
+});

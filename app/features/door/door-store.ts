@@ -1,4 +1,5 @@
 import { codeMatches, readBookingCode } from "~/lib/booking-code";
+import { doorStoragePrefix } from "~/lib/door-offline";
 import type { CheckInRequest, DoorList, DoorTicket } from "./schema";
 
 // What the door page keeps on the phone, so it works in a hall with no signal: the event's door
@@ -15,13 +16,7 @@ export interface DoorState {
   queue: QueuedCheckIn[];
 }
 
-const storageKey = (eventId: string) => `kilele-door:${eventId}`;
-const devicePrefix = "kilele-door";
-
-/** Every key the door page writes, so signing out can clear them from a shared phone. */
-export function isDoorStorageKey(key: string): boolean {
-  return key.startsWith(devicePrefix);
-}
+const storageKey = (eventId: string) => `${doorStoragePrefix}:${eventId}`;
 
 /** The list the server sent most recently, of two copies (the page's own and the phone's). */
 export function newerList(a: DoorList, b: DoorList): DoorList {
@@ -68,7 +63,7 @@ export function saveDoorState(storage: Storage, state: DoorState) {
 
 /** This phone's name in the check-in records: chosen once, kept. */
 export function deviceName(storage: Storage): string {
-  const key = `${devicePrefix}-device`;
+  const key = `${doorStoragePrefix}-device`;
   let name = storage.getItem(key);
   if (!name) {
     name = `door-${crypto.randomUUID().slice(0, 4)}`;

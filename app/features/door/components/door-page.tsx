@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { doorCacheName } from "~/lib/door-offline";
 import { londonTime } from "~/lib/london-time";
 import {
   deviceName,
@@ -59,6 +60,11 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
       queue: stored?.queue ?? current.queue,
     }));
   }, [eventId, update]);
+
+  // Keep this page, its scripts and the QR decoder on the phone, for a hall with no signal.
+  useEffect(() => {
+    void keepForOffline();
+  }, []);
 
   // Send what waits, then fetch the list; again every second.
   useEffect(() => {
@@ -233,6 +239,40 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
 }
 
 class SignedOut extends Error {}
+
+/**
+ * Registers the door's service worker (public/door-sw.js), which opens door pages from its cache
+ * when the network fails, and puts this page and everything it loaded into that cache now: the
+ * page was loaded before the worker was there to see it.
+ */
+async function keepForOffline() {
+  if (!("serviceWorker" in navigator) || typeof caches === "undefined") return;
+  try {
+    await navigator.serviceWorker.register("/door-sw.js", { scope: "/admin/check-in/" });
+    // Scanning must work offline too: load the decoder now, while there is a network.
+    await import("jsqr");
+    const own = (href: string) => {
+      const url = new URL(href, location.href);
+      return url.origin === location.origin && url.pathname.startsWith("/assets/") ? url.href : undefined;
+    };
+    const assets = new Set(
+      [
+        ...performance.getEntriesByType("resource").map((entry) => entry.name),
+        ...Array.from(document.querySelectorAll<HTMLLinkElement>("link[href]"), (link) => link.href),
+        ...Array.from(document.querySelectorAll<HTMLScriptElement>("script[src]"), (script) => script.src),
+      ]
+        .map(own)
+        .filter((href): href is string => Boolean(href)),
+    );
+    const cache = await caches.open(doorCacheName);
+    await cache.addAll([...assets]);
+    const page = await fetch(location.pathname, { credentials: "same-origin" });
+    if (page.ok && !page.redirected) await cache.put(location.origin + location.pathname, page);
+  } catch (error) {
+    // Without it the page still works while it stays open; it just cannot be reopened offline.
+    console.warn("The door page could not be kept for offline use:", error);
+  }
+}
 
 function ConnectionLine({ connection, waiting, device }: { connection: Connection; waiting: number; device: string }) {
   const queue = waiting === 0 ? "every check-in is sent" : `${plural(waiting, "check-in")} waiting to be sent`;
