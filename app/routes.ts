@@ -37,11 +37,13 @@ export default [
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),
+  route("admin/events/:id/tickets.csv", "routes/admin.events.id.tickets-csv.ts"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),
     route("events/new", "routes/admin.events.new.tsx"),
     route("events/:id", "routes/admin.events.id.tsx"),
+    route("events/:id/door-list", "routes/admin.events.id.door-list.tsx"),
     route("check-in", "routes/admin.check-in._index.tsx"),
     route("check-in/ticket/:bookingRef", "routes/admin.check-in.ticket.redirect.ts"),
     route("check-in/:id", "routes/admin.check-in.id.tsx"),

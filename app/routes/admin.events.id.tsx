@@ -1,6 +1,8 @@
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/admin.events.id";
 import { ErrorPage } from "~/components/layout/error-page";
+import { EventTickets } from "~/features/booking/components/event-tickets";
+import { ticketsPage } from "~/features/booking/tickets.server";
 import { EventForm } from "~/features/events/components/event-form";
 import { eventFormFromPost, eventFormValues, eventInputFromForm } from "~/features/events/event-form";
 import { createEvent, findEvent, updateEvent } from "~/features/events/events.server";
@@ -12,6 +14,7 @@ import { pageWork } from "~/infra/http/page.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
+import { requestedPage } from "~/lib/pagination";
 
 const savedMessages = {
   created: "The event is created and on the public pages.",
@@ -24,12 +27,16 @@ export const loader = pageWork("The edit event page", async ({ request, context,
   await requireStaffPage(context.services, request);
   const event = await findEvent(context.services.db, params.id);
   if (!event) throw new AppError("not-found", "There is no such event.");
-  const saved = new URL(request.url).searchParams.get("saved");
+  const query = new URL(request.url).searchParams;
+  const saved = query.get("saved");
+  const search = (query.get("q") ?? "").slice(0, 100);
   return {
     id: event.id,
     name: event.name,
     values: eventFormValues(event),
     saved: saved && saved in savedMessages ? savedMessages[saved as keyof typeof savedMessages] : null,
+    search,
+    tickets: await ticketsPage(context.services.db, event.id, { search, page: requestedPage(query.get("page")) }),
   };
 });
 
@@ -113,6 +120,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
           Duplicate
         </button>
       </Form>
+      <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
     </main>
   );
 }

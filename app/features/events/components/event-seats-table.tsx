@@ -29,7 +29,8 @@ export function EventSeatsTable({
 }) {
   const online = (row: EventSeatsRow, value: string | number) => (row.onlineSales ? value : "—");
   return (
-    <div className="admin-table-wrap">
+    // A wide table scrolls sideways on a phone; the keyboard can scroll it too.
+    <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={caption ?? "Table of events"}>
       <table className="admin-table">
         {caption ? <caption className="visually-hidden">{caption}</caption> : null}
         <thead>

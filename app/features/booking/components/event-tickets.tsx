@@ -1,0 +1,101 @@
+import { Form, Link } from "react-router";
+import { Pagination } from "~/components/ui/pagination";
+import { londonDate, londonTime } from "~/lib/london-time";
+import type { Paged } from "~/lib/pagination";
+import type { StaffTicket } from "../tickets.server";
+
+/** An event's tickets on its staff page: search, a page of 50 at a time, the CSV and the door list. */
+export function EventTickets({
+  eventId,
+  tickets,
+  search,
+}: {
+  eventId: string;
+  tickets: Paged<StaffTicket>;
+  search: string;
+}) {
+  const query = new URLSearchParams(search ? { q: search } : {});
+  return (
+    <section className="section event-tickets" aria-labelledby="event-tickets-title">
+      <h2 id="event-tickets-title">Tickets</h2>
+      <p className="event-tickets-actions">
+        <a href={`/admin/events/${eventId}/tickets.csv`} className="button button-secondary" download>
+          Download CSV
+        </a>
+        <Link to={`/admin/events/${eventId}/door-list`} className="button button-secondary">
+          Door list to print
+        </Link>
+      </p>
+      <Form method="get" role="search" className="event-tickets-search" preventScrollReset>
+        <label htmlFor="ticket-search">Search</label>
+        <p className="field-hint" id="ticket-search-hint">
+          A name, an e-mail address or a booking reference.
+        </p>
+        <div className="event-tickets-search-row">
+          <input
+            id="ticket-search"
+            name="q"
+            type="search"
+            defaultValue={search}
+            aria-describedby="ticket-search-hint"
+          />
+          <button type="submit" className="button">
+            Search
+          </button>
+        </div>
+      </Form>
+      {tickets.total === 0 ? (
+        <p role="status">{search ? `No tickets match “${search}”.` : "No tickets are sold yet."}</p>
+      ) : (
+        <>
+          <p role="status">{search ? `${tickets.total} matching “${search}”` : `${tickets.total} in all`}</p>
+          {/* A wide table scrolls sideways on a phone; the keyboard can scroll it too. */}
+          <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Table of tickets">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Buyer</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Quantity</th>
+                  <th scope="col">Booking reference</th>
+                  <th scope="col">Date sold</th>
+                  <th scope="col">Checked in</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tickets.rows.map((ticket) => (
+                  <tr key={ticket.bookingRef}>
+                    <th scope="row">
+                      {ticket.name}
+                      {ticket.refunded ? <span className="badge">Refunded</span> : null}
+                    </th>
+                    <td>{ticket.email}</td>
+                    <td>{ticket.quantity}</td>
+                    <td>
+                      <span className="booking-code">{ticket.code}</span>
+                      <br />
+                      <small className="booking-ref">{ticket.bookingRef}</small>
+                    </td>
+                    <td>
+                      {londonDate(ticket.dateSold)} {londonTime(ticket.dateSold)}
+                    </td>
+                    <td>
+                      {ticket.checkedIn} of {ticket.quantity}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination
+            page={tickets.page}
+            pages={tickets.pages}
+            total={tickets.total}
+            search={query}
+            label="Pages of tickets"
+          />
+        </>
+      )}
+    </section>
+  );
+}

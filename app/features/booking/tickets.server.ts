@@ -1,0 +1,85 @@
+import { and, asc, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import type { Queryable } from "~/infra/db/database.server";
+import { shortCode } from "~/lib/booking-code";
+import { isUuid } from "~/lib/ids";
+import { pageOf, type Paged } from "~/lib/pagination";
+import { bookings, tickets } from "../../../db/schema";
+
+// An event's tickets as staff see them on its page, in the CSV and on the printed door list.
+
+export interface StaffTicket {
+  bookingRef: string;
+  code: string;
+  name: string;
+  email: string;
+  quantity: number;
+  dateSold: string;
+  checkedIn: number;
+  refunded: boolean;
+}
+
+/**
+ * What a search box's words match: part of the buyer's name or e-mail address, or the start of a
+ * booking reference or short code (with or without its dashes).
+ */
+function matching(search: string): SQL | undefined {
+  const words = search.trim();
+  if (!words) return undefined;
+  const escaped = words.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const hex = words.replace(/[\s-]/g, "").toLowerCase();
+  return or(
+    ilike(tickets.ticketHolderName, `%${escaped}%`),
+    ilike(tickets.email, `%${escaped}%`),
+    /^[0-9a-f]{4,32}$/.test(hex) ? sql`replace(${tickets.bookingRef}::text, '-', '') like ${`${hex}%`}` : undefined,
+  );
+}
+
+function view(row: { ticket: typeof tickets.$inferSelect; status: string | null }): StaffTicket {
+  return {
+    bookingRef: row.ticket.bookingRef,
+    code: shortCode(row.ticket.bookingRef),
+    name: row.ticket.ticketHolderName,
+    email: row.ticket.email,
+    quantity: row.ticket.quantity,
+    dateSold: row.ticket.dateSold.toISOString(),
+    checkedIn: row.ticket.checkedInCount,
+    refunded: !row.ticket.isValid || row.status === "refunded" || row.status === "refund_pending",
+  };
+}
+
+/** One page of an event's tickets, oldest sale first, narrowed by a search. */
+export async function ticketsPage(
+  db: Queryable,
+  eventId: string,
+  { search = "", page = 1 }: { search?: string; page?: number },
+): Promise<Paged<StaffTicket>> {
+  if (!isUuid(eventId)) return pageOf([], 0, page);
+  const where = and(eq(tickets.eventId, eventId), matching(search));
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(tickets).where(where);
+  const { offset, limit } = pageOf([], total, page);
+  const rows = await db
+    .select({ ticket: tickets, status: bookings.status })
+    .from(tickets)
+    .leftJoin(bookings, eq(bookings.bookingRef, tickets.bookingRef))
+    .where(where)
+    .orderBy(asc(tickets.dateSold), asc(tickets.bookingRef))
+    .limit(limit)
+    .offset(offset);
+  return pageOf(rows.map(view), total, page);
+}
+
+/** Every ticket of an event, in the order given: for the CSV (by sale) and the door list (by name). */
+export async function allTickets(db: Queryable, eventId: string, order: "sold" | "name"): Promise<StaffTicket[]> {
+  if (!isUuid(eventId)) return [];
+  const rows = await db
+    .select({ ticket: tickets, status: bookings.status })
+    .from(tickets)
+    .leftJoin(bookings, eq(bookings.bookingRef, tickets.bookingRef))
+    .where(eq(tickets.eventId, eventId))
+    .orderBy(
+      ...(order === "name"
+        ? [sql`lower(${tickets.ticketHolderName})`, asc(tickets.dateSold)]
+        : [asc(tickets.dateSold), asc(tickets.bookingRef)]),
+    );
+  return rows.map(view);
+}

@@ -1,0 +1,45 @@
+import type { Route } from "./+types/admin.events.id.tickets-csv";
+import { allTickets } from "~/features/booking/tickets.server";
+import { findEvent } from "~/features/events/events.server";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { pageWork } from "~/infra/http/page.server";
+import { toCsv } from "~/lib/csv";
+import { londonDay, londonTime } from "~/lib/london-time";
+
+// GET /admin/events/:id/tickets.csv: every ticket of the event, for a spreadsheet ("Download CSV").
+export const loader = pageWork(
+  "Downloading an event's tickets",
+  async ({ request, context, params }: Route.LoaderArgs) => {
+    await requireStaffPage(context.services, request);
+    const { db } = context.services;
+    const event = await findEvent(db, params.id);
+    if (!event) throw new Response("There is no such event.", { status: 404 });
+    const tickets = await allTickets(db, event.id, "sold");
+    const csv = toCsv(
+      ["Buyer", "E-mail", "Quantity", "Booking reference", "Booking code", "Date sold", "Checked in", "Refunded"],
+      tickets.map((t) => [
+        t.name,
+        t.email,
+        t.quantity,
+        t.bookingRef,
+        t.code,
+        `${londonDay(t.dateSold)} ${londonTime(t.dateSold)}`,
+        t.checkedIn,
+        t.refunded ? "yes" : "no",
+      ]),
+    );
+    const slug =
+      event.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "") || "event";
+    return new Response(csv, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="tickets-${slug}-${londonDay(event.eventDate)}.csv"`,
+        "Cache-Control": "private, no-store",
+        "X-Robots-Tag": "noindex, nofollow",
+      },
+    });
+  },
+);
