@@ -25,3 +25,9 @@ export function pageOf<T>(rows: T[], total: number, page: number): Paged<T> {
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
   return { rows, total, page: current, pages, offset: (current - 1) * pageSize, limit: pageSize };
 }
+
+/** Page `page` of a list already in memory. */
+export function slicePage<T>(all: T[], page: number): Paged<T> {
+  const paged = pageOf<T>([], all.length, page);
+  return { ...paged, rows: all.slice(paged.offset, paged.offset + paged.limit) };
+}

@@ -1,6 +1,7 @@
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/admin._index";
 import { ErrorPage } from "~/components/layout/error-page";
+import { Pagination } from "~/components/ui/pagination";
 import { EventSeatsTable, seatFigures } from "~/features/events/components/event-seats-table";
 import { listEvents } from "~/features/events/events.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
@@ -8,6 +9,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { seatsByEvent } from "~/infra/db/seats.server";
 import { pageWork } from "~/infra/http/page.server";
 import { londonDay } from "~/lib/london-time";
+import { requestedPage, slicePage } from "~/lib/pagination";
 
 // /admin: today's and upcoming events, soonest first, with their seats sold, held and left.
 export const loader = pageWork("The staff home page", async ({ request, context }: Route.LoaderArgs) => {
@@ -23,12 +25,13 @@ export const loader = pageWork("The staff home page", async ({ request, context 
       ...seatFigures(event, seats[event.id]),
       badges: [...(londonDay(event.eventDate) === today ? ["Today"] : []), ...(event.isTest ? ["Test event"] : [])],
     }));
-  return { upcoming };
+  return { upcoming: slicePage(upcoming, requestedPage(new URL(request.url).searchParams.get("page"))) };
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Staff home");
 
 export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentProps) {
+  const [search] = useSearchParams();
   return (
     <main id="main" className="page">
       <h1>Staff home</h1>
@@ -44,11 +47,18 @@ export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentP
       </nav>
       <section className="section" aria-labelledby="upcoming-heading">
         <h2 id="upcoming-heading">Today and upcoming</h2>
-        {upcoming.length === 0 ? (
+        {upcoming.total === 0 ? (
           <p>There are no events today or to come.</p>
         ) : (
-          <EventSeatsTable rows={upcoming} caption="Events from today on, soonest first" />
+          <EventSeatsTable rows={upcoming.rows} caption="Events from today on, soonest first" />
         )}
+        <Pagination
+          page={upcoming.page}
+          pages={upcoming.pages}
+          total={upcoming.total}
+          search={search}
+          label="Pages of events"
+        />
       </section>
     </main>
   );

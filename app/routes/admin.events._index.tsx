@@ -1,6 +1,7 @@
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/admin.events._index";
 import { ErrorPage } from "~/components/layout/error-page";
+import { Pagination } from "~/components/ui/pagination";
 import { salesByEvent } from "~/features/booking/booking.server";
 import { EventSeatsTable, seatFigures, type EventSeatsRow } from "~/features/events/components/event-seats-table";
 import { useLiveRevalidation } from "~/features/events/components/use-live-revalidation";
@@ -10,6 +11,9 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { seatsByEvent } from "~/infra/db/seats.server";
 import { pageWork } from "~/infra/http/page.server";
+import { requestedPage, slicePage, type Paged } from "~/lib/pagination";
+
+type Group = "current" | "past" | "test";
 
 // /admin/events: every event, current, past and test, with its seats, the door and the money,
 // following sales live while the page is open.
@@ -25,10 +29,14 @@ export const loader = pageWork("The staff events page", async ({ request, contex
     group: event.isTest ? ("test" as const) : isCurrent(event, now) ? ("current" as const) : ("past" as const),
   }));
   const soonestFirst = (a: { eventDate: string }, b: { eventDate: string }) => a.eventDate.localeCompare(b.eventDate);
+  // Each list is cut into pages of 50 (past events pile up over the years), each with its own ?param.
+  const query = new URL(request.url).searchParams;
+  const list = (group: Group, order: typeof soonestFirst) =>
+    slicePage(rows.filter((row) => row.group === group).sort(order), requestedPage(query.get(group)));
   return {
-    current: rows.filter((row) => row.group === "current").sort(soonestFirst),
-    past: rows.filter((row) => row.group === "past").sort((a, b) => soonestFirst(b, a)),
-    test: rows.filter((row) => row.group === "test").sort(soonestFirst),
+    current: list("current", soonestFirst),
+    past: list("past", (a, b) => soonestFirst(b, a)),
+    test: list("test", soonestFirst),
   };
 });
 
@@ -44,18 +52,38 @@ export default function AdminEvents({ loaderData }: Route.ComponentProps) {
           New event
         </Link>
       </p>
-      <EventTable id="current-events" title="Current events" empty="No events are on sale." rows={loaderData.current} />
-      <EventTable id="past-events" title="Past events" empty="No past events." rows={loaderData.past} />
-      <EventTable id="test-events" title="Test events" empty="No test events." rows={loaderData.test} />
+      <EventTable group="current" title="Current events" empty="No events are on sale." list={loaderData.current} />
+      <EventTable group="past" title="Past events" empty="No past events." list={loaderData.past} />
+      <EventTable group="test" title="Test events" empty="No test events." list={loaderData.test} />
     </main>
   );
 }
 
-function EventTable({ id, title, empty, rows }: { id: string; title: string; empty: string; rows: EventSeatsRow[] }) {
+function EventTable({
+  group,
+  title,
+  empty,
+  list,
+}: {
+  group: Group;
+  title: string;
+  empty: string;
+  list: Paged<EventSeatsRow>;
+}) {
+  const [search] = useSearchParams();
+  const id = `${group}-events`;
   return (
     <section className="section" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      {rows.length === 0 ? <p>{empty}</p> : <EventSeatsTable rows={rows} money />}
+      {list.total === 0 ? <p>{empty}</p> : <EventSeatsTable rows={list.rows} money />}
+      <Pagination
+        page={list.page}
+        pages={list.pages}
+        total={list.total}
+        search={search}
+        param={group}
+        label={`Pages of ${title.toLowerCase()}`}
+      />
     </section>
   );
 }

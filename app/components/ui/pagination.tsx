@@ -7,6 +7,7 @@ export function Pagination({
   total,
   search,
   label,
+  param = "page",
 }: {
   page: number;
   pages: number;
@@ -14,12 +15,14 @@ export function Pagination({
   /** The current query string's other values (e.g. the search), kept on each link. */
   search: URLSearchParams;
   label: string;
+  /** The query parameter that holds the page number, where a page has more than one list. */
+  param?: string;
 }) {
   if (pages <= 1) return null;
   const to = (target: number) => {
     const params = new URLSearchParams(search);
-    if (target === 1) params.delete("page");
-    else params.set("page", String(target));
+    if (target === 1) params.delete(param);
+    else params.set(param, String(target));
     const query = params.toString();
     return query ? `?${query}` : "?";
   };

@@ -45,10 +45,14 @@ export function EventTickets({
         </div>
       </Form>
       {tickets.total === 0 ? (
-        <p role="status">{search ? `No tickets match “${search}”.` : "No tickets are sold yet."}</p>
+        <p className="event-tickets-count" aria-live="polite">
+          {search ? `No tickets match “${search}”.` : "No tickets are sold yet."}
+        </p>
       ) : (
         <>
-          <p role="status">{search ? `${tickets.total} matching “${search}”` : `${tickets.total} in all`}</p>
+          <p className="event-tickets-count" aria-live="polite">
+            {search ? `${tickets.total} matching “${search}”` : `${tickets.total} in all`}
+          </p>
           {/* A wide table scrolls sideways on a phone; the keyboard can scroll it too. */}
           <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Table of tickets">
             <table className="admin-table">
