@@ -4,6 +4,22 @@ import { readContent } from "../support/content";
 const wheel = readContent("home").imageWheel;
 const count = wheel.images.length;
 
+/**
+ * Opens the home page with the page's clock stopped, so time moves only when the test says
+ * (`runFor`): a clock left running would add however long a busy machine takes to hydrate.
+ * Waits until React has hydrated the wheel, which is when its timer starts.
+ */
+async function openWithStoppedClock(page: import("@playwright/test").Page) {
+  const start = new Date("2030-01-01T09:00:00Z").getTime();
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 1000);
+  await page.goto("/");
+  await page.waitForFunction(() => {
+    const wheel = document.querySelector(".carousel");
+    return Boolean(wheel && Object.keys(wheel).some((key) => key.startsWith("__react")));
+  });
+}
+
 function slideShown(page: import("@playwright/test").Page) {
   return page.locator(".carousel-slide:not([hidden])");
 }
@@ -12,8 +28,7 @@ test.describe("the image wheel", () => {
   test.use({ reducedMotion: "no-preference" });
 
   test("turns by itself every delay seconds and wraps from the last slide to the first", async ({ page }) => {
-    await page.clock.install();
-    await page.goto("/");
+    await openWithStoppedClock(page);
     await expect(slideShown(page)).toHaveAttribute("aria-label", `1 of ${count}`);
     await page.clock.runFor(wheel.delay * 1000 - 500);
     await expect(slideShown(page)).toHaveAttribute("aria-label", `1 of ${count}`);
@@ -26,8 +41,7 @@ test.describe("the image wheel", () => {
   test("moves by arrows and indicators, by keyboard, wrapping both ways, and holds still while focused", async ({
     page,
   }) => {
-    await page.clock.install();
-    await page.goto("/");
+    await openWithStoppedClock(page);
     const carousel = page.getByRole("region", { name: "Life in Kilele" });
     await carousel.getByRole("button", { name: "Previous slide" }).focus();
     await page.keyboard.press("Enter");
@@ -48,8 +62,7 @@ test.describe("the image wheel", () => {
   });
 
   test("holds still while the pointer is over it, and when paused", async ({ page }) => {
-    await page.clock.install();
-    await page.goto("/");
+    await openWithStoppedClock(page);
     const carousel = page.getByRole("region", { name: "Life in Kilele" });
     await carousel.hover();
     await page.clock.runFor(wheel.delay * 1000 * 2);
@@ -70,8 +83,7 @@ test.describe("with reduced motion", () => {
   test.use({ reducedMotion: "reduce" });
 
   test("the wheel never turns by itself but still moves when asked", async ({ page }) => {
-    await page.clock.install();
-    await page.goto("/");
+    await openWithStoppedClock(page);
     await page.clock.runFor(wheel.delay * 1000 * 3);
     await expect(slideShown(page)).toHaveAttribute("aria-label", `1 of ${count}`);
     await page.getByRole("button", { name: "Next slide" }).click();
