@@ -1,0 +1,43 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routes from "../../app/routes";
+import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
+import { staffAccount } from "../support/site-process";
+import { createEvent, staffApi } from "../support/staff-api";
+
+// Every staff page, taken from the route table so a new one cannot be missed, on a 390 px phone:
+// no serious accessibility fault, and nothing wider than the screen but a table that scrolls.
+
+/** Each page route's path (those with a default export, i.e. a .tsx file), with its file. */
+function pagePaths(entries: RouteConfigEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent : [parent, entry.path ?? ""].filter(Boolean).join("/");
+    const own = (entry.path !== undefined || entry.index) && entry.file.endsWith(".tsx") ? [path] : [];
+    return [...own, ...pagePaths(entry.children ?? [], path)];
+  });
+}
+
+const staffPages = [...new Set(pagePaths(routes))].filter((path) => /^admin(\/|$)/.test(path));
+
+test.slow(); // every staff page, with axe on each
+
+test("every staff page works on a 390 px phone with no serious accessibility fault", async ({ page, ownSite }) => {
+  expect(staffPages).toEqual(expect.arrayContaining(["admin", "admin/events", "admin/check-in", "admin/events/:id"]));
+  const api = await staffApi(ownSite);
+  const event = await createEvent(api, { name: "Quiz Night" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of staffPages) {
+    if (path === "admin/sign-in") {
+      await page.goto("/admin/sign-in");
+    } else {
+      if (!(await page.context().cookies()).some((c) => c.name === "kt_staff")) {
+        expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+      }
+      const response = await page.goto(`/${path.replace(/:\w+/g, event.id)}`);
+      expect(response?.status(), path).toBe(200);
+    }
+    await expect(page.locator("main h1"), path).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    // Wide tables scroll inside their own box; the page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+  }
+});
