@@ -36,7 +36,7 @@ export const loader = pageWork("The edit event page", async ({ request, context,
 export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
   requireSameOrigin(request, context.services.config.publicUrl);
   await requireStaffPage(context.services, request);
-  const { db, clock } = context.services;
+  const { db, clock, pictures } = context.services;
   const form = await request.formData();
 
   if (form.get("intent") === "duplicate") {
@@ -57,7 +57,7 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       galleryImages: original.galleryImages,
     });
     const created = await db.transaction(async (tx) => {
-      const event = await createEvent(tx, copy, clock.now());
+      const event = await createEvent(tx, copy, clock.now(), pictures);
       await announceChange(tx, "events");
       return event;
     });
@@ -71,7 +71,7 @@ export const action = pageWork("Changing an event", async ({ request, context, p
   if (parsed.success && Object.keys(problems).length === 0) {
     try {
       const updated = await db.transaction(async (tx) => {
-        const event = await updateEvent(tx, params.id, parsed.data, clock.now());
+        const event = await updateEvent(tx, params.id, parsed.data, clock.now(), pictures);
         if (event) await announceChange(tx, "events");
         return event;
       });

@@ -10,6 +10,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { announceChange } from "~/infra/live/changes.server";
+import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 
 // /admin/events/new: a new event, checked by the staff API's own schema.
@@ -26,13 +27,18 @@ export const action = pageWork("Creating an event", async ({ request, context }:
   const parsed = newEventSchema.safeParse(input);
   const problems = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...errors };
   if (!parsed.success || Object.keys(problems).length > 0) return data({ values, errors: problems }, { status: 400 });
-  const { db, clock } = context.services;
-  const event = await db.transaction(async (tx) => {
-    const created = await createEvent(tx, parsed.data, clock.now());
-    await announceChange(tx, "events");
-    return created;
-  });
-  return redirect(`/admin/events/${event.id}?saved=created`);
+  const { db, clock, pictures } = context.services;
+  try {
+    const event = await db.transaction(async (tx) => {
+      const created = await createEvent(tx, parsed.data, clock.now(), pictures);
+      await announceChange(tx, "events");
+      return created;
+    });
+    return redirect(`/admin/events/${event.id}?saved=created`);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "invalid" && error.fields)) throw error;
+    return data({ values, errors: error.fields }, { status: 400 });
+  }
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("New event");

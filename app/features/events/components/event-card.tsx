@@ -4,8 +4,33 @@ import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { Availability, EventView } from "../schema";
 
-export function eventPosterImage(event: Pick<EventView, "posterImage" | "name">) {
+function eventPosterImage(event: Pick<EventView, "posterImage" | "name">) {
   return { src: event.posterImage, alt: `Poster for ${event.name}` };
+}
+
+interface EventPosterProps {
+  event: Pick<EventView, "posterImage" | "name">;
+  sizes: string;
+  width: number;
+  height: number;
+  className: string;
+  priority?: boolean;
+}
+
+/**
+ * The event's poster, or for an event without one a plain panel in the site's colours: decoration
+ * only (the event's name is right beside it), never an image that could break.
+ */
+export function EventPoster({ event, className, ...picture }: EventPosterProps) {
+  if (!event.posterImage) {
+    return (
+      <div className={`${className} poster-placeholder`} aria-hidden="true" data-testid="poster-placeholder">
+        <span className="poster-placeholder-sun" />
+        <span className="poster-placeholder-hills" />
+      </div>
+    );
+  }
+  return <Picture image={eventPosterImage(event)} className={className} {...picture} />;
 }
 
 /** Only a few places left: worth saying on the card. */
@@ -25,8 +50,8 @@ export function EventCard({ event, availability, current, headingLevel = 3 }: Ev
   const soldOut = availability?.soldOut ?? false;
   return (
     <article className="event-card" data-event-id={event.id}>
-      <Picture
-        image={eventPosterImage(event)}
+      <EventPoster
+        event={event}
         sizes="(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw"
         width={480}
         height={300}

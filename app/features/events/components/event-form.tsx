@@ -67,9 +67,9 @@ export function EventForm({
       {field(
         "posterImage",
         (props) => (
-          <input {...props} type="text" required />
+          <input {...props} type="text" />
         ),
-        "The name of a picture on the site, such as pages/quiz-night.",
+        "The name of a picture on the site, such as pages/quiz-night; empty for none.",
       )}
       {field(
         "eventDate",
