@@ -42,12 +42,15 @@ interface EventCardProps {
   /** Ticket sale still open (decided on the server, at request time). */
   current: boolean;
   headingLevel?: 2 | 3;
+  /** The staff form's preview: the name is not a link, and Book cannot be pressed. */
+  preview?: boolean;
 }
 
 /** An event in a list: poster, name, date, location, cost, and Book, Sold out or the external ticket link. */
-export function EventCard({ event, availability, current, headingLevel = 3 }: EventCardProps) {
+export function EventCard({ event, availability, current, headingLevel = 3, preview = false }: EventCardProps) {
   const Heading = `h${headingLevel}` as const;
   const soldOut = availability?.soldOut ?? false;
+  const action = <EventAction event={event} availability={availability} current={current} soldOut={soldOut} />;
   return (
     <article className="event-card" data-event-id={event.id}>
       <EventPoster
@@ -59,13 +62,23 @@ export function EventCard({ event, availability, current, headingLevel = 3 }: Ev
       />
       <div className="event-card-body">
         <Heading>
-          <Link to={`/fundraising-event/${event.id}`} state={{ event }} prefetch="intent">
-            {event.name}
-          </Link>
+          {preview ? (
+            event.name
+          ) : (
+            <Link to={`/fundraising-event/${event.id}`} state={{ event }} prefetch="intent">
+              {event.name}
+            </Link>
+          )}
         </Heading>
         <EventFacts event={event} />
         <p className="event-description">{event.description}</p>
-        <EventAction event={event} availability={availability} current={current} soldOut={soldOut} />
+        {preview ? (
+          <div className="event-card-preview-action" inert>
+            {action}
+          </div>
+        ) : (
+          action
+        )}
       </div>
     </article>
   );
