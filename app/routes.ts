@@ -34,6 +34,7 @@ export default [
   route("api/admin/bookings/:bookingRef", "routes/api.admin.bookings.ref.ts"),
   route("api/admin/volunteers", "routes/api.admin.volunteers.ts"),
   route("api/admin/donations", "routes/api.admin.donations.ts"),
+  route("api/admin/images", "routes/api.admin.images.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),
@@ -48,6 +49,8 @@ export default [
     route("check-in/ticket/:bookingRef", "routes/admin.check-in.ticket.redirect.ts"),
     route("check-in/:id", "routes/admin.check-in.id.tsx"),
   ]),
+  // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
+  route("images/uploads/:file", "routes/images.uploads.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("*", "routes/not-found.tsx"),

@@ -11,7 +11,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { fallbackWidth, imageFormats, imageWidths, type ImageFormat } from "../app/lib/images";
+import { encodeRendition, masterOf, renditions } from "../app/infra/images/renditions.server";
+import { uploadedImagePrefix, type ImageFormat } from "../app/lib/images";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sourceDir = path.join(root, "content", "images");
@@ -19,12 +20,6 @@ const outputDir = path.join(root, "public", "images");
 const sourceExtensions = new Set([".svg", ".png", ".jpg", ".jpeg"]);
 /** Two files at a time: the build machines have two cores. */
 const concurrency = 2;
-
-const quality = {
-  avif: { quality: 50, effort: 4 },
-  webp: { quality: 75 },
-  jpg: { quality: 78, mozjpeg: true },
-} as const;
 
 interface Output {
   file: string;
@@ -58,13 +53,11 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 function outputsFor(name: string): Output[] {
-  const outputs: Output[] = [];
-  for (const width of imageWidths) {
-    for (const format of imageFormats)
-      outputs.push({ file: path.join(outputDir, `${name}-${width}.${format}`), width, format });
-  }
-  outputs.push({ file: path.join(outputDir, `${name}-${fallbackWidth}.jpg`), width: fallbackWidth, format: "jpg" });
-  return outputs;
+  return renditions.map(({ width, format }) => ({
+    file: path.join(outputDir, `${name}-${width}.${format}`),
+    width,
+    format,
+  }));
 }
 
 async function findSources(): Promise<Source[]> {
@@ -73,6 +66,10 @@ async function findSources(): Promise<Source[]> {
   for (const file of files) {
     const rel = path.relative(sourceDir, file).split(path.sep).join("/");
     const name = rel.slice(0, rel.length - path.extname(rel).length);
+    // /images/uploads/ is where pictures staff upload are served from the database.
+    if (name.startsWith(uploadedImagePrefix)) {
+      throw new Error(`${path.relative(root, file)}: the folder uploads/ is kept for pictures staff upload`);
+    }
     const other = byName.get(name);
     if (other) {
       throw new Error(
@@ -107,19 +104,10 @@ async function render(source: Source, stale: Output[]): Promise<number> {
   const largest = Math.max(...stale.map((output) => output.width));
   // Vector artwork is rasterised at the largest width needed, then scaled down for the smaller ones.
   const density = isSvg ? Math.max(1, (72 * largest) / meta.width) : undefined;
-  const master = await sharp(source.file, isSvg ? { density } : {})
-    .resize({ width: largest })
-    .flatten({ background: "#ffffff" })
-    .toColourspace("srgb")
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const master = await masterOf(sharp(source.file, isSvg ? { density } : {}), largest, { enlarge: true });
   let written = 0;
   for (const output of stale) {
-    let pipeline = sharp(master.data, { raw: master.info }).resize({ width: output.width, kernel: "lanczos3" });
-    if (output.format === "avif") pipeline = pipeline.avif(quality.avif);
-    else if (output.format === "webp") pipeline = pipeline.webp(quality.webp);
-    else pipeline = pipeline.jpeg(quality.jpg);
-    const data = await pipeline.toBuffer();
+    const data = await encodeRendition(master, output);
     await writeAtomically(output.file, data);
     written += data.length;
   }

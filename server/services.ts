@@ -8,6 +8,7 @@ import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
+import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import type { Payment, PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
@@ -20,6 +21,8 @@ export interface Services {
   db: Database;
   /** The site's one clock (docs/decisions/009-one-clock.md). */
   clock: Clock;
+  /** The pictures pages may name: content/images sources and uploads in the database. */
+  pictures: PictureLibrary;
   /** The current content; in development it is read again on every request so edits show at once. */
   content(): Promise<SiteContent>;
   /** Live ticket counts for the events pages. */
@@ -81,6 +84,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       config,
       db: database.db,
       clock,
+      pictures: new PictureLibrary(path.join(config.contentDir, "images")),
       content: currentContent,
       availability,
       payments,

@@ -28,3 +28,30 @@ export const imageSchema = z.object({
   alt: z.string().trim(),
 });
 export type Image = z.infer<typeof imageSchema>;
+
+/** Pictures staff upload are named `uploads/<id>` and served from the database at the same URLs. */
+export const uploadedImagePrefix = "uploads/";
+const uploadedNamePattern = /^uploads\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** The id behind an uploaded picture's name ("uploads/<id>" → "<id>"), or undefined for any other name. */
+export function uploadedImageId(name: string): string | undefined {
+  return uploadedNamePattern.exec(name)?.[1];
+}
+
+/** The most an uploaded picture may weigh: 15 MB. */
+export const maxUploadBytes = 15 * 1024 * 1024;
+/** What a file input offers; the server checks the bytes themselves, never the name or this type. */
+export const uploadTypes = ["image/jpeg", "image/png", "image/webp", "image/avif"] as const;
+
+/** The message for a file that is not one of the pictures we take. */
+export const notAPictureMessage = "must be a JPEG, PNG, WebP or AVIF picture: this file is not one";
+
+/** "16.0 MB" for 16 × 1024 × 1024 bytes; rounded up, so a file just over the limit never reads as at it. */
+export function megabytes(bytes: number): string {
+  return `${(Math.ceil((bytes / (1024 * 1024)) * 10) / 10).toFixed(1)} MB`;
+}
+
+/** What is wrong with a file of this size, if anything: the server's rule, also shown in the browser before sending. */
+export function uploadSizeProblem(bytes: number): string | undefined {
+  return bytes > maxUploadBytes ? `must be at most 15 MB: this file is ${megabytes(bytes)}` : undefined;
+}

@@ -4,16 +4,16 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { EventTickets } from "~/features/booking/components/event-tickets";
 import { ticketsPage } from "~/features/booking/tickets.server";
 import { EventForm } from "~/features/events/components/event-form";
-import { eventFormFromPost, eventFormValues, eventInputFromForm } from "~/features/events/event-form";
-import { createEvent, findEvent, updateEvent } from "~/features/events/events.server";
-import { eventChangesSchema, newEventSchema } from "~/features/events/schema";
+import { eventFormValues } from "~/features/events/event-form";
+import { readEventFormData, saveEventForm } from "~/features/events/event-form.server";
+import { createEvent, findEvent } from "~/features/events/events.server";
+import { newEventSchema } from "~/features/events/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { AppError } from "~/lib/errors";
-import { fieldErrors } from "~/lib/forms";
 import { requestedPage } from "~/lib/pagination";
 
 const savedMessages = {
@@ -34,6 +34,7 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     id: event.id,
     name: event.name,
     values: eventFormValues(event),
+    now: context.services.clock.now().toISOString(),
     saved: saved && saved in savedMessages ? savedMessages[saved as keyof typeof savedMessages] : null,
     search,
     tickets: await ticketsPage(context.services.db, event.id, { search, page: requestedPage(query.get("page")) }),
@@ -42,9 +43,9 @@ export const loader = pageWork("The edit event page", async ({ request, context,
 
 export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
   requireSameOrigin(request, context.services.config.publicUrl);
-  await requireStaffPage(context.services, request);
-  const { db, clock } = context.services;
-  const form = await request.formData();
+  const staff = await requireStaffPage(context.services, request);
+  const { db, clock, pictures } = context.services;
+  const form = await readEventFormData(request);
 
   if (form.get("intent") === "duplicate") {
     const original = await findEvent(db, params.id);
@@ -64,32 +65,16 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       galleryImages: original.galleryImages,
     });
     const created = await db.transaction(async (tx) => {
-      const event = await createEvent(tx, copy, clock.now());
+      const event = await createEvent(tx, copy, clock.now(), pictures);
       await announceChange(tx, "events");
       return event;
     });
     return redirect(`/admin/events/${created.id}?saved=duplicated`);
   }
 
-  const values = eventFormFromPost(form);
-  const { input, errors } = eventInputFromForm(values);
-  const parsed = eventChangesSchema.safeParse(input);
-  let problems = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...errors };
-  if (parsed.success && Object.keys(problems).length === 0) {
-    try {
-      const updated = await db.transaction(async (tx) => {
-        const event = await updateEvent(tx, params.id, parsed.data, clock.now());
-        if (event) await announceChange(tx, "events");
-        return event;
-      });
-      if (!updated) throw new AppError("not-found", "There is no such event.");
-      return redirect(`/admin/events/${params.id}?saved=saved`);
-    } catch (error) {
-      if (!(error instanceof AppError && error.code === "invalid" && error.fields)) throw error;
-      problems = error.fields;
-    }
-  }
-  return data({ values, errors: problems }, { status: 400 });
+  const result = await saveEventForm(form, { id: params.id }, context.services, staff.id);
+  if ("event" in result) return redirect(`/admin/events/${params.id}?saved=saved`);
+  return data(result, { status: 400 });
 });
 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Edit ${data.name}` : "Edit event");
@@ -114,6 +99,8 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
         values={actionData?.values ?? loaderData.values}
         errors={actionData?.errors}
         submitLabel="Save changes"
+        now={loaderData.now}
+        eventId={loaderData.id}
       />
       <Form method="post" className="form">
         <button type="submit" name="intent" value="duplicate" className="button button-secondary">

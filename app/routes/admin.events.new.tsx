@@ -2,37 +2,25 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.events.new";
 import { ErrorPage } from "~/components/layout/error-page";
 import { EventForm } from "~/features/events/components/event-form";
-import { emptyEventForm, eventFormFromPost, eventInputFromForm } from "~/features/events/event-form";
-import { createEvent } from "~/features/events/events.server";
-import { newEventSchema } from "~/features/events/schema";
+import { emptyEventForm } from "~/features/events/event-form";
+import { readEventFormData, saveEventForm } from "~/features/events/event-form.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
-import { announceChange } from "~/infra/live/changes.server";
-import { fieldErrors } from "~/lib/forms";
 
-// /admin/events/new: a new event, checked by the staff API's own schema.
+// /admin/events/new: a new event with its pictures, checked by the staff API's own schema and rules.
 export const loader = pageWork("The new event page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  return { values: emptyEventForm };
+  return { values: emptyEventForm, now: context.services.clock.now().toISOString() };
 });
 
 export const action = pageWork("Creating an event", async ({ request, context }: Route.ActionArgs) => {
   requireSameOrigin(request, context.services.config.publicUrl);
-  await requireStaffPage(context.services, request);
-  const values = eventFormFromPost(await request.formData());
-  const { input, errors } = eventInputFromForm(values);
-  const parsed = newEventSchema.safeParse(input);
-  const problems = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...errors };
-  if (!parsed.success || Object.keys(problems).length > 0) return data({ values, errors: problems }, { status: 400 });
-  const { db, clock } = context.services;
-  const event = await db.transaction(async (tx) => {
-    const created = await createEvent(tx, parsed.data, clock.now());
-    await announceChange(tx, "events");
-    return created;
-  });
-  return redirect(`/admin/events/${event.id}?saved=created`);
+  const staff = await requireStaffPage(context.services, request);
+  const result = await saveEventForm(await readEventFormData(request), "new", context.services, staff.id);
+  if ("event" in result) return redirect(`/admin/events/${result.event.id}?saved=created`);
+  return data(result, { status: 400 });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("New event");
@@ -45,6 +33,7 @@ export default function NewEvent({ loaderData, actionData }: Route.ComponentProp
         values={actionData?.values ?? loaderData.values}
         errors={actionData?.errors}
         submitLabel="Create event"
+        now={loaderData.now}
       />
     </main>
   );

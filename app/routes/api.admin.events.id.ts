@@ -23,7 +23,7 @@ export const loader = ({ request, context, params }: Route.LoaderArgs) =>
 // PATCH /api/admin/events/:id: change any of the event's fields.
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Changing an event", async () => {
-    const { db, clock } = context.services;
+    const { db, clock, pictures } = context.services;
     allowMethods(request, "PATCH");
     await requireStaff(context.services, request);
     const parsed = eventChangesSchema.safeParse(await readJsonBody(request));
@@ -31,7 +31,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
       throw new AppError("invalid", "The changes are not valid.", { fields: fieldErrors(parsed.error) });
     }
     const event = await db.transaction(async (tx) => {
-      const updated = await updateEvent(tx, params.id, parsed.data, clock.now());
+      const updated = await updateEvent(tx, params.id, parsed.data, clock.now(), pictures);
       if (updated) await announceChange(tx, "events");
       return updated;
     });

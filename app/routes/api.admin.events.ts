@@ -22,7 +22,7 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
 // POST /api/admin/events: a new event, with the specification's field names.
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Creating an event", async () => {
-    const { db, clock } = context.services;
+    const { db, clock, pictures } = context.services;
     allowMethods(request, "POST");
     await requireStaff(context.services, request);
     const parsed = newEventSchema.safeParse(await readJsonBody(request));
@@ -30,7 +30,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       throw new AppError("invalid", "The event is not valid.", { fields: fieldErrors(parsed.error) });
     }
     const event = await db.transaction(async (tx) => {
-      const created = await createEvent(tx, parsed.data, clock.now());
+      const created = await createEvent(tx, parsed.data, clock.now(), pictures);
       await announceChange(tx, "events");
       return created;
     });

@@ -2,10 +2,9 @@ import { data } from "react-router";
 import type { Route } from "./+types/fundraising-event";
 import { ErrorPage } from "~/components/layout/error-page";
 import { pageWork } from "~/infra/http/page.server";
-import { Picture } from "~/components/ui/picture";
 import { Gallery } from "~/features/content/components/gallery";
 import { Testimonial } from "~/features/content/components/testimonial";
-import { EventAction, EventFacts, eventPosterImage } from "~/features/events/components/event-card";
+import { EventAction, EventFacts, EventPoster } from "~/features/events/components/event-card";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
@@ -36,8 +35,8 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main" className="page event-page">
       <header className="page-header">
-        <Picture
-          image={eventPosterImage(event)}
+        <EventPoster
+          event={event}
           sizes="(min-width: 70rem) 70rem, 100vw"
           width={1600}
           height={1000}
@@ -74,7 +73,9 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
             name: event.testimonial.name,
             job: event.testimonial.job,
             testimonial: event.testimonial.testimonial,
-            image: { src: event.testimonial.image, alt: `Photo of ${event.testimonial.name}` },
+            image: event.testimonial.image
+              ? { src: event.testimonial.image, alt: `Photo of ${event.testimonial.name}` }
+              : undefined,
           }}
         />
       ) : null}

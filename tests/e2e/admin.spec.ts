@@ -175,7 +175,6 @@ test("staff create an event through the form, with each mistake named beside its
   await expect(page.getByRole("heading", { name: "New event" })).toBeVisible();
   await page.getByLabel("Name").fill("Barn Dance");
   await page.getByLabel("Description").fill("A caller, a band and a hog roast.");
-  await page.getByLabel("Poster").fill("pages/quiz-night");
   await page.getByLabel("Event date").fill(londonEvening(20));
   await page.getByLabel("Ticket sale ends").fill(londonEvening(21));
   await page.getByLabel("Ticket cost (£)").fill("twelve");

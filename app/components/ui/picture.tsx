@@ -13,23 +13,12 @@ interface PictureProps {
   priority?: boolean;
 }
 
-/** A content image in AVIF or WebP at the width the screen needs, with a JPEG for older browsers. */
+/**
+ * A picture in AVIF or WebP at the width the screen needs, with a JPEG for older browsers: a content
+ * image (files built from content/images) or one staff uploaded ("uploads/<id>", served from the
+ * database at the same kind of URL).
+ */
 export function Picture({ image, sizes, width, height, className, priority = false }: PictureProps) {
-  // A file uploaded to the site (a path) is served as it is.
-  if (image.src.startsWith("/")) {
-    return (
-      <picture className={className}>
-        <img
-          src={image.src}
-          alt={image.alt}
-          width={width}
-          height={height}
-          loading={priority ? "eager" : "lazy"}
-          decoding="async"
-        />
-      </picture>
-    );
-  }
   return (
     <picture className={className}>
       <source type="image/avif" srcSet={imageSrcSet(image.src, "avif")} sizes={sizes} />

@@ -1,7 +1,9 @@
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bookings, tickets } from "../../../db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
+import { PictureLibrary, uploadPicture } from "~/infra/images/uploads.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { AvailabilityFeed, type FeedMessage } from "./availability-feed.server";
 import { availabilityByEvent, createEvent, findEvent, listEvents, updateEvent } from "./events.server";
@@ -11,6 +13,7 @@ import { seedSampleEvents } from "./sample-events.server";
 // One fixed time for everything these tests touch: the events' dates, sales, holds and counts.
 const now = new Date("2026-11-22T10:00:00Z");
 const clock = { now: () => now };
+const pictures = new PictureLibrary(path.resolve("content/images"));
 
 const quiz = newEventSchema.parse({
   name: "Quiz Night",
@@ -41,7 +44,7 @@ describe.each(engines)("events on %s", (engine) => {
     });
 
   it("stores an event and gives it back with the spec's field names", async () => {
-    const created = await createEvent(database.db, quiz, now);
+    const created = await createEvent(database.db, quiz, now, pictures);
     expect(created).toMatchObject({
       name: "Quiz Night",
       ticketCost: 12.5,
@@ -65,14 +68,15 @@ describe.each(engines)("events on %s", (engine) => {
         ticketSaleExpiry: "2026-01-04T12:00:00Z",
       },
       now,
+      pictures,
     );
-    await createEvent(database.db, quiz, now);
+    await createEvent(database.db, quiz, now, pictures);
     expect((await listEvents(database.db)).map((e) => e.name)).toEqual(["Quiz Night", "Older"]);
   });
 
   it("counts tickets sold by quantity, not by record, and leaves out invalid tickets", async () => {
-    const event = await createEvent(database.db, quiz, now);
-    const other = await createEvent(database.db, { ...quiz, name: "Other" }, now);
+    const event = await createEvent(database.db, quiz, now, pictures);
+    const other = await createEvent(database.db, { ...quiz, name: "Other" }, now, pictures);
     await sell(event.id, 4);
     await sell(event.id, 3);
     await sell(event.id, 2, false);
@@ -85,7 +89,7 @@ describe.each(engines)("events on %s", (engine) => {
   });
 
   it("counts seats held by unfinished checkouts as taken until their hold expires", async () => {
-    const event = await createEvent(database.db, quiz, now);
+    const event = await createEvent(database.db, quiz, now, pictures);
     await sell(event.id, 4);
     const hold = (quantity: number, minutes: number, status = "held") =>
       database.db.insert(bookings).values({
@@ -115,7 +119,7 @@ describe.each(engines)("events on %s", (engine) => {
     const day = 86_400_000;
     const behind = new Date(Date.now() - 400 * day);
     const ahead = new Date(Date.now() + 400 * day);
-    const event = await createEvent(database.db, quiz, behind);
+    const event = await createEvent(database.db, quiz, behind, pictures);
     const hold = (holdExpiresAt: Date, at: Date) =>
       database.db.insert(bookings).values({
         bookingRef: crypto.randomUUID(),
@@ -137,37 +141,107 @@ describe.each(engines)("events on %s", (engine) => {
   });
 
   it("an event with no sales has them all left", async () => {
-    const event = await createEvent(database.db, quiz, now);
+    const event = await createEvent(database.db, quiz, now, pictures);
     expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 0, remaining: 10, soldOut: false });
   });
 
   it("changes only the fields given, and refuses a sale closing after the event", async () => {
-    const event = await createEvent(database.db, quiz, now);
-    const changed = await updateEvent(database.db, event.id, { totalAvailableTickets: 5, ticketCost: null }, now);
+    const event = await createEvent(database.db, quiz, now, pictures);
+    const changed = await updateEvent(
+      database.db,
+      event.id,
+      { totalAvailableTickets: 5, ticketCost: null },
+      now,
+      pictures,
+    );
     expect(changed).toMatchObject({ name: "Quiz Night", totalAvailableTickets: 5, ticketCost: null });
     await expect(
-      updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" }, now),
+      updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" }, now, pictures),
     ).rejects.toMatchObject({ code: "invalid", fields: { ticketSaleExpiry: "must not be after eventDate" } });
     expect((await findEvent(database.db, event.id))?.ticketSaleExpiry).toBe("2026-12-04T12:00:00.000Z");
-    expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" }, now)).toBeUndefined();
+    expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" }, now, pictures)).toBeUndefined();
   });
 
   it("refuses fewer tickets than are already sold, saying how many are sold, for the API and the pages alike", async () => {
-    const event = await createEvent(database.db, quiz, now);
+    const event = await createEvent(database.db, quiz, now, pictures);
     await sell(event.id, 4);
     await sell(event.id, 3);
-    await expect(updateEvent(database.db, event.id, { totalAvailableTickets: 6 }, now)).rejects.toMatchObject({
-      code: "invalid",
-      fields: { totalAvailableTickets: "must be at least 7: 7 tickets are already sold" },
-    });
+    await expect(updateEvent(database.db, event.id, { totalAvailableTickets: 6 }, now, pictures)).rejects.toMatchObject(
+      {
+        code: "invalid",
+        fields: { totalAvailableTickets: "must be at least 7: 7 tickets are already sold" },
+      },
+    );
     expect((await findEvent(database.db, event.id))?.totalAvailableTickets).toBe(10);
-    expect(await updateEvent(database.db, event.id, { totalAvailableTickets: 7 }, now)).toMatchObject({
+    expect(await updateEvent(database.db, event.id, { totalAvailableTickets: 7 }, now, pictures)).toMatchObject({
       totalAvailableTickets: 7,
     });
   });
 
+  it("refuses pictures that do not exist, by field, for the API and the pages alike", async () => {
+    const nowhere = `uploads/${crypto.randomUUID()}`;
+    await expect(
+      createEvent(
+        database.db,
+        {
+          ...quiz,
+          posterImage: "pages/no-such-poster",
+          testimonial: { name: "Joseph", job: "Head teacher", image: nowhere, testimonial: "Asante!" },
+          galleryImages: [
+            { image: "gallery/exercise-books", description: "Books." },
+            { image: "gallery/gone", description: "Gone." },
+          ],
+        },
+        now,
+        pictures,
+      ),
+    ).rejects.toMatchObject({
+      code: "invalid",
+      fields: {
+        posterImage: "must name a picture on this site: there is none called pages/no-such-poster",
+        "testimonial.image": `must name a picture on this site: there is none called ${nowhere}`,
+        "galleryImages.1.image": "must name a picture on this site: there is none called gallery/gone",
+      },
+    });
+    expect(await listEvents(database.db)).toEqual([]);
+
+    const event = await createEvent(database.db, quiz, now, pictures);
+    await expect(
+      updateEvent(database.db, event.id, { posterImage: nowhere, totalAvailableTickets: 9 }, now, pictures),
+    ).rejects.toMatchObject({ fields: { posterImage: expect.stringContaining("there is none called") } });
+    expect(await findEvent(database.db, event.id)).toMatchObject({
+      posterImage: "pages/quiz-night",
+      totalAvailableTickets: 10,
+    });
+  });
+
+  it("takes an uploaded picture, and an event without a poster or a reviewer's photo", async () => {
+    const sharp = (await import("sharp")).default;
+    const png = await sharp({ create: { width: 64, height: 40, channels: 3, background: "#1f5130" } })
+      .png()
+      .toBuffer();
+    const { image } = await uploadPicture(database.db, png, { originalName: "poster.png", uploadedBy: null, now });
+    const withUpload = await createEvent(database.db, { ...quiz, posterImage: image }, now, pictures);
+    expect(withUpload.posterImage).toBe(image);
+
+    const bare = await createEvent(
+      database.db,
+      newEventSchema.parse({
+        ...quiz,
+        ticketCost: 12.5,
+        posterImage: undefined,
+        testimonial: { name: "Joseph", job: "Head teacher", testimonial: "Asante!" },
+      }),
+      now,
+      pictures,
+    );
+    expect(bare).toMatchObject({ posterImage: "", testimonial: { image: "" } });
+    const changed = await updateEvent(database.db, withUpload.id, { posterImage: "" }, now, pictures);
+    expect(changed?.posterImage).toBe("");
+  });
+
   it("the live feed sends counts on a sale, and nothing personal", async () => {
-    const event = await createEvent(database.db, quiz, now);
+    const event = await createEvent(database.db, quiz, now, pictures);
     const feed = new AvailabilityFeed(database, clock);
     await feed.start();
     const messages: FeedMessage[] = [];
@@ -208,7 +282,7 @@ describe.each(engines)("events on %s", (engine) => {
         if (message.type === "availability") resolve();
       }),
     );
-    await createEvent(database.db, quiz, now);
+    await createEvent(database.db, quiz, now, pictures);
     await announceChange(database.db, "events");
     await received;
     expect(types).toEqual(["events-changed", "availability"]);
@@ -241,7 +315,7 @@ describe.runIf(engines.includes("postgres"))("two server processes on one Postgr
     const a = await openDatabase({ url });
     const b = await openDatabase({ url });
     try {
-      const event = await createEvent(a.db, quiz, now);
+      const event = await createEvent(a.db, quiz, now, pictures);
       const feedOnA = new AvailabilityFeed(a, clock);
       await feedOnA.start();
       const received = new Promise<FeedMessage>((resolve) =>

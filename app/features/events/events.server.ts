@@ -1,7 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { seatsByEvent, seatsOf } from "~/infra/db/seats.server";
-import { AppError } from "~/lib/errors";
+import type { PictureLibrary } from "~/infra/images/uploads.server";
+import { AppError, type FieldErrors } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { events } from "../../../db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
@@ -43,7 +44,44 @@ export async function findEvent(db: Queryable, id: string): Promise<EventView | 
   return row ? toEventView(row) : undefined;
 }
 
-export async function createEvent(db: Queryable, input: NewEvent, now: Date): Promise<EventView> {
+/**
+ * What is wrong with the pictures an event's fields name ("" names none): each must be a source
+ * under content/images or a picture staff uploaded, so no page ever shows a broken image.
+ */
+async function pictureProblems(
+  db: Queryable,
+  pictures: PictureLibrary,
+  fields: Pick<EventChanges, "posterImage" | "testimonial" | "galleryImages">,
+): Promise<FieldErrors> {
+  const named: [field: string, name: string][] = [
+    ["posterImage", fields.posterImage ?? ""],
+    ["testimonial.image", fields.testimonial?.image ?? ""],
+    ...(fields.galleryImages ?? []).map((item, i): [string, string] => [`galleryImages.${i}.image`, item.image]),
+  ];
+  const wanted = named.filter(([, name]) => name !== "");
+  const missing = new Set(
+    await pictures.missing(
+      db,
+      wanted.map(([, name]) => name),
+    ),
+  );
+  return Object.fromEntries(
+    wanted
+      .filter(([, name]) => missing.has(name))
+      .map(([field, name]) => [field, `must name a picture on this site: there is none called ${name}`]),
+  );
+}
+
+export async function createEvent(
+  db: Queryable,
+  input: NewEvent,
+  now: Date,
+  pictures: PictureLibrary,
+): Promise<EventView> {
+  const problems = await pictureProblems(db, pictures, input);
+  if (Object.keys(problems).length > 0) {
+    throw new AppError("invalid", "The event is not valid.", { fields: problems });
+  }
   const [row] = await db
     .insert(events)
     .values({
@@ -72,6 +110,7 @@ export async function updateEvent(
   id: string,
   changes: EventChanges,
   now: Date,
+  pictures: PictureLibrary,
 ): Promise<EventView | undefined> {
   if (!isUuid(id)) return undefined;
   return db.transaction(async (tx) => {
@@ -91,23 +130,20 @@ export async function updateEvent(
       ...(changes.testimonial !== undefined && { testimonial: changes.testimonial }),
       ...(changes.galleryImages !== undefined && { gallery: changes.galleryImages }),
     };
+    // Every problem at once, so a form can mark each field.
+    const problems = await pictureProblems(tx, pictures, changes);
     const eventDate = next.eventDate ?? current.eventDate;
     const expiry = next.ticketSaleExpiry ?? current.ticketSaleExpiry;
-    if (expiry > eventDate) {
-      throw new AppError("invalid", "The changes are not valid.", {
-        fields: { ticketSaleExpiry: "must not be after eventDate" },
-      });
-    }
+    if (expiry > eventDate) problems.ticketSaleExpiry = "must not be after eventDate";
     // Never fewer seats than are already sold (the event row is locked, so no sale slips in between).
     if (next.totalAvailableTickets !== undefined && next.totalAvailableTickets < current.totalAvailableTickets) {
       const { sold } = await seatsOf(tx, id, now);
       if (next.totalAvailableTickets < sold) {
-        throw new AppError("invalid", "The changes are not valid.", {
-          fields: {
-            totalAvailableTickets: `must be at least ${sold}: ${sold} ${sold === 1 ? "ticket is" : "tickets are"} already sold`,
-          },
-        });
+        problems.totalAvailableTickets = `must be at least ${sold}: ${sold} ${sold === 1 ? "ticket is" : "tickets are"} already sold`;
       }
+    }
+    if (Object.keys(problems).length > 0) {
+      throw new AppError("invalid", "The changes are not valid.", { fields: problems });
     }
     const [row] = await tx
       .update(events)

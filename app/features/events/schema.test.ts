@@ -19,6 +19,21 @@ describe("a new event from staff", () => {
     expect(parsed).toMatchObject({ ticketCost: 1250, isTest: false, link: null, testimonial: null, galleryImages: [] });
   });
 
+  it("may have no poster and no reviewer's photo: left out, empty or null, kept as an empty name", () => {
+    const review = { name: "Joseph", job: "Head teacher", testimonial: "Asante!" };
+    const { posterImage: _, ...withoutPoster } = valid;
+    expect(newEventSchema.parse({ ...withoutPoster, testimonial: review })).toMatchObject({
+      posterImage: "",
+      testimonial: { image: "" },
+    });
+    expect(newEventSchema.parse({ ...valid, posterImage: null }).posterImage).toBe("");
+    expect(newEventSchema.parse({ ...valid, posterImage: " " }).posterImage).toBe("");
+    expect(eventChangesSchema.parse({ posterImage: null })).toEqual({ posterImage: "" });
+    expect(
+      newEventSchema.parse({ ...valid, posterImage: "uploads/0b7c6f1e-5a3d-4c1e-9d2a-6f8e1b2c3d4e" }).posterImage,
+    ).toBe("uploads/0b7c6f1e-5a3d-4c1e-9d2a-6f8e1b2c3d4e");
+  });
+
   it("may have no online ticket cost (null)", () => {
     expect(newEventSchema.parse({ ...valid, ticketCost: null }).ticketCost).toBeNull();
   });
@@ -36,7 +51,9 @@ describe("a new event from staff", () => {
     [{ totalAvailableTickets: -3 }, "totalAvailableTickets", "must be 0 or more"],
     [{ eventDate: "next Friday" }, "eventDate", "must be an ISO 8601 date-time, e.g. 2026-12-05T19:00:00Z"],
     [{ ticketSaleExpiry: "2026-12-06T12:00:00Z" }, "ticketSaleExpiry", "must not be after eventDate"],
-    [{ posterImage: "https://elsewhere.example/x.jpg" }, "posterImage", expect.stringContaining("must name an image")],
+    [{ posterImage: "https://elsewhere.example/x.jpg" }, "posterImage", expect.stringContaining("must name a picture")],
+    [{ posterImage: "/uploads/x.jpg" }, "posterImage", expect.stringContaining("must name a picture")],
+    [{ posterImage: 7 }, "posterImage", expect.stringContaining('or "" for none')],
     [{ link: "javascript:alert(1)" }, "link", "must be an http(s) address"],
     [{ isTest: "yes" }, "isTest", "must be true or false"],
     [{ colour: "red" }, "body", "unknown field(s): colour"],
@@ -49,15 +66,7 @@ describe("a new event from staff", () => {
   it("lists every missing required field", () => {
     const result = newEventSchema.safeParse({});
     expect(Object.keys(fieldErrors(result.error!)).sort()).toEqual(
-      [
-        "description",
-        "eventDate",
-        "name",
-        "posterImage",
-        "ticketCost",
-        "ticketSaleExpiry",
-        "totalAvailableTickets",
-      ].sort(),
+      ["description", "eventDate", "name", "ticketCost", "ticketSaleExpiry", "totalAvailableTickets"].sort(),
     );
   });
 });

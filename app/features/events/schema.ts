@@ -13,6 +13,7 @@ export interface EventView {
   id: string;
   name: string;
   description: string;
+  /** A picture's name (content/images or "uploads/<id>"); "" when the event has no poster. */
   posterImage: string;
   /** ISO 8601 date-time. */
   eventDate: string;
@@ -24,17 +25,23 @@ export interface EventView {
   ticketSaleExpiry: string;
   isTest: boolean;
   link: string | null;
+  /** `image` is "" when the reviewer has no photo. */
   testimonial: { name: string; job: string; image: string; testimonial: string } | null;
   galleryImages: { image: string; description: string }[];
 }
 
-/** A picture: an image under content/images (named without extension) or a file on this site. */
-const picture = z
-  .string()
-  .trim()
-  .regex(/^([a-z0-9-]+(\/[a-z0-9-]+)*|\/[\w\-./]+\.(avif|webp|jpe?g|png|svg))$/, {
-    error: "must name an image under content/images (e.g. events/quiz-night) or a file on this site (/uploads/x.jpg)",
-  });
+const pictureName = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
+const pictureMessage =
+  "must name a picture: one under content/images without its extension (e.g. pages/quiz-night) or one uploaded through POST /api/admin/images (uploads/<id>)";
+
+/** A picture: one under content/images (named without extension) or one staff uploaded ("uploads/<id>"). */
+const picture = z.string({ error: pictureMessage }).trim().regex(pictureName, { error: pictureMessage });
+
+/** A picture that may be left out: "" or null means none (stored as ""); pages then show a placeholder. */
+const optionalPicture = z
+  .union([z.string(), z.null()], { error: `${pictureMessage}, or "" for none` })
+  .transform((value) => (value ?? "").trim())
+  .refine((value) => value === "" || pictureName.test(value), { error: `${pictureMessage}, or "" for none` });
 
 const dateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-12-05T19:00:00Z" });
 const text = (max: number) =>
@@ -55,7 +62,7 @@ const ticketCost = z
 const eventFields = {
   name: text(120),
   description: text(2000),
-  posterImage: picture,
+  posterImage: optionalPicture,
   eventDate: dateTime,
   location: z.string().trim().max(200, "must be at most 200 characters"),
   ticketCost,
@@ -69,7 +76,7 @@ const eventFields = {
   link: z.union([z.url({ protocol: /^https?$/, error: "must be an http(s) address" }), z.null()]),
   testimonial: z.union([
     z.object(
-      { name: text(80), job: text(120), image: picture, testimonial: text(1000) },
+      { name: text(80), job: text(120), image: optionalPicture.default(""), testimonial: text(1000) },
       { error: "must be an object" },
     ),
     z.null(),
@@ -83,6 +90,7 @@ const eventFields = {
 export const newEventSchema = z
   .strictObject({
     ...eventFields,
+    posterImage: eventFields.posterImage.default(""),
     location: eventFields.location.default(""),
     isTest: eventFields.isTest.default(false),
     link: eventFields.link.default(null),

@@ -103,3 +103,29 @@ export function requireSameOrigin(request: Request, publicUrl: string) {
     throw new AppError("forbidden", "This form can only be sent from this site's own pages.");
   }
 }
+
+/**
+ * The request's body as bytes, refused as `tooLarge(size)` once it passes `maxBytes` (its declared
+ * Content-Length first, then what actually arrives), so an oversized upload is never held whole.
+ */
+export async function readBodyBytes(
+  request: Request,
+  maxBytes: number,
+  tooLarge: (bytes: number | undefined) => AppError,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("Content-Length") ?? NaN);
+  if (declared > maxBytes) throw tooLarge(declared);
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  const reader = request.body.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    received += chunk.value.length;
+    if (received > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(Number.isFinite(declared) ? declared : undefined);
+    }
+    chunks.push(chunk.value);
+  }
+  return Buffer.concat(chunks);
+}

@@ -4,8 +4,33 @@ import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { Availability, EventView } from "../schema";
 
-export function eventPosterImage(event: Pick<EventView, "posterImage" | "name">) {
+function eventPosterImage(event: Pick<EventView, "posterImage" | "name">) {
   return { src: event.posterImage, alt: `Poster for ${event.name}` };
+}
+
+interface EventPosterProps {
+  event: Pick<EventView, "posterImage" | "name">;
+  sizes: string;
+  width: number;
+  height: number;
+  className: string;
+  priority?: boolean;
+}
+
+/**
+ * The event's poster, or for an event without one a plain panel in the site's colours: decoration
+ * only (the event's name is right beside it), never an image that could break.
+ */
+export function EventPoster({ event, className, ...picture }: EventPosterProps) {
+  if (!event.posterImage) {
+    return (
+      <div className={`${className} poster-placeholder`} aria-hidden="true" data-testid="poster-placeholder">
+        <span className="poster-placeholder-sun" />
+        <span className="poster-placeholder-hills" />
+      </div>
+    );
+  }
+  return <Picture image={eventPosterImage(event)} className={className} {...picture} />;
 }
 
 /** Only a few places left: worth saying on the card. */
@@ -17,16 +42,19 @@ interface EventCardProps {
   /** Ticket sale still open (decided on the server, at request time). */
   current: boolean;
   headingLevel?: 2 | 3;
+  /** The staff form's preview: the name is not a link, and Book cannot be pressed. */
+  preview?: boolean;
 }
 
 /** An event in a list: poster, name, date, location, cost, and Book, Sold out or the external ticket link. */
-export function EventCard({ event, availability, current, headingLevel = 3 }: EventCardProps) {
+export function EventCard({ event, availability, current, headingLevel = 3, preview = false }: EventCardProps) {
   const Heading = `h${headingLevel}` as const;
   const soldOut = availability?.soldOut ?? false;
+  const action = <EventAction event={event} availability={availability} current={current} soldOut={soldOut} />;
   return (
     <article className="event-card" data-event-id={event.id}>
-      <Picture
-        image={eventPosterImage(event)}
+      <EventPoster
+        event={event}
         sizes="(min-width: 70rem) 22rem, (min-width: 40rem) 45vw, 100vw"
         width={480}
         height={300}
@@ -34,13 +62,23 @@ export function EventCard({ event, availability, current, headingLevel = 3 }: Ev
       />
       <div className="event-card-body">
         <Heading>
-          <Link to={`/fundraising-event/${event.id}`} state={{ event }} prefetch="intent">
-            {event.name}
-          </Link>
+          {preview ? (
+            event.name
+          ) : (
+            <Link to={`/fundraising-event/${event.id}`} state={{ event }} prefetch="intent">
+              {event.name}
+            </Link>
+          )}
         </Heading>
         <EventFacts event={event} />
         <p className="event-description">{event.description}</p>
-        <EventAction event={event} availability={availability} current={current} soldOut={soldOut} />
+        {preview ? (
+          <div className="event-card-preview-action" inert>
+            {action}
+          </div>
+        ) : (
+          action
+        )}
       </div>
     </article>
   );

@@ -1,0 +1,124 @@
+import type { Database } from "~/infra/db/database.server";
+import { readBodyBytes } from "~/infra/http/api.server";
+import { uploadPicture, type PictureLibrary } from "~/infra/images/uploads.server";
+import { announceChange } from "~/infra/live/changes.server";
+import type { Clock } from "~/lib/clock";
+import { AppError, type FieldErrors } from "~/lib/errors";
+import { fieldErrors } from "~/lib/forms";
+import {
+  eventFormFromPost,
+  eventInputFromForm,
+  formErrors,
+  pictureInputs,
+  rowIndices,
+  type EventFormValues,
+} from "./event-form";
+import { createEvent, updateEvent } from "./events.server";
+import { eventChangesSchema, newEventSchema, type EventView, type NewEvent } from "./schema";
+
+/** The most one post of the event form may carry: several pictures of up to 15 MB each. */
+export const maxEventFormBytes = 100 * 1024 * 1024;
+
+/** The event form's post (multipart, with its pictures), refused whole when it is too large. */
+export async function readEventFormData(request: Request): Promise<FormData> {
+  const bytes = await readBodyBytes(
+    request,
+    maxEventFormBytes,
+    () =>
+      new AppError(
+        "payload-too-large",
+        "The form is too large to send at once (at most 100 MB): please add fewer pictures at a time.",
+      ),
+  );
+  try {
+    return await new Response(bytes, {
+      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
+    }).formData();
+  } catch {
+    throw new AppError("invalid", "The form could not be read: please send it again.");
+  }
+}
+
+interface EventFormServices {
+  db: Database;
+  clock: Clock;
+  pictures: PictureLibrary;
+}
+
+export type EventFormResult = { event: EventView } | { values: EventFormValues; errors: FieldErrors };
+
+/**
+ * Saves the staff event form, new (`"new"`) or changed (`{id}`). Its pictures go first: each good
+ * one is stored and kept on the form (so a mistake elsewhere does not lose it), a bad one gets its
+ * message beside its field. The event is then checked and saved by the API's own schema and rules;
+ * on any message nothing of the event changes, and the values come back to be shown again.
+ */
+export async function saveEventForm(
+  form: FormData,
+  target: "new" | { id: string },
+  { db, clock, pictures }: EventFormServices,
+  uploadedBy: string,
+): Promise<EventFormResult> {
+  const now = clock.now();
+  const values = eventFormFromPost(form);
+  const problems: FieldErrors = {};
+
+  /** Stores a chosen file; its name, or undefined when none was chosen or it was refused (with its message). */
+  const upload = async (file: FormDataEntryValue | null, field: string): Promise<string | undefined> => {
+    if (!(file instanceof File) || (file.size === 0 && file.name === "")) return undefined;
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      return (await uploadPicture(db, bytes, { originalName: file.name, uploadedBy, now })).image;
+    } catch (error) {
+      if (!(error instanceof AppError && error.fields?.file)) throw error;
+      problems[field] = error.fields.file;
+      return undefined;
+    }
+  };
+
+  const poster = await upload(form.get(pictureInputs.posterImage), "posterImage");
+  if (poster) Object.assign(values, { posterImage: poster, removePoster: false });
+  const photo = await upload(form.get(pictureInputs["testimonial.image"]), "testimonial.image");
+  if (photo) Object.assign(values.review, { image: photo, removeImage: false });
+  for (const k of rowIndices(form, "galleryNew", "description")) {
+    const caption = form.get(`galleryNew.${k}.description`);
+    const description = typeof caption === "string" ? caption.slice(0, 4000) : "";
+    const file = form.get(`galleryNew.${k}.file`);
+    const row = values.galleryNew.length;
+    if (!(file instanceof File) || (file.size === 0 && file.name === "")) {
+      if (description.trim() === "") continue;
+      problems[`galleryNew.${row}.file`] = "must be chosen to go with its caption";
+      values.galleryNew.push({ description });
+      continue;
+    }
+    const image = await upload(file, `galleryNew.${row}.file`);
+    if (image) values.gallery.push({ image, description, remove: false });
+    else values.galleryNew.push({ description });
+  }
+
+  const { input, errors: unreadable } = eventInputFromForm(values);
+  const parsed = target === "new" ? newEventSchema.safeParse(input) : eventChangesSchema.safeParse(input);
+  const errors = {
+    ...(parsed.success ? {} : formErrors(fieldErrors(parsed.error), values)),
+    ...unreadable,
+    ...problems,
+  };
+  if (!parsed.success || Object.keys(errors).length > 0) return { values, errors };
+
+  try {
+    const event = await db.transaction(async (tx) => {
+      const saved =
+        target === "new"
+          ? // A new event's values passed newEventSchema just above.
+            await createEvent(tx, parsed.data as NewEvent, now, pictures)
+          : await updateEvent(tx, target.id, parsed.data, now, pictures);
+      if (saved) await announceChange(tx, "events");
+      return saved;
+    });
+    if (!event) throw new AppError("not-found", "There is no such event.");
+    return { event };
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "invalid" && error.fields)) throw error;
+    return { values, errors: formErrors(error.fields, values) };
+  }
+}

@@ -1,0 +1,62 @@
+import sharp, { type OutputInfo, type Sharp } from "sharp";
+import { fallbackWidth, imageFormats, imageWidths, type ImageFormat } from "~/lib/images";
+
+// How a picture becomes the files pages ask for, shared by the build (scripts/build-images.ts,
+// content/images) and by staff uploads (./uploads.server.ts), so both look and weigh the same.
+
+export interface Rendition {
+  width: number;
+  format: ImageFormat;
+}
+
+/** Every rendition of a picture: each width in AVIF and WebP, and one JPEG for older browsers. */
+export const renditions: readonly Rendition[] = [
+  ...imageWidths.flatMap((width) => imageFormats.map((format) => ({ width, format }))),
+  { width: fallbackWidth, format: "jpg" },
+];
+
+export const contentTypes: Record<ImageFormat, string> = {
+  avif: "image/avif",
+  webp: "image/webp",
+  jpg: "image/jpeg",
+};
+
+const quality = {
+  avif: { quality: 50, effort: 4 },
+  webp: { quality: 75 },
+  jpg: { quality: 78, mozjpeg: true },
+} as const;
+
+/** A picture decoded once, in sRGB on white, at the largest width needed: every rendition is made from it. */
+export interface Master {
+  data: Buffer;
+  info: OutputInfo;
+}
+
+/**
+ * Decodes `image` into a master `width` pixels wide. `enlarge: false` keeps a smaller picture at its
+ * own size (uploads); the build enlarges, as its sources are drawn for it.
+ */
+export async function masterOf(image: Sharp, width: number, { enlarge }: { enlarge: boolean }): Promise<Master> {
+  return image
+    .resize({ width, withoutEnlargement: !enlarge })
+    .flatten({ background: "#ffffff" })
+    .toColourspace("srgb")
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+}
+
+/**
+ * One rendition of a master, never wider than the master. Nothing of the source's metadata (EXIF,
+ * GPS, camera, ICC) survives: the master is raw pixels, and sharp writes none unless asked.
+ */
+export async function encodeRendition(master: Master, rendition: Rendition): Promise<Buffer> {
+  const pipeline = sharp(master.data, { raw: master.info }).resize({
+    width: rendition.width,
+    kernel: "lanczos3",
+    withoutEnlargement: true,
+  });
+  if (rendition.format === "avif") return pipeline.avif(quality.avif).toBuffer();
+  if (rendition.format === "webp") return pipeline.webp(quality.webp).toBuffer();
+  return pipeline.jpeg(quality.jpg).toBuffer();
+}
