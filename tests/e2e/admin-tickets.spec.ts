@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
+import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
 import { createEvent, staffApi } from "../support/staff-api";
@@ -9,16 +10,8 @@ import { createEvent, staffApi } from "../support/staff-api";
 
 test.slow(); // Fifty-two bookings are paid for first.
 
-async function buy(api: APIRequestContext, eventId: string, name: string, email: string, quantity = 1) {
-  const started = await api.post("/api/bookings", { data: { eventId, name, email, quantity } });
-  expect(started.status(), await started.text()).toBe(201);
-  const { bookingRef, clientSecret } = (await started.json()) as { bookingRef: string; clientSecret: string };
-  const paid = await api.post("/api/payments/offline/confirm", {
-    data: { clientSecret, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
-  });
-  expect(await paid.json()).toEqual({ status: "succeeded" });
-  return bookingRef;
-}
+const buy = (api: APIRequestContext, eventId: string, name: string, email: string, quantity = 1) =>
+  buyTickets(api, eventId, { name, email, quantity });
 
 test("staff page through an event's tickets, search them, download them as CSV and print the door list", async ({
   page,

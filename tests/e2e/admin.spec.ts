@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
+import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
 import { createEvent, pastDates, staffApi } from "../support/staff-api";
@@ -206,13 +207,7 @@ test("tickets available cannot go below the seats sold, and an event can be dupl
   const api = await staffApi(ownSite);
   const quiz = await createEvent(api, { name: "Quiz Night", totalAvailableTickets: 30 });
   expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
-  const started = await page.request.post("/api/bookings", {
-    data: { eventId: quiz.id, name: "Amina Mushi", email: "amina@example.org", quantity: 3 },
-  });
-  const { clientSecret } = (await started.json()) as { clientSecret: string };
-  await page.request.post("/api/payments/offline/confirm", {
-    data: { clientSecret, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
-  });
+  await buyTickets(page.request, quiz.id, { name: "Amina Mushi", email: "amina@example.org", quantity: 3 });
 
   await page.goto(`/admin/events/${quiz.id}`);
   await page.getByLabel("Tickets available").fill("2");

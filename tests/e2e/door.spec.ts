@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import pg from "pg";
+import { buyTickets } from "../support/bookings";
 import { chromiumArgs, findChromium } from "../support/chromium";
 import { createPostgresDatabase } from "../support/databases";
 import { expect, expectNoSeriousA11yViolations, test as base } from "../support/fixtures";
@@ -35,18 +36,8 @@ const test = base.extend<{ door: Door }>({
         eventDate: new Date(Date.now() + 2 * hour).toISOString(),
         ticketSaleExpiry: new Date(Date.now() + hour).toISOString(),
       });
-      const buy = async (name: string, quantity: number) => {
-        const started = await api.post("/api/bookings", {
-          data: { eventId: event.id, name, email: "buyer@example.org", quantity },
-        });
-        expect(started.status(), await started.text()).toBe(201);
-        const { bookingRef, clientSecret } = (await started.json()) as { bookingRef: string; clientSecret: string };
-        const paid = await api.post("/api/payments/offline/confirm", {
-          data: { clientSecret, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
-        });
-        expect(await paid.json()).toEqual({ status: "succeeded" });
-        return bookingRef;
-      };
+      const buy = (name: string, quantity: number) =>
+        buyTickets(api, event.id, { name, email: "buyer@example.org", quantity });
       const refs = {
         amina: await buy("Amina Mushi", 4),
         baraka: await buy("Baraka Juma", 1),
