@@ -33,12 +33,14 @@ export default [
   route("api/admin/events/:id/check-ins", "routes/api.admin.events.id.check-ins.ts"),
   route("api/admin/bookings/:bookingRef", "routes/api.admin.bookings.ref.ts"),
   route("api/admin/volunteers", "routes/api.admin.volunteers.ts"),
+  route("api/admin/volunteers/:id", "routes/api.admin.volunteers.id.ts"),
   route("api/admin/donations", "routes/api.admin.donations.ts"),
   route("api/admin/images", "routes/api.admin.images.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),
   route("admin/events/:id/tickets.csv", "routes/admin.events.id.tickets-csv.ts"),
+  route("admin/volunteers.csv", "routes/admin.volunteers-csv.ts"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),
@@ -48,6 +50,8 @@ export default [
     route("check-in", "routes/admin.check-in._index.tsx"),
     route("check-in/ticket/:bookingRef", "routes/admin.check-in.ticket.redirect.ts"),
     route("check-in/:id", "routes/admin.check-in.id.tsx"),
+    route("volunteers", "routes/admin.volunteers.tsx"),
+    route("audit", "routes/admin.audit.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),

@@ -338,3 +338,23 @@ export const uploadedImageFiles = pgTable(
   },
   (t) => [primaryKey({ columns: [t.imageId, t.width, t.format] })],
 );
+
+/**
+ * What staff did and when: refunds, edits, deletions, exports, check-ins, staff changes. `subject`
+ * names what it was done to by id (`volunteer:<id>`, `event:<id>`), and `summary` says what was
+ * done without a name or address, so the log is kept whole when a person's data is erased.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    staffUserId: uuid("staff_user_id").references(() => staffUsers.id, { onDelete: "set null" }),
+    /** Kept when the account is removed, so "who" stays readable. */
+    staffEmail: text("staff_email").notNull(),
+    action: text("action").notNull(),
+    subject: text("subject").notNull(),
+    summary: text("summary").notNull(),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_subject_idx").on(t.subject)],
+);

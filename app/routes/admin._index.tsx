@@ -43,6 +43,12 @@ export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentP
           <li>
             <Link to="/admin/check-in">Check-in</Link>
           </li>
+          <li>
+            <Link to="/admin/volunteers">Volunteers</Link>
+          </li>
+          <li>
+            <Link to="/admin/audit">Audit log</Link>
+          </li>
         </ul>
       </nav>
       <section className="section" aria-labelledby="upcoming-heading">

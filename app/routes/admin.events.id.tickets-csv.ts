@@ -2,6 +2,7 @@ import type { Route } from "./+types/admin.events.id.tickets-csv";
 import { allTickets } from "~/features/booking/tickets.server";
 import { findEvent } from "~/features/events/events.server";
 import { requireStaffPage } from "~/features/staff/staff.server";
+import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
 import { toCsv } from "~/lib/csv";
 import { londonDay, londonTime } from "~/lib/london-time";
@@ -10,11 +11,18 @@ import { londonDay, londonTime } from "~/lib/london-time";
 export const loader = pageWork(
   "Downloading an event's tickets",
   async ({ request, context, params }: Route.LoaderArgs) => {
-    await requireStaffPage(context.services, request);
-    const { db } = context.services;
+    const staff = await requireStaffPage(context.services, request);
+    const { db, clock } = context.services;
     const event = await findEvent(db, params.id);
     if (!event) throw new Response("There is no such event.", { status: 404 });
     const tickets = await allTickets(db, event.id, "sold");
+    await recordAudit(db, {
+      staff,
+      action: "tickets.exported",
+      subject: `event:${event.id}`,
+      summary: `Downloaded ${tickets.length} tickets as CSV`,
+      at: clock.now(),
+    });
     const csv = toCsv(
       ["Buyer", "E-mail", "Quantity", "Booking reference", "Booking code", "Date sold", "Checked in", "Refunded"],
       tickets.map((t) => [

@@ -65,14 +65,14 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       galleryImages: original.galleryImages,
     });
     const created = await db.transaction(async (tx) => {
-      const event = await createEvent(tx, copy, clock.now(), pictures);
+      const event = await createEvent(tx, copy, clock.now(), pictures, { staff, duplicateOf: original.id });
       await announceChange(tx, "events");
       return event;
     });
     return redirect(`/admin/events/${created.id}?saved=duplicated`);
   }
 
-  const result = await saveEventForm(form, { id: params.id }, context.services, staff.id);
+  const result = await saveEventForm(form, { id: params.id }, context.services, staff);
   if ("event" in result) return redirect(`/admin/events/${params.id}?saved=saved`);
   return data(result, { status: 400 });
 });

@@ -18,7 +18,7 @@ export const loader = pageWork("The new event page", async ({ request, context }
 export const action = pageWork("Creating an event", async ({ request, context }: Route.ActionArgs) => {
   requireSameOrigin(request, context.services.config.publicUrl);
   const staff = await requireStaffPage(context.services, request);
-  const result = await saveEventForm(await readEventFormData(request), "new", context.services, staff.id);
+  const result = await saveEventForm(await readEventFormData(request), "new", context.services, staff);
   if ("event" in result) return redirect(`/admin/events/${result.event.id}?saved=created`);
   return data(result, { status: 400 });
 });

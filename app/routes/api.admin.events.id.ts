@@ -25,13 +25,13 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Changing an event", async () => {
     const { db, clock, pictures } = context.services;
     allowMethods(request, "PATCH");
-    await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request);
     const parsed = eventChangesSchema.safeParse(await readJsonBody(request));
     if (!parsed.success) {
       throw new AppError("invalid", "The changes are not valid.", { fields: fieldErrors(parsed.error) });
     }
     const event = await db.transaction(async (tx) => {
-      const updated = await updateEvent(tx, params.id, parsed.data, clock.now(), pictures);
+      const updated = await updateEvent(tx, params.id, parsed.data, clock.now(), pictures, { staff });
       if (updated) await announceChange(tx, "events");
       return updated;
     });

@@ -24,13 +24,13 @@ export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Creating an event", async () => {
     const { db, clock, pictures } = context.services;
     allowMethods(request, "POST");
-    await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request);
     const parsed = newEventSchema.safeParse(await readJsonBody(request));
     if (!parsed.success) {
       throw new AppError("invalid", "The event is not valid.", { fields: fieldErrors(parsed.error) });
     }
     const event = await db.transaction(async (tx) => {
-      const created = await createEvent(tx, parsed.data, clock.now(), pictures);
+      const created = await createEvent(tx, parsed.data, clock.now(), pictures, { staff });
       await announceChange(tx, "events");
       return created;
     });

@@ -54,12 +54,10 @@ describe.each(engines)("the staff event form on %s", (engine) => {
   afterEach(() => database.close());
   const services = () => ({ db: database.db, clock, pictures });
   const stored = () => database.db.$count(uploadedImages);
-  let staff: string;
+  let staff: { id: string; email: string };
   beforeEach(async () => {
-    staff = crypto.randomUUID();
-    await database.db
-      .insert(staffUsers)
-      .values({ id: staff, email: "staff@example.org", passwordHash: "not used here", createdAt: clock.now() });
+    staff = { id: crypto.randomUUID(), email: "staff@example.org" };
+    await database.db.insert(staffUsers).values({ ...staff, passwordHash: "not used here", createdAt: clock.now() });
   });
 
   it("creates an event with an uploaded poster, a review with a photo and captioned gallery pictures", async () => {
@@ -88,7 +86,7 @@ describe.each(engines)("the staff event form on %s", (engine) => {
     });
     expect(await stored()).toBe(3);
     const uploaders = await database.db.select({ by: uploadedImages.uploadedBy }).from(uploadedImages);
-    expect(uploaders).toEqual([{ by: staff }, { by: staff }, { by: staff }]);
+    expect(uploaders).toEqual([{ by: staff.id }, { by: staff.id }, { by: staff.id }]);
   });
 
   it("keeps a good upload on the form when another field is wrong, and saves nothing of the event", async () => {

@@ -57,7 +57,7 @@ export async function saveEventForm(
   form: FormData,
   target: "new" | { id: string },
   { db, clock, pictures }: EventFormServices,
-  uploadedBy: string,
+  staff: { id: string; email: string },
 ): Promise<EventFormResult> {
   const now = clock.now();
   const values = eventFormFromPost(form);
@@ -68,7 +68,7 @@ export async function saveEventForm(
     if (!(file instanceof File) || (file.size === 0 && file.name === "")) return undefined;
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      return (await uploadPicture(db, bytes, { originalName: file.name, uploadedBy, now })).image;
+      return (await uploadPicture(db, bytes, { originalName: file.name, uploadedBy: staff.id, now })).image;
     } catch (error) {
       if (!(error instanceof AppError && error.fields?.file)) throw error;
       problems[field] = error.fields.file;
@@ -110,8 +110,8 @@ export async function saveEventForm(
       const saved =
         target === "new"
           ? // A new event's values passed newEventSchema just above.
-            await createEvent(tx, parsed.data as NewEvent, now, pictures)
-          : await updateEvent(tx, target.id, parsed.data, now, pictures);
+            await createEvent(tx, parsed.data as NewEvent, now, pictures, { staff })
+          : await updateEvent(tx, target.id, parsed.data, now, pictures, { staff });
       if (saved) await announceChange(tx, "events");
       return saved;
     });

@@ -5,6 +5,8 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { PictureLibrary, uploadPicture } from "~/infra/images/uploads.server";
 import { announceChange } from "~/infra/live/changes.server";
+import { auditPage } from "~/infra/audit/audit.server";
+import { createStaffUser } from "~/features/staff/staff.server";
 import { AvailabilityFeed, type FeedMessage } from "./availability-feed.server";
 import { availabilityByEvent, createEvent, findEvent, listEvents, updateEvent } from "./events.server";
 import { newEventSchema } from "./schema";
@@ -56,6 +58,25 @@ describe.each(engines)("events on %s", (engine) => {
     expect(await findEvent(database.db, created.id)).toEqual(created);
     expect(await findEvent(database.db, "not-a-uuid")).toBeUndefined();
     expect(await findEvent(database.db, crypto.randomUUID())).toBeUndefined();
+  });
+
+  it("records in the audit log who created, changed and copied an event, and nothing for the site's own", async () => {
+    const staff = await createStaffUser(database.db, "sam@example.org", "a long staff password", now);
+    const created = await createEvent(database.db, quiz, now, pictures, { staff });
+    await updateEvent(database.db, created.id, { totalAvailableTickets: 12, location: "Hall" }, now, pictures, {
+      staff,
+    });
+    await createEvent(database.db, quiz, now, pictures, { staff, duplicateOf: created.id });
+    await createEvent(database.db, quiz, now, pictures);
+    const log = (await auditPage(database.db, 1)).rows.map((e) => [e.action, e.summary, e.by]);
+    expect(log).toEqual(
+      expect.arrayContaining([
+        ["event.created", "Created “Quiz Night”", "sam@example.org"],
+        ["event.changed", "Changed “Quiz Night”: totalAvailableTickets, location", "sam@example.org"],
+        ["event.duplicated", `Copied event:${created.id} as “Quiz Night”`, "sam@example.org"],
+      ]),
+    );
+    expect(log).toHaveLength(3);
   });
 
   it("lists events newest event date first", async () => {

@@ -1,3 +1,4 @@
+import { recordAudit } from "~/infra/audit/audit.server";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { seatsByEvent, seatsOf } from "~/infra/db/seats.server";
@@ -72,11 +73,19 @@ async function pictureProblems(
   );
 }
 
+/** The member of staff making a change, for the audit log; absent for the site's own sample events. */
+export interface ChangedBy {
+  staff: { id: string; email: string };
+  /** The event this one is a copy of (Duplicate). */
+  duplicateOf?: string;
+}
+
 export async function createEvent(
   db: Queryable,
   input: NewEvent,
   now: Date,
   pictures: PictureLibrary,
+  by?: ChangedBy,
 ): Promise<EventView> {
   const problems = await pictureProblems(db, pictures, input);
   if (Object.keys(problems).length > 0) {
@@ -101,6 +110,15 @@ export async function createEvent(
       updatedAt: now,
     })
     .returning();
+  if (by) {
+    await recordAudit(db, {
+      staff: by.staff,
+      action: by.duplicateOf ? "event.duplicated" : "event.created",
+      subject: `event:${row!.id}`,
+      summary: by.duplicateOf ? `Copied event:${by.duplicateOf} as “${row!.name}”` : `Created “${row!.name}”`,
+      at: now,
+    });
+  }
   return toEventView(row!);
 }
 
@@ -111,6 +129,7 @@ export async function updateEvent(
   changes: EventChanges,
   now: Date,
   pictures: PictureLibrary,
+  by?: ChangedBy,
 ): Promise<EventView | undefined> {
   if (!isUuid(id)) return undefined;
   return db.transaction(async (tx) => {
@@ -150,6 +169,15 @@ export async function updateEvent(
       .set({ ...next, updatedAt: now })
       .where(eq(events.id, id))
       .returning();
+    if (by) {
+      await recordAudit(tx, {
+        staff: by.staff,
+        action: "event.changed",
+        subject: `event:${id}`,
+        summary: `Changed “${row!.name}”: ${Object.keys(changes).join(", ") || "nothing"}`,
+        at: now,
+      });
+    }
     return toEventView(row!);
   });
 }

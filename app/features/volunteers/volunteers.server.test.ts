@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
-import { listVolunteers, submitVolunteer } from "./volunteers.server";
+import { createStaffUser } from "~/features/staff/staff.server";
+import { auditPage } from "~/infra/audit/audit.server";
+import { deleteVolunteer, listVolunteers, submitVolunteer, volunteersPage } from "./volunteers.server";
 
 const now = new Date("2026-11-22T10:00:00Z");
 const good = { name: "Grace Kimaro", email: "grace@example.org", reason: "I would love to help at the quiz night." };
@@ -52,5 +54,43 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
     await expect(
       database.db.insert(volunteers).values({ ...good, name: "n".repeat(81), createdAt: now }),
     ).rejects.toThrow();
+  });
+
+  it("gives staff 50 sign-ups a page, newest first", async () => {
+    for (let i = 0; i < 52; i++) {
+      await submitVolunteer(
+        { ...good, name: `Grace ${String.fromCharCode(65 + (i % 26))}` },
+        {
+          db: database.db,
+          limiter: new RateLimiter({ limit: 100, windowMs: 60_000 }),
+          clientAddress: "203.0.113.8",
+          now: new Date(now.getTime() + i * 60_000),
+        },
+      );
+    }
+    const first = await volunteersPage(database.db, 1);
+    expect(first).toMatchObject({ total: 52, pages: 2 });
+    expect(first.rows).toHaveLength(50);
+    expect(first.rows[0]!.createdAt).toBe(new Date(now.getTime() + 51 * 60_000).toISOString());
+    expect((await volunteersPage(database.db, 2)).rows).toHaveLength(2);
+  });
+
+  it("deletes a sign-up on request and logs who did it without naming the volunteer", async () => {
+    const staff = await createStaffUser(database.db, "sam@example.org", "a long staff password", now);
+    await submit(good);
+    const [grace] = await listVolunteers(database.db);
+    expect(await deleteVolunteer(database.db, staff, grace!.id, now)).toBe(true);
+    expect(await listVolunteers(database.db)).toEqual([]);
+    expect(await deleteVolunteer(database.db, staff, grace!.id, now)).toBe(false);
+    expect(await deleteVolunteer(database.db, staff, "not-an-id", now)).toBe(false);
+    const log = await auditPage(database.db, 1);
+    expect(log.rows).toEqual([
+      expect.objectContaining({
+        by: "sam@example.org",
+        action: "volunteer.deleted",
+        subject: `volunteer:${grace!.id}`,
+      }),
+    ]);
+    expect(JSON.stringify(log)).not.toMatch(/Grace|grace@/);
   });
 });

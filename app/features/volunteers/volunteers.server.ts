@@ -1,5 +1,8 @@
-import { desc } from "drizzle-orm";
-import type { Database } from "~/infra/db/database.server";
+import { count, desc, eq } from "drizzle-orm";
+import { recordAudit } from "~/infra/audit/audit.server";
+import type { Database, Queryable } from "~/infra/db/database.server";
+import { isUuid } from "~/lib/ids";
+import { pageOf, type Paged } from "~/lib/pagination";
 import type { RateLimiter } from "~/infra/rate-limit.server";
 import { volunteers } from "../../../db/schema";
 import { validateVolunteer, volunteerReplies, type VolunteerSubmissionResult } from "./schema";
@@ -28,16 +31,60 @@ export async function submitVolunteer(
   return { status: "ok" };
 }
 
+export interface VolunteerView {
+  id: string;
+  name: string;
+  email: string;
+  reason: string;
+  createdAt: string;
+}
+
+function view(row: typeof volunteers.$inferSelect): VolunteerView {
+  return { id: row.id, name: row.name, email: row.email, reason: row.reason, createdAt: row.createdAt.toISOString() };
+}
+
 /** Volunteer sign-ups, newest first, with the specification's field names. */
-export async function listVolunteers(db: Database) {
-  const rows = await db.select().from(volunteers).orderBy(desc(volunteers.createdAt));
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    reason: row.reason,
-    createdAt: row.createdAt.toISOString(),
-  }));
+export async function listVolunteers(db: Queryable): Promise<VolunteerView[]> {
+  const rows = await db.select().from(volunteers).orderBy(desc(volunteers.createdAt), desc(volunteers.id));
+  return rows.map(view);
+}
+
+/** One page of sign-ups for the staff page, newest first. */
+export async function volunteersPage(db: Queryable, page: number): Promise<Paged<VolunteerView>> {
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(volunteers);
+  const { offset, limit } = pageOf([], total, page);
+  const rows = await db
+    .select()
+    .from(volunteers)
+    .orderBy(desc(volunteers.createdAt), desc(volunteers.id))
+    .limit(limit)
+    .offset(offset);
+  return pageOf(rows.map(view), total, page);
+}
+
+/**
+ * Deletes a sign-up on the volunteer's request, and records who did it (without the name) in the
+ * audit log, in one transaction. False when there is no such sign-up (already deleted).
+ */
+export async function deleteVolunteer(
+  db: Database,
+  staff: { id: string; email: string },
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(volunteers).where(eq(volunteers.id, id)).returning({ id: volunteers.id });
+    if (!deleted) return false;
+    await recordAudit(tx, {
+      staff,
+      action: "volunteer.deleted",
+      subject: `volunteer:${id}`,
+      summary: "Deleted a volunteer sign-up at the volunteer's request",
+      at: now,
+    });
+    return true;
+  });
 }
 
 /** The form fields of a posted sign-up as plain strings. */

@@ -1,0 +1,72 @@
+import { count, desc } from "drizzle-orm";
+import type { Queryable } from "~/infra/db/database.server";
+import { pageOf, type Paged } from "~/lib/pagination";
+import { auditLog } from "../../../db/schema";
+
+// The audit log: who did what and when. Each feature records its own actions, inside the
+// transaction that does them, so an action and its record exist together or not at all.
+
+/** Every kind of entry, with how the audit page names it. */
+export const auditActions = {
+  "event.created": "Created an event",
+  "event.changed": "Changed an event",
+  "event.duplicated": "Duplicated an event",
+  "tickets.exported": "Downloaded an event's tickets",
+  "volunteers.exported": "Downloaded the volunteer sign-ups",
+  "volunteer.deleted": "Deleted a volunteer sign-up",
+} as const;
+
+export type AuditAction = keyof typeof auditActions;
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  by: string;
+  action: AuditAction;
+  label: string;
+  subject: string;
+  summary: string;
+}
+
+/**
+ * Records one action. `summary` must name no one (no names, no e-mail addresses): the entry
+ * outlives the erasure of the person it concerns.
+ */
+export async function recordAudit(
+  db: Queryable,
+  entry: { staff: { id: string; email: string }; action: AuditAction; subject: string; summary: string; at: Date },
+) {
+  await db.insert(auditLog).values({
+    at: entry.at,
+    staffUserId: entry.staff.id,
+    staffEmail: entry.staff.email,
+    action: entry.action,
+    subject: entry.subject,
+    summary: entry.summary,
+  });
+}
+
+/** One page of the log, newest first. */
+export async function auditPage(db: Queryable, page: number): Promise<Paged<AuditEntry>> {
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(auditLog);
+  const { offset, limit } = pageOf([], total, page);
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(limit)
+    .offset(offset);
+  return pageOf(
+    rows.map((row) => ({
+      id: row.id,
+      at: row.at.toISOString(),
+      by: row.staffEmail,
+      action: row.action as AuditAction,
+      label: auditActions[row.action as AuditAction] ?? row.action,
+      subject: row.subject,
+      summary: row.summary,
+    })),
+    total,
+    page,
+  );
+}
