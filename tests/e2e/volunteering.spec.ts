@@ -1,6 +1,11 @@
 import { openDatabase } from "~/infra/db/database.server";
 import { listVolunteers } from "~/features/volunteers/volunteers.server";
-import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  testWithOwnSite as test,
+  useSiteWithMailServer,
+} from "../support/fixtures";
 import type { RunningSite } from "../support/site-process";
 import type { Page } from "@playwright/test";
 
@@ -194,5 +199,22 @@ test.describe("without JavaScript", () => {
     const stored = await storedVolunteers(ownSite);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject(amina);
+  });
+});
+
+test.describe("with a mail server", () => {
+  const running = useSiteWithMailServer("Kilele Village Trust <hello@example.org>");
+
+  test("a sign-up gets a confirmation e-mail with what the volunteer wrote", async ({ page }) => {
+    await page.goto(`${running.site.url}/volunteering`);
+    await fillIn(form(page), amina);
+    await form(page).send.click();
+    await expect(page.getByRole("alertdialog")).toContainText("Thank you for registering your interest");
+    await expect.poll(() => running.smtp.received.length).toBe(1);
+    const mail = running.smtp.received[0]!;
+    expect(mail.to && "text" in mail.to ? mail.to.text : "").toContain("amina@example.org");
+    expect(mail.subject).toBe("Thank you for offering to volunteer with Kilele Village Trust");
+    expect(mail.text).toContain("Dear Amina Mushi,");
+    expect(mail.text).toContain(`“${amina.reason}”`);
   });
 });

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
+import { testCharity } from "../../../tests/support/content";
+import { outbox } from "../../../db/schema";
 import { createStaffUser } from "~/features/staff/staff.server";
 import { auditPage } from "~/infra/audit/audit.server";
 import { deleteVolunteer, listVolunteers, submitVolunteer, volunteersPage } from "./volunteers.server";
@@ -19,13 +21,30 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
   afterEach(() => database.close());
 
   const submit = (input: Record<string, unknown>, clientAddress = "203.0.113.7") =>
-    submitVolunteer(input, { db: database.db, limiter, clientAddress, now });
+    submitVolunteer(input, { db: database.db, limiter, clientAddress, now, charity: testCharity });
 
   it("stores a valid sign-up, trimmed", async () => {
     expect(await submit({ ...good, name: " Grace Kimaro " })).toEqual({ status: "ok" });
     const rows = await listVolunteers(database.db);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject(good);
+  });
+
+  it("queues a confirmation e-mail with the sign-up, and none for a bad sign-up or a robot", async () => {
+    await submit(good);
+    await submit({ name: "", email: "nope", reason: good.reason });
+    await submit({ ...good, website: "http://spam.example" });
+    const mails = await database.db.select().from(outbox);
+    expect(mails).toHaveLength(1);
+    const [grace] = await listVolunteers(database.db);
+    expect(mails[0]).toMatchObject({
+      kind: "volunteer-confirmation",
+      dedupeKey: `volunteer-confirmation:${grace!.id}`,
+      recipient: "Grace Kimaro <grace@example.org>",
+    });
+    const message = mails[0]!.payload as { subject: string; text: string };
+    expect(message.subject).toBe("Thank you for offering to volunteer with Kilele Village Trust");
+    expect(message.text).toContain(`“${good.reason}”`);
   });
 
   it("answers a bad sign-up with the field messages and stores nothing", async () => {
@@ -65,6 +84,7 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
           limiter: new RateLimiter({ limit: 100, windowMs: 60_000 }),
           clientAddress: "203.0.113.8",
           now: new Date(now.getTime() + i * 60_000),
+          charity: testCharity,
         },
       );
     }

@@ -1,10 +1,13 @@
 import { count, desc, eq } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
+import { queueMail } from "~/infra/email/outbox.server";
+import type { Charity } from "~/infra/payments/provider.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
 import type { RateLimiter } from "~/infra/rate-limit.server";
 import { volunteers } from "../../../db/schema";
+import { volunteerConfirmation } from "./confirmation.server";
 import { validateVolunteer, volunteerReplies, type VolunteerSubmissionResult } from "./schema";
 
 interface SubmissionContext {
@@ -12,6 +15,8 @@ interface SubmissionContext {
   limiter: RateLimiter;
   clientAddress: string;
   now: Date;
+  /** Who the confirmation e-mail comes from. */
+  charity: Charity;
 }
 
 /**
@@ -21,13 +26,26 @@ interface SubmissionContext {
  */
 export async function submitVolunteer(
   input: Record<string, unknown>,
-  { db, limiter, clientAddress, now }: SubmissionContext,
+  { db, limiter, clientAddress, now, charity }: SubmissionContext,
 ): Promise<VolunteerSubmissionResult> {
   if (!limiter.attempt(clientAddress, now)) return { status: "limited", message: volunteerReplies.limited };
   const validation = validateVolunteer(input);
   if (!validation.ok) return { status: "invalid", errors: validation.errors };
   if (typeof input.website === "string" && input.website.trim() !== "") return { status: "ok" };
-  await db.insert(volunteers).values({ ...validation.data, createdAt: now });
+  // The sign-up and its confirmation e-mail are stored together; the outbox worker sends it within
+  // seconds, and retries while the mail server is away.
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(volunteers)
+      .values({ ...validation.data, createdAt: now })
+      .returning({ id: volunteers.id });
+    await queueMail(tx, {
+      kind: "volunteer-confirmation",
+      about: row!.id,
+      message: volunteerConfirmation(validation.data, charity),
+      now,
+    });
+  });
   return { status: "ok" };
 }
 
