@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeCell, toCsv } from "./csv";
+import { csvDownload, safeCell, toCsv } from "./csv";
 
 describe("CSV for staff", () => {
   it("neutralises cells a spreadsheet would run as formulas", () => {
@@ -15,5 +15,12 @@ describe("CSV for staff", () => {
   it("quotes commas, quotes and line breaks, and starts with a byte-order mark", () => {
     const csv = toCsv(["Name", "Note"], [["Mushi, Amina", 'said "hi"\nthen left']]);
     expect(csv).toBe('\uFEFFName,Note\r\n"Mushi, Amina","said ""hi""\nthen left"\r\n');
+  });
+
+  it("is downloaded under a safe file name, never cached", async () => {
+    const response = csvDownload("a,b\r\n", 'tickets "quiz"\r\n.csv');
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="tickets--quiz---.csv"');
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(await response.text()).toBe("a,b\r\n");
   });
 });

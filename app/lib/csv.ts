@@ -17,3 +17,15 @@ export function safeCell(value: string | number | null | undefined): string {
 export function toCsv(header: string[], rows: (string | number | null | undefined)[][]): string {
   return "\uFEFF" + stringify([header, ...rows.map((row) => row.map(safeCell))], { record_delimiter: "windows" });
 }
+
+/** A CSV file for the browser to save as `filename`; staff data, so never cached or indexed. */
+export function csvDownload(csv: string, filename: string): Response {
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename.replace(/[^\w.-]/g, "-")}"`,
+      "Cache-Control": "private, no-store",
+      "X-Robots-Tag": "noindex, nofollow",
+    },
+  });
+}

@@ -8,6 +8,7 @@ import { auditPage } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { requestedPage } from "~/lib/pagination";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 // /admin/audit: who did what and when, newest first, 50 a page.
 export const loader = pageWork("The audit log", async ({ request, context }: Route.LoaderArgs) => {
@@ -27,7 +28,7 @@ export default function AuditLog({ loaderData: { entries } }: Route.ComponentPro
       {entries.total === 0 ? (
         <p>Nothing yet.</p>
       ) : (
-        <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Table of audit entries">
+        <TableScroll label="Table of audit entries">
           <table className="admin-table">
             <thead>
               <tr>
@@ -54,7 +55,7 @@ export default function AuditLog({ loaderData: { entries } }: Route.ComponentPro
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <Pagination
         page={entries.page}

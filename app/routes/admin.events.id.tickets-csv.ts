@@ -4,7 +4,7 @@ import { findEvent } from "~/features/events/events.server";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
-import { toCsv } from "~/lib/csv";
+import { csvDownload, toCsv } from "~/lib/csv";
 import { londonDay, londonTime } from "~/lib/london-time";
 
 // GET /admin/events/:id/tickets.csv: every ticket of the event, for a spreadsheet ("Download CSV").
@@ -41,13 +41,6 @@ export const loader = pageWork(
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "") || "event";
-    return new Response(csv, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="tickets-${slug}-${londonDay(event.eventDate)}.csv"`,
-        "Cache-Control": "private, no-store",
-        "X-Robots-Tag": "noindex, nofollow",
-      },
-    });
+    return csvDownload(csv, `tickets-${slug}-${londonDay(event.eventDate)}.csv`);
   },
 );

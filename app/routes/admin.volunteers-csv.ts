@@ -3,7 +3,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { listVolunteers } from "~/features/volunteers/volunteers.server";
 import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
-import { toCsv } from "~/lib/csv";
+import { csvDownload, toCsv } from "~/lib/csv";
 import { londonDay, londonTime } from "~/lib/london-time";
 
 // GET /admin/volunteers.csv: every sign-up for a spreadsheet; the download is in the audit log.
@@ -23,12 +23,5 @@ export const loader = pageWork("Downloading the volunteers", async ({ request, c
     ["Name", "E-mail", "Why they want to help", "Signed up"],
     volunteers.map((v) => [v.name, v.email, v.reason, `${londonDay(v.createdAt)} ${londonTime(v.createdAt)}`]),
   );
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="volunteers-${londonDay(now)}.csv"`,
-      "Cache-Control": "private, no-store",
-      "X-Robots-Tag": "noindex, nofollow",
-    },
-  });
+  return csvDownload(csv, `volunteers-${londonDay(now)}.csv`);
 });

@@ -3,6 +3,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { londonDate, londonTime } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
 import type { StaffTicket } from "../tickets.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 /** An event's tickets on its staff page: search, a page of 50 at a time, the CSV and the door list. */
 export function EventTickets({
@@ -53,8 +54,7 @@ export function EventTickets({
           <p className="event-tickets-count" aria-live="polite">
             {search ? `${tickets.total} matching “${search}”` : `${tickets.total} in all`}
           </p>
-          {/* A wide table scrolls sideways on a phone; the keyboard can scroll it too. */}
-          <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Table of tickets">
+          <TableScroll label="Table of tickets">
             <table className="admin-table">
               <thead>
                 <tr>
@@ -90,7 +90,7 @@ export function EventTickets({
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Pagination
             page={tickets.page}
             pages={tickets.pages}

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 /** One event's figures for staff: seats, and (on the events page) the door and the money. */
 export interface EventSeatsRow {
@@ -29,8 +30,7 @@ export function EventSeatsTable({
 }) {
   const online = (row: EventSeatsRow, value: string | number) => (row.onlineSales ? value : "—");
   return (
-    // A wide table scrolls sideways on a phone; the keyboard can scroll it too.
-    <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={caption ?? "Table of events"}>
+    <TableScroll label={caption ?? "Table of events"}>
       <table className="admin-table">
         {caption ? <caption className="visually-hidden">{caption}</caption> : null}
         <thead>
@@ -75,7 +75,7 @@ export function EventSeatsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

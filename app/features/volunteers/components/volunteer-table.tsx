@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { londonDate, londonTime } from "~/lib/london-time";
 import type { VolunteerView } from "../volunteers.server";
+import { TableScroll } from "~/components/ui/table-scroll";
 
 /** The sign-ups on the staff page, each with Delete, asked about first. */
 export function VolunteerTable({ volunteers }: { volunteers: VolunteerView[] }) {
@@ -11,8 +12,7 @@ export function VolunteerTable({ volunteers }: { volunteers: VolunteerView[] }) 
   const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
   return (
     <>
-      {/* A wide table scrolls sideways on a phone; the keyboard can scroll it too. */}
-      <div className="admin-table-wrap" tabIndex={0} role="region" aria-label="Table of volunteer sign-ups">
+      <TableScroll label="Table of volunteer sign-ups">
         <table className="admin-table">
           <thead>
             <tr>
@@ -49,7 +49,7 @@ export function VolunteerTable({ volunteers }: { volunteers: VolunteerView[] }) 
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <Form method="post" id="delete-volunteer" hidden>
         <input type="hidden" name="intent" value="delete" />
         <input type="hidden" name="id" value={asking?.id ?? ""} />
