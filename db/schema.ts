@@ -51,6 +51,10 @@ export const events = pgTable(
     link: text("link"),
     testimonial: jsonb("testimonial").$type<EventTestimonial>(),
     gallery: jsonb("gallery").$type<EventGalleryImage[]>().notNull().default([]),
+    /** When staff cancelled it: sales stop, the public pages say Cancelled, every paid booking is refunded. */
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** Why, in staff's words, for the buyers' e-mail. */
+    cancelReason: text("cancel_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -139,7 +143,25 @@ export const staffUsers = pgTable("staff_users", {
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
 });
+
+/**
+ * A one-time link that lets a new member of staff choose their own password. The e-mail carries the
+ * token; only its SHA-256 is kept. It works once, until `expires_at`.
+ */
+export const staffInvitations = pgTable(
+  "staff_invitations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    email: text("email").notNull(),
+    invitedByEmail: text("invited_by_email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("staff_invitations_email_idx").on(t.email)],
+);
 
 /** A signed-in staff member's session; the cookie holds a random token, the table only its SHA-256. */
 export const staffSessions = pgTable(
@@ -177,10 +199,14 @@ export const bookings = pgTable(
     providerPaymentId: text("provider_payment_id").unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** Money given back so far (partial or full refunds); what was taken is amount_pence less this. */
+    refundedPence: integer("refunded_pence").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("bookings_event_status_idx").on(t.eventId, t.status),
+    index("bookings_email_idx").on(t.email),
+    check("bookings_refunded_range", sql`${t.refundedPence} between 0 and ${t.amountPence}`),
     check("bookings_quantity_range", sql`${t.quantity} between 1 and 29`),
     check("bookings_amount_positive", sql`${t.amountPence} > 0`),
     check(
@@ -230,7 +256,7 @@ export const outbox = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("outbox_due_idx").on(t.sentAt, t.nextAttemptAt)],
+  (t) => [index("outbox_due_idx").on(t.sentAt, t.nextAttemptAt), index("outbox_recipient_idx").on(t.recipient)],
 );
 
 /**
@@ -252,6 +278,20 @@ export const offlinePayments = pgTable("offline_payments", {
 });
 
 /**
+ * The offline test card provider's refunds, one per idempotency key (as Stripe keeps them), so a
+ * refund asked for twice is made once.
+ */
+export const offlineRefunds = pgTable("offline_refunds", {
+  id: text("id").primaryKey(),
+  idempotencyKey: text("idempotency_key").notNull().unique(),
+  paymentId: text("payment_id")
+    .notNull()
+    .references(() => offlinePayments.id, { onDelete: "cascade" }),
+  amountPence: integer("amount_pence").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+});
+
+/**
  * A card donation. It becomes `paid` only once the payment provider says the payment succeeded
  * (webhook or return page, whichever is first); the amount is the one the server validated.
  */
@@ -267,12 +307,69 @@ export const donations = pgTable(
     providerPaymentId: text("provider_payment_id").unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    /** The Gift Aid claim it was claimed in; null while not yet claimed. */
+    giftAidClaimId: uuid("gift_aid_claim_id").references(() => giftAidClaims.id, { onDelete: "restrict" }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
     index("donations_created_at_idx").on(t.createdAt),
+    index("donations_email_idx").on(t.email),
     check("donations_amount_range", sql`${t.amountPence} between 100 and 1000000`),
-    check("donations_status_known", sql`${t.status} in ('pending', 'paid', 'cancelled', 'failed')`),
+    check(
+      "donations_status_known",
+      sql`${t.status} in ('pending', 'paid', 'cancelled', 'failed', 'refund_pending', 'refunded')`,
+    ),
+  ],
+);
+
+/**
+ * A Gift Aid claim sent to HMRC: the donations in it point here, so none is claimed twice.
+ * `claimed_on` is the date staff say the claim was made (a London date, YYYY-MM-DD).
+ */
+export const giftAidClaims = pgTable("gift_aid_claims", {
+  id: uuid("id").primaryKey(),
+  claimedOn: text("claimed_on").notNull(),
+  donationCount: integer("donation_count").notNull(),
+  totalPence: integer("total_pence").notNull(),
+  staffUserId: uuid("staff_user_id").references(() => staffUsers.id, { onDelete: "set null" }),
+  staffEmail: text("staff_email").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * Money given back: part or all of a booking (staff, or an event cancelled), or a donation. The row
+ * is written before the provider is asked, with `key` unique (the form's one-time token, or
+ * `cancel:<booking ref>`), so a double click, two staff at once or a crash half way give one refund:
+ * a `pending` refund is sent again with the same idempotency key (`refund-<id>`) until it succeeds.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey(),
+    key: text("key").notNull().unique(),
+    bookingRef: uuid("booking_ref").references(() => bookings.bookingRef, { onDelete: "restrict" }),
+    donationId: uuid("donation_id").references(() => donations.id, { onDelete: "restrict" }),
+    /** Tickets given back, for a booking. */
+    quantity: integer("quantity"),
+    amountPence: integer("amount_pence").notNull(),
+    reason: text("reason").notNull(),
+    status: text("status").notNull(),
+    providerRefundId: text("provider_refund_id"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    staffUserId: uuid("staff_user_id").references(() => staffUsers.id, { onDelete: "set null" }),
+    staffEmail: text("staff_email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("refunds_booking_ref_idx").on(t.bookingRef),
+    index("refunds_donation_id_idx").on(t.donationId),
+    index("refunds_status_idx").on(t.status),
+    check("refunds_one_subject", sql`(${t.bookingRef} is null) <> (${t.donationId} is null)`),
+    check("refunds_amount_positive", sql`${t.amountPence} > 0`),
+    check("refunds_status_known", sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );
 
@@ -296,6 +393,8 @@ export const giftAidDeclarations = pgTable(
     wording: text("wording").notNull(),
     declaredAt: timestamp("declared_at", { withTimezone: true }).notNull(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** Who recorded the donor's cancellation. */
+    cancelledBy: text("cancelled_by"),
   },
   (t) => [
     check(
@@ -358,3 +457,14 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_subject_idx").on(t.subject)],
 );
+
+/**
+ * Settings staff change from the site (not the environment): `office-notifications` (where the
+ * charity's office is told of bookings, donations and sign-ups, and whether each or once a day).
+ */
+export const siteSettings = pgTable("site_settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").$type<unknown>().notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  updatedBy: text("updated_by").notNull(),
+});

@@ -44,7 +44,28 @@ export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentP
             <Link to="/admin/check-in">Check-in</Link>
           </li>
           <li>
+            <Link to="/admin/bookings">Bookings</Link>
+          </li>
+          <li>
+            <Link to="/admin/donations">Donations</Link>
+          </li>
+          <li>
+            <Link to="/admin/gift-aid">Gift Aid claims</Link>
+          </li>
+          <li>
             <Link to="/admin/volunteers">Volunteers</Link>
+          </li>
+          <li>
+            <Link to="/admin/people">A person's data</Link>
+          </li>
+          <li>
+            <Link to="/admin/emails">E-mails</Link>
+          </li>
+          <li>
+            <Link to="/admin/staff">Staff</Link>
+          </li>
+          <li>
+            <Link to="/admin/settings">Settings</Link>
           </li>
           <li>
             <Link to="/admin/audit">Audit log</Link>

@@ -72,10 +72,12 @@ export class StripeStandIn {
         }
         if (intentMatch) return answerIntent(intentMatch);
         if (req.method === "POST" && path === "/v1/refunds") {
+          const intent = this.intents.get(String(form.get("payment_intent")));
           return reply(200, {
             id: `re_${this.next++}`,
             object: "refund",
             payment_intent: form.get("payment_intent"),
+            amount: Number(form.get("amount") ?? intent?.amount ?? 0),
             status: "succeeded",
           });
         }

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sum } from "drizzle-orm";
 import type { Clock } from "~/lib/clock";
 import type { Database } from "../db/database.server";
-import { offlinePayments } from "../../../db/schema";
+import { offlinePayments, offlineRefunds } from "../../../db/schema";
 import type { NewPayment, Payment, PaymentProvider } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
 import { cardDigits, cardProblem, testCards, type CardDetails } from "~/lib/test-cards";
@@ -72,8 +72,34 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         await db.update(offlinePayments).set({ status: "canceled" }).where(eq(offlinePayments.id, id));
       }
     },
-    async refundPayment(id: string) {
-      await db.update(offlinePayments).set({ refundedAt: clock.now() }).where(eq(offlinePayments.id, id));
+    async refundPayment(id: string, idempotencyKey: string, amountPence?: number) {
+      return db.transaction(async (tx) => {
+        const [payment] = await tx.select().from(offlinePayments).where(eq(offlinePayments.id, id)).for("update");
+        if (!payment) throw new PaymentNotFoundError("No such payment.");
+        const [earlier] = await tx
+          .select()
+          .from(offlineRefunds)
+          .where(eq(offlineRefunds.idempotencyKey, idempotencyKey));
+        if (earlier) return { id: earlier.id, amountPence: earlier.amountPence };
+        // As Stripe: only a succeeded payment, and never more than is left of it.
+        if (payment.status !== "succeeded")
+          throw new Error(`Payment ${id} has not succeeded, so it cannot be refunded.`);
+        const [given] = await tx
+          .select({ pence: sum(offlineRefunds.amountPence).mapWith(Number) })
+          .from(offlineRefunds)
+          .where(eq(offlineRefunds.paymentId, id));
+        const left = payment.amountPence - (given?.pence ?? 0);
+        const amount = amountPence ?? left;
+        if (amount <= 0 || amount > left)
+          throw new Error(`Refund of ${amount}p is more than the ${left}p left of ${id}.`);
+        const now = clock.now();
+        const refundId = `re_offline_${crypto.createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 24)}`;
+        await tx
+          .insert(offlineRefunds)
+          .values({ id: refundId, idempotencyKey, paymentId: id, amountPence: amount, createdAt: now });
+        await tx.update(offlinePayments).set({ refundedAt: now }).where(eq(offlinePayments.id, id));
+        return { id: refundId, amountPence: amount };
+      });
     },
     async parseWebhook(): Promise<never> {
       // The offline provider reports payments directly (confirmCard); nothing may pose as it.

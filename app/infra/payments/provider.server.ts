@@ -22,6 +22,12 @@ export interface NewPayment {
   idempotencyKey: string;
 }
 
+/** Money given back on a payment, as the provider recorded it. */
+export interface Refund {
+  id: string;
+  amountPence: number;
+}
+
 /** A webhook delivery after its signature was checked. */
 export interface WebhookEvent {
   id: string;
@@ -42,7 +48,11 @@ export interface PaymentProvider {
   createPayment(input: NewPayment): Promise<Payment>;
   retrievePayment(id: string): Promise<Payment>;
   cancelPayment(id: string): Promise<void>;
-  refundPayment(id: string, idempotencyKey: string): Promise<void>;
+  /**
+   * Gives back `amountPence` of a succeeded payment (all that is left of it when omitted). The same
+   * idempotency key gives the same refund, however often it is asked for (a retry after a crash).
+   */
+  refundPayment(id: string, idempotencyKey: string, amountPence?: number): Promise<Refund>;
   /** Checks the signature and reads the event; throws WebhookSignatureError when it does not verify. */
   parseWebhook(rawBody: string, signature: string | null): Promise<WebhookEvent>;
 }

@@ -61,8 +61,12 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
       }
     },
-    async refundPayment(id: string, idempotencyKey: string) {
-      await stripe.refunds.create({ payment_intent: id }, { idempotencyKey });
+    async refundPayment(id: string, idempotencyKey: string, amountPence?: number) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: id, ...(amountPence !== undefined && { amount: amountPence }) },
+        { idempotencyKey },
+      );
+      return { id: refund.id, amountPence: refund.amount };
     },
     async parseWebhook(rawBody: string, signature: string | null): Promise<WebhookEvent> {
       if (!signature) throw new WebhookSignatureError("No Stripe-Signature header.");
