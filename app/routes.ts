@@ -36,11 +36,14 @@ export default [
   route("api/admin/volunteers/:id", "routes/api.admin.volunteers.id.ts"),
   route("api/admin/donations", "routes/api.admin.donations.ts"),
   route("api/admin/images", "routes/api.admin.images.ts"),
+  route("api/admin/people", "routes/api.admin.people.ts"),
+  route("api/admin/people/erase", "routes/api.admin.people.erase.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),
   route("admin/events/:id/tickets.csv", "routes/admin.events.id.tickets-csv.ts"),
   route("admin/volunteers.csv", "routes/admin.volunteers-csv.ts"),
+  route("admin/people/export", "routes/admin.people-export.ts"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),
@@ -52,6 +55,7 @@ export default [
     route("check-in/:id", "routes/admin.check-in.id.tsx"),
     route("volunteers", "routes/admin.volunteers.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("people", "routes/admin.people.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),

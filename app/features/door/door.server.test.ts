@@ -3,6 +3,7 @@ import { bookings, checkIns, tickets } from "../../../db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { createStaffUser } from "~/features/staff/staff.server";
+import { auditPage } from "~/infra/audit/audit.server";
 import { doorList, eventOfBooking, recordCheckIns } from "./door.server";
 import type { CheckInRequest } from "./schema";
 
@@ -141,5 +142,32 @@ describe.each(engines)("the door on %s", (engine) => {
     expect(await doorList(database.db, crypto.randomUUID(), now)).toBeUndefined();
     expect(await eventOfBooking(database.db, ref)).toBe(eventId);
     expect(await eventOfBooking(database.db, "nonsense")).toBeUndefined();
+  });
+  it("writes each check-in it accepts in the audit log, by reference and count, never by name", async () => {
+    const ref = await sell("Amina Mushi", 3);
+    const request = checkIn(ref, 2);
+    await recordCheckIns(database.db, sam, eventId, [request], now);
+    await recordCheckIns(database.db, sam, eventId, [request], now); // sent again: not logged twice
+    await recordCheckIns(database.db, jo, eventId, [checkIn(ref, 1, "door-2", 5)], now);
+    await recordCheckIns(database.db, jo, eventId, [checkIn(ref, 1, "door-2", 6)], now); // a conflict: not let in
+    const log = await auditPage(database.db, 1);
+    // Both were recorded at the same moment, so the log's order between them is not fixed.
+    expect(log.rows.map((e) => [e.by, e.action, e.label, e.subject, e.summary]).sort()).toEqual([
+      [
+        "jo@example.org",
+        "ticket.checked-in",
+        "Let people in at the door",
+        `booking:${ref}`,
+        "1 place let in for Quiz Night on door-2",
+      ],
+      [
+        "sam@example.org",
+        "ticket.checked-in",
+        "Let people in at the door",
+        `booking:${ref}`,
+        "2 places let in for Quiz Night on door-1",
+      ],
+    ]);
+    expect(JSON.stringify(log.rows)).not.toContain("Amina");
   });
 });

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { shortCode } from "~/lib/booking-code";
@@ -159,6 +160,15 @@ async function recordCheckIn(
         .where(eq(tickets.bookingRef, request.bookingRef))
         .returning()) as [TicketRow];
       await announceChange(tx, "availability");
+      const [event] = await tx.select({ name: events.name }).from(events).where(eq(events.id, eventId));
+      // In the audit log beside refunds and edits; by reference and count, never by name.
+      await recordAudit(tx, {
+        staff,
+        action: "ticket.checked-in",
+        subject: `booking:${request.bookingRef}`,
+        summary: `${request.count} ${request.count === 1 ? "place" : "places"} let in for ${event?.name ?? "an event"} on ${request.device}`,
+        at: now,
+      });
     }
     return {
       id: request.id,

@@ -14,6 +14,9 @@ export const auditActions = {
   "tickets.exported": "Downloaded an event's tickets",
   "volunteers.exported": "Downloaded the volunteer sign-ups",
   "volunteer.deleted": "Deleted a volunteer sign-up",
+  "person.exported": "Downloaded a person's data",
+  "person.erased": "Erased a person's data",
+  "ticket.checked-in": "Let people in at the door",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

@@ -1,0 +1,394 @@
+import { useState, type ReactNode } from "react";
+import { Form, useNavigation } from "react-router";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Pagination } from "~/components/ui/pagination";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { londonDate, londonTime } from "~/lib/london-time";
+import type { Paged } from "~/lib/pagination";
+import type {
+  HeldBooking,
+  HeldDeclaration,
+  HeldDonation,
+  HeldEmail,
+  HeldRefund,
+  HeldTicket,
+  HeldVolunteerSignUp,
+} from "../schema";
+
+/** Each list on the page, one page of 50 at a time, under its own query parameter. */
+export interface PersonDataPages {
+  emailAddress: string;
+  bookings: Paged<HeldBooking>;
+  tickets: Paged<HeldTicket>;
+  donations: Paged<HeldDonation>;
+  giftAidDeclarations: Paged<HeldDeclaration>;
+  volunteerSignUps: Paged<HeldVolunteerSignUp>;
+  emailsSent: Paged<HeldEmail>;
+  refunds: Paged<HeldRefund>;
+}
+
+const when = (value: string | null) => (value ? `${londonDate(value)} ${londonTime(value)}` : "—");
+
+const scopes: Record<string, string> = {
+  "this-donation": "This donation",
+  "this-and-past-four-years": "This donation and the past four years",
+  "past-four-years-and-future": "The past four years and all future donations",
+};
+
+/** The look-up form: a GET, so the address is in the URL and the page works before scripts load. */
+export function PersonSearch({ email, error }: { email: string; error?: string }) {
+  const navigation = useNavigation();
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/admin/people";
+  return (
+    <Form method="get" role="search" className="person-search" noValidate>
+      <label htmlFor="person-email">Email address</label>
+      <p className="field-hint" id="person-email-hint">
+        The address they gave when they booked, donated or signed up. Capitals do not matter.
+      </p>
+      <div className="person-search-row">
+        <input
+          id="person-email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          defaultValue={email}
+          maxLength={254}
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "person-email-hint person-email-error" : "person-email-hint"}
+        />
+        <button type="submit" className="button" aria-busy={searching}>
+          {searching ? (
+            <>
+              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+              Searching…
+            </>
+          ) : (
+            "Find their data"
+          )}
+        </button>
+      </div>
+      {error ? (
+        <p id="person-email-error" className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
+function HeldSection<T>({
+  id,
+  title,
+  rows,
+  search,
+  children,
+}: {
+  id: string;
+  title: string;
+  rows: Paged<T>;
+  search: URLSearchParams;
+  children: (rows: T[]) => ReactNode;
+}) {
+  if (rows.total === 0) return null;
+  return (
+    <section className="section person-section" aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>
+        {title} ({rows.total})
+      </h3>
+      <TableScroll label={`Table of ${title.toLowerCase()}`}>{children(rows.rows)}</TableScroll>
+      <Pagination
+        page={rows.page}
+        pages={rows.pages}
+        total={rows.total}
+        search={search}
+        label={`Pages of ${title.toLowerCase()}`}
+        param={id}
+      />
+    </section>
+  );
+}
+
+/** Everything held about one address, section by section (a section with nothing is left out). */
+export function PersonRecords({ data, search }: { data: PersonDataPages; search: URLSearchParams }) {
+  return (
+    <>
+      <HeldSection id="bookings" title="Bookings" rows={data.bookings} search={search}>
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Name</th>
+                <th scope="col">Tickets</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Refunded</th>
+                <th scope="col">Status</th>
+                <th scope="col">Booked</th>
+                <th scope="col">Paid</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((b) => (
+                <tr key={b.bookingReference}>
+                  <th scope="row">{b.event}</th>
+                  <td className="booking-ref">{b.bookingReference}</td>
+                  <td>{b.name}</td>
+                  <td>{b.quantity}</td>
+                  <td>{b.amount}</td>
+                  <td>{b.refunded}</td>
+                  <td>{b.status}</td>
+                  <td>{when(b.booked)}</td>
+                  <td>{when(b.paid)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+      <HeldSection id="tickets" title="Tickets" rows={data.tickets} search={search}>
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Name</th>
+                <th scope="col">Places</th>
+                <th scope="col">Sold</th>
+                <th scope="col">Checked in</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((t) => (
+                <tr key={t.bookingReference}>
+                  <th scope="row">
+                    {t.event}
+                    {t.valid ? null : <span className="badge">Not valid</span>}
+                  </th>
+                  <td className="booking-ref">{t.bookingReference}</td>
+                  <td>{t.name}</td>
+                  <td>{t.places}</td>
+                  <td>{when(t.sold)}</td>
+                  <td>
+                    {t.checkIns.length === 0 ? (
+                      "Not yet"
+                    ) : (
+                      <ul className="person-check-ins">
+                        {t.checkIns.map((c) => (
+                          <li key={`${c.at}-${c.places}-${c.outcome}`}>
+                            {when(c.at)}: {c.places} {c.places === 1 ? "place" : "places"}
+                            {c.outcome === "checked-in" ? "" : ` (${c.outcome})`}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+      <HeldSection id="donations" title="Donations" rows={data.donations} search={search}>
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Amount</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Made</th>
+                <th scope="col">Paid</th>
+                <th scope="col">Refunded</th>
+                <th scope="col">Gift Aid claimed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.donationReference}>
+                  <th scope="row">{d.amount}</th>
+                  <td className="booking-ref">{d.donationReference}</td>
+                  <td>{d.name}</td>
+                  <td>{d.status}</td>
+                  <td>{when(d.made)}</td>
+                  <td>{when(d.paid)}</td>
+                  <td>{when(d.refunded)}</td>
+                  <td>{d.giftAidClaimed ? "Yes" : "No"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+      <HeldSection
+        id="giftAidDeclarations"
+        title="Gift Aid declarations"
+        rows={data.giftAidDeclarations}
+        search={search}
+      >
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">House</th>
+                <th scope="col">Postcode</th>
+                <th scope="col">Covers</th>
+                <th scope="col">Declared</th>
+                <th scope="col">Cancelled</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((g) => (
+                <tr key={g.donationReference}>
+                  <th scope="row">
+                    {g.firstName} {g.surname}
+                  </th>
+                  <td>{g.houseNameOrNumber}</td>
+                  <td>{g.postcode}</td>
+                  <td>{scopes[g.scope] ?? g.scope}</td>
+                  <td>{when(g.declared)}</td>
+                  <td>{when(g.cancelled)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+      <HeldSection id="volunteerSignUps" title="Volunteer sign-ups" rows={data.volunteerSignUps} search={search}>
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">What they wrote</th>
+                <th scope="col">Signed up</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((v) => (
+                <tr key={v.signedUp + v.whyTheyWantToHelp}>
+                  <th scope="row">{v.name}</th>
+                  <td>{v.whyTheyWantToHelp}</td>
+                  <td>{when(v.signedUp)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+      <HeldSection id="emailsSent" title="E-mails sent" rows={data.emailsSent} search={search}>
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Written</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((m) => (
+                <tr key={m.queued + m.kind + m.subject}>
+                  <th scope="row">{m.kind}</th>
+                  <td>{m.subject}</td>
+                  <td>{when(m.queued)}</td>
+                  <td>
+                    {m.status === "sent"
+                      ? `Sent ${when(m.sent)}`
+                      : m.status === "retrying"
+                        ? "Not sent yet, retrying"
+                        : "Waiting to be sent"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+      <HeldSection id="refunds" title="Refunds" rows={data.refunds} search={search}>
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Amount</th>
+                <th scope="col">Of</th>
+                <th scope="col">Tickets</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Status</th>
+                <th scope="col">Asked</th>
+                <th scope="col">Completed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.asked + r.of + r.amountPence}>
+                  <th scope="row">{r.amount}</th>
+                  <td className="booking-ref">{r.of}</td>
+                  <td>{r.places ?? "—"}</td>
+                  <td>{r.reason}</td>
+                  <td>{r.status}</td>
+                  <td>{when(r.asked)}</td>
+                  <td>{when(r.completed)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+    </>
+  );
+}
+
+/** What erasing keeps and deletes, said before staff confirm. */
+export const erasureQuestion =
+  "Their volunteer sign-ups and unsent e-mails will be deleted. Bookings, tickets and donations are kept for the charity's accounts (6 years) with the name replaced by “Erased” and the e-mail address removed; check-ins, amounts and dates stay. A Gift Aid declaration HMRC may still ask for keeps the name and home address; any other is anonymised. Sent e-mails keep only that they were sent. This cannot be undone.";
+
+/** Erase their data, asked about first, with a pending state while the server works. */
+export function EraseButton({ email }: { email: string }) {
+  const [asking, setAsking] = useState(false);
+  const navigation = useNavigation();
+  const erasing = navigation.state === "submitting" && navigation.formData?.get("intent") === "erase";
+  return (
+    <>
+      <Form method="post" id="erase-person" className="person-erase">
+        <input type="hidden" name="intent" value="erase" />
+        <input type="hidden" name="email" value={email} />
+        <button
+          type="button"
+          className="button button-danger"
+          aria-disabled={erasing}
+          aria-busy={erasing}
+          onClick={() => {
+            if (!erasing) setAsking(true);
+          }}
+        >
+          {erasing ? (
+            <>
+              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+              Erasing…
+            </>
+          ) : (
+            "Erase their data"
+          )}
+        </button>
+      </Form>
+      <ConfirmDialog
+        open={asking}
+        title="Erase this person's data?"
+        message={erasureQuestion}
+        confirmLabel="Erase their data"
+        cancelLabel="Keep it"
+        onConfirm={() => {
+          (document.getElementById("erase-person") as HTMLFormElement | null)?.requestSubmit();
+          setAsking(false);
+        }}
+        onCancel={() => setAsking(false)}
+      />
+    </>
+  );
+}
