@@ -376,6 +376,9 @@ export function EraseButton({ email }: { email: string }) {
             "Erase their data"
           )}
         </button>
+        <p className="form-progress" role="status">
+          {erasing ? "Erasing their data…" : ""}
+        </p>
       </Form>
       <ConfirmDialog
         open={asking}
