@@ -1,10 +1,10 @@
-import { useSearchParams } from "react-router";
+import { Form, useSearchParams } from "react-router";
 import type { Route } from "./+types/admin.audit";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { auditPage } from "~/infra/audit/audit.server";
+import { auditActions, auditPage, isAuditAction } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { requestedPage } from "~/lib/pagination";
@@ -13,20 +13,37 @@ import { TableScroll } from "~/components/ui/table-scroll";
 // /admin/audit: who did what and when, newest first, 50 a page.
 export const loader = pageWork("The audit log", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const page = requestedPage(new URL(request.url).searchParams.get("page"));
-  return { entries: await auditPage(context.services.db, page) };
+  const search = new URL(request.url).searchParams;
+  const kind = search.get("action");
+  const only = isAuditAction(kind) ? kind : undefined;
+  const entries = await auditPage(context.services.db, requestedPage(search.get("page")), only);
+  return { entries, only, kinds: Object.entries(auditActions) };
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Audit log");
 
-export default function AuditLog({ loaderData: { entries } }: Route.ComponentProps) {
+export default function AuditLog({ loaderData: { entries, only, kinds } }: Route.ComponentProps) {
   const [search] = useSearchParams();
   return (
     <main id="main" className="page">
       <h1>Audit log</h1>
       <p>What staff have done, newest first. Entries name no visitor, so they stay when a person's data is erased.</p>
+      <Form method="get" className="audit-filter">
+        <label htmlFor="audit-action">What to show</label>
+        <select id="audit-action" name="action" defaultValue={only ?? ""} key={only ?? ""}>
+          <option value="">Everything</option>
+          {kinds.map(([action, label]) => (
+            <option key={action} value={action}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button button-secondary">
+          Show
+        </button>
+      </Form>
       {entries.total === 0 ? (
-        <p>Nothing yet.</p>
+        <p>{only ? "None of these yet." : "Nothing yet."}</p>
       ) : (
         <TableScroll label="Table of audit entries">
           <table className="admin-table">

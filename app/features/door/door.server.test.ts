@@ -169,5 +169,8 @@ describe.each(engines)("the door on %s", (engine) => {
       ],
     ]);
     expect(JSON.stringify(log.rows)).not.toContain("Amina");
+    // The audit page can show the door's entries alone, or any other kind alone.
+    expect((await auditPage(database.db, 1, "ticket.checked-in")).total).toBe(2);
+    expect((await auditPage(database.db, 1, "volunteer.deleted")).total).toBe(0);
   });
 });

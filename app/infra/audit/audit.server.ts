@@ -1,4 +1,4 @@
-import { count, desc } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { pageOf, type Paged } from "~/lib/pagination";
 import { auditLog } from "../../../db/schema";
@@ -49,13 +49,19 @@ export async function recordAudit(
   });
 }
 
-/** One page of the log, newest first. */
-export async function auditPage(db: Queryable, page: number): Promise<Paged<AuditEntry>> {
-  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(auditLog);
+export function isAuditAction(value: string | null | undefined): value is AuditAction {
+  return typeof value === "string" && Object.hasOwn(auditActions, value);
+}
+
+/** One page of the log, newest first: every kind of entry, or only `action` (a busy door fills it). */
+export async function auditPage(db: Queryable, page: number, action?: AuditAction): Promise<Paged<AuditEntry>> {
+  const only = action ? eq(auditLog.action, action) : undefined;
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(auditLog).where(only);
   const { offset, limit } = pageOf([], total, page);
   const rows = await db
     .select()
     .from(auditLog)
+    .where(only)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(limit)
     .offset(offset);
