@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { request as apiRequest, type Page } from "@playwright/test";
 import { buyTickets } from "../support/bookings";
@@ -63,6 +64,17 @@ test.describe("a person's data, with a mail server on loopback", () => {
     expect(toAmina).toHaveLength(3);
     const soldBefore = await soldOf(staff, event.id);
     expect(soldBefore).toBe(3);
+    // She came to the door with her guest.
+    const door = await staff.post(`/api/admin/events/${event.id}/check-ins`, {
+      data: {
+        checkIns: [
+          { id: crypto.randomUUID(), bookingRef, count: 2, scannedAt: new Date().toISOString(), device: "door-1" },
+        ],
+      },
+    });
+    expect(((await door.json()) as { results: { outcome: string }[] }).results).toEqual([
+      expect.objectContaining({ outcome: "checked-in" }),
+    ]);
 
     expect((await page.request.post(`${site.url}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
     await page.goto(`${site.url}/admin`);
@@ -88,7 +100,7 @@ test.describe("a person's data, with a mail server on loopback", () => {
     await expect(section(/^Bookings \(1\)/)).toContainText("Harvest Supper");
     await expect(section(/^Bookings \(1\)/)).toContainText(bookingRef);
     await expect(section(/^Bookings \(1\)/)).toContainText("£25.49");
-    await expect(section(/^Tickets \(1\)/)).toContainText("Not yet");
+    await expect(section(/^Tickets \(1\)/).getByRole("listitem")).toHaveText(/^\d\d\/\d\d\/\d{4} \d\d:\d\d: 2 places$/);
     await expect(section(/^Donations \(1\)/)).toContainText("£10.00");
     await expect(section(/^Gift Aid declarations \(1\)/)).toContainText("Rose Cottage");
     await expect(section(/^Gift Aid declarations \(1\)/)).toContainText("SW1A 1AA");
@@ -127,7 +139,14 @@ test.describe("a person's data, with a mail server on loopback", () => {
         amount: "£25.49",
       }),
     ]);
-    expect(exported.tickets).toEqual([expect.objectContaining({ bookingReference: bookingRef, places: 2 })]);
+    expect(exported.tickets).toEqual([
+      expect.objectContaining({
+        bookingReference: bookingRef,
+        places: 2,
+        placesCheckedIn: 2,
+        checkIns: [expect.objectContaining({ places: 2, outcome: "checked-in" })],
+      }),
+    ]);
     expect(exported.donations).toEqual([
       expect.objectContaining({ donationReference: donationId, amount: "£10.00", status: "paid" }),
     ]);
@@ -175,6 +194,14 @@ test.describe("a person's data, with a mail server on loopback", () => {
     await page.getByRole("button", { name: "Find their data" }).click();
     await expect(page.getByText("Nothing is held for amina.mushi@example.org.")).toBeVisible();
     expect(await soldOf(staff, event.id)).toBe(soldBefore);
+    const doorList = (await (await staff.get(`/api/admin/events/${event.id}/check-ins`)).json()) as {
+      tickets: { bookingRef: string; name: string; quantity: number; checkedIn: number }[];
+    };
+    expect(doorList.tickets.find((t) => t.bookingRef === bookingRef)).toMatchObject({
+      name: "Erased",
+      quantity: 2,
+      checkedIn: 2,
+    });
     const juma = await staff.get("/api/admin/people?email=juma@example.org");
     expect(((await juma.json()) as { bookings: { name: string }[] }).bookings).toEqual([
       expect.objectContaining({ name: "Juma Said" }),
@@ -196,8 +223,20 @@ test.describe("a person's data, with a mail server on loopback", () => {
       "Erased the data held for one person",
     );
     await expect(log.getByRole("row", { name: /Erased a person's data/ })).toContainText(staffAccount.email);
+    await expect(log.getByRole("row", { name: /Let people in at the door/ })).toContainText(
+      "2 places let in for Harvest Supper on door-1",
+    );
     await expect(log).not.toContainText(/amina|mushi|juma/i);
     await expectNoSeriousA11yViolations(page);
+
+    // A busy door fills the log: staff can show one kind of entry alone.
+    await page.getByLabel("What to show").selectOption("Erased a person's data");
+    await page.getByRole("button", { name: "Show", exact: true }).click();
+    await expect(page).toHaveURL(/\?action=person\.erased$/);
+    await expect(log.getByRole("row")).toHaveCount(1);
+    await expect(log.getByRole("row")).toContainText("Erased the data held for one person");
+    await expectNoSeriousA11yViolations(page);
+    await expectPhoneFriendly(page);
   });
 });
 
