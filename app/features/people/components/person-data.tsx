@@ -29,6 +29,9 @@ export interface PersonDataPages {
 
 const when = (value: string | null) => (value ? `${londonDate(value)} ${londonTime(value)}` : "—");
 
+/** A stored status as staff read it: "refund_pending" as "Refund pending". */
+const statusText = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, " ");
+
 const scopes: Record<string, string> = {
   "this-donation": "This donation",
   "this-and-past-four-years": "This donation and the past four years",
@@ -138,7 +141,7 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                   <td>{b.quantity}</td>
                   <td>{b.amount}</td>
                   <td>{b.refunded}</td>
-                  <td>{b.status}</td>
+                  <td>{statusText(b.status)}</td>
                   <td>{when(b.booked)}</td>
                   <td>{when(b.paid)}</td>
                 </tr>
@@ -212,7 +215,7 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                   <th scope="row">{d.amount}</th>
                   <td className="booking-ref">{d.donationReference}</td>
                   <td>{d.name}</td>
-                  <td>{d.status}</td>
+                  <td>{statusText(d.status)}</td>
                   <td>{when(d.made)}</td>
                   <td>{when(d.paid)}</td>
                   <td>{when(d.refunded)}</td>
@@ -331,7 +334,7 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                   <td className="booking-ref">{r.of}</td>
                   <td>{r.places ?? "—"}</td>
                   <td>{r.reason}</td>
-                  <td>{r.status}</td>
+                  <td>{statusText(r.status)}</td>
                   <td>{when(r.asked)}</td>
                   <td>{when(r.completed)}</td>
                 </tr>
