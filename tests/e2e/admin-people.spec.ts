@@ -166,6 +166,15 @@ test.describe("a person's data, with a mail server on loopback", () => {
       "Thank you for your donation of £10.00 to Kilele Village Trust",
     );
     expect(JSON.stringify(exported)).not.toContain("Juma");
+    // The file is never cached, and the JSON API gives the same export.
+    const file = await page.request.get(`${site.url}/admin/people/export?email=amina.mushi%40example.org`);
+    expect(file.headers()["cache-control"]).toContain("no-store");
+    expect(file.headers()["content-disposition"]).toMatch(/^attachment; filename="personal-data-/);
+    const viaApi = (await (await staff.get("/api/admin/people?email=Amina.Mushi@example.org")).json()) as Record<
+      string,
+      unknown
+    >;
+    expect({ ...viaApi, exportedAt: undefined }).toEqual({ ...exported, exportedAt: undefined });
 
     // Asked first, saying what is kept; keeping it changes nothing.
     await held.getByRole("button", { name: "Erase their data" }).click();

@@ -377,6 +377,17 @@ describe.each(engines)("a person's data on %s", (engine) => {
     expect(await db.select().from(auditLog)).toHaveLength(auditAfter.length);
   });
 
+  // A real race on PostgreSQL (two connections); PGlite runs one transaction at a time.
+  it("erases once when two staff erase the same address at the same moment", async () => {
+    const [first, second] = await Promise.all([
+      erasePersonData(database.db, staff, amina, later),
+      erasePersonData(database.db, staff, "amina.mushi@example.org", later),
+    ]);
+    expect([first, second].filter(Boolean)).toHaveLength(1);
+    const erased = await database.db.select().from(auditLog).where(eq(auditLog.action, "person.erased"));
+    expect(erased).toHaveLength(1);
+  });
+
   async function money() {
     const [b] = await database.db
       .select({ taken: sum(bookings.amountPence), back: sum(bookings.refundedPence) })

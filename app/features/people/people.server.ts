@@ -263,6 +263,8 @@ export async function erasePersonData(
 ): Promise<ErasureCounts | undefined> {
   const address = email.trim().toLowerCase();
   return db.transaction(async (tx) => {
+    // Two staff erasing the same address at once: the second waits, then finds nothing left.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${personSubject(address)}))`);
     const data = await findPersonData(tx, address);
     if (!holdsAnything(data)) return undefined;
 
