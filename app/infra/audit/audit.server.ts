@@ -14,6 +14,10 @@ export const auditActions = {
   "tickets.exported": "Downloaded an event's tickets",
   "volunteers.exported": "Downloaded the volunteer sign-ups",
   "volunteer.deleted": "Deleted a volunteer sign-up",
+  "donation.refunded": "Refunded a donation",
+  "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
+  "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
+  "gift-aid.claim-marked": "Marked a Gift Aid claim as made",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;
