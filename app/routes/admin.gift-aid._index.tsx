@@ -187,12 +187,12 @@ export default function AdminGiftAid({ loaderData, actionData: answer }: Route.C
                     <td>{formatPounds(claim.giftAidPence)}</td>
                     <td>{claim.staffEmail}</td>
                     <td>
-                      <a href={`/admin/gift-aid/claims/${claim.id}/claim.csv`} download>
+                      <a
+                        href={`/admin/gift-aid/claims/${claim.id}/claim.csv`}
+                        download
+                        aria-label={`Download the claim of ${londonDate(`${claim.claimedOn}T12:00:00Z`)}`}
+                      >
                         Download
-                        <span className="visually-hidden">
-                          {" "}
-                          the claim of {londonDate(`${claim.claimedOn}T12:00:00Z`)}
-                        </span>
                       </a>
                     </td>
                   </tr>

@@ -176,12 +176,11 @@ export function ClaimRowsTable({ rows, label }: { rows: ClaimDonation[]; label: 
                 <td key={claimScheduleHeadings[i]}>{cell}</td>
               ))}
               <td>
-                <Link to={`/admin/donations/${row.donationId}`}>
+                <Link
+                  to={`/admin/donations/${row.donationId}`}
+                  aria-label={`${row.refunded ? "Refunded since: tell HMRC" : "View"}: the donation of ${formatPounds(row.amountPence)} on ${londonDate(row.paidAt)}`}
+                >
                   {row.refunded ? "Refunded since: tell HMRC" : "View"}
-                  <span className="visually-hidden">
-                    {" "}
-                    the donation of {formatPounds(row.amountPence)} on {londonDate(row.paidAt)}
-                  </span>
                 </Link>
               </td>
             </tr>
