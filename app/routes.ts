@@ -38,12 +38,16 @@ export default [
   route("api/admin/images", "routes/api.admin.images.ts"),
   route("api/admin/people", "routes/api.admin.people.ts"),
   route("api/admin/people/erase", "routes/api.admin.people.erase.ts"),
+  route("api/admin/donations/:donationId/refund", "routes/api.admin.donations.id.refund.ts"),
+  route("api/admin/gift-aid/claims", "routes/api.admin.gift-aid.claims.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),
   route("admin/events/:id/tickets.csv", "routes/admin.events.id.tickets-csv.ts"),
   route("admin/volunteers.csv", "routes/admin.volunteers-csv.ts"),
   route("admin/people/export", "routes/admin.people-export.ts"),
+  route("admin/gift-aid/claim.csv", "routes/admin.gift-aid.claim-csv.ts"),
+  route("admin/gift-aid/claims/:claimId/claim.csv", "routes/admin.gift-aid.claims.id.claim-csv.ts"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),
@@ -56,6 +60,10 @@ export default [
     route("volunteers", "routes/admin.volunteers.tsx"),
     route("audit", "routes/admin.audit.tsx"),
     route("people", "routes/admin.people.tsx"),
+    route("donations", "routes/admin.donations._index.tsx"),
+    route("donations/:donationId", "routes/admin.donations.id.tsx"),
+    route("gift-aid", "routes/admin.gift-aid._index.tsx"),
+    route("gift-aid/claims/:claimId", "routes/admin.gift-aid.claims.id.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),

@@ -5,6 +5,7 @@ import { loadContent, type SiteContent } from "~/features/content/content.server
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
+import { finishPendingDonationRefunds } from "~/features/donations/refunds.server";
 import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
@@ -76,6 +77,23 @@ export async function createServices(config: Config, clock: Clock = systemClock)
         },
       };
     }
+    // Donation refunds the provider did not confirm (down, or the process stopped half way) are
+    // sent again with the same idempotency key: now, then every minute.
+    let donationRefundsRunning = false;
+    const retryDonationRefunds = async () => {
+      if (donationRefundsRunning) return;
+      donationRefundsRunning = true;
+      try {
+        await finishPendingDonationRefunds({ ...(await paymentDeps()), outbox });
+      } catch (error) {
+        console.error("Sending pending donation refunds stopped for now:", (error as Error).message);
+      } finally {
+        donationRefundsRunning = false;
+      }
+    };
+    const donationRefundTimer = setInterval(() => void retryDonationRefunds(), 60_000);
+    donationRefundTimer.unref();
+    void retryDonationRefunds();
     async function currentContent() {
       if (!config.production) content = await loadContent(config.contentDir);
       return content;
@@ -98,6 +116,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       },
       drain: () => availability.close(),
       async close() {
+        clearInterval(donationRefundTimer);
         await outbox.stop();
         await database.close();
       },

@@ -2,6 +2,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
+import { giveDonation, londonDaysAgo } from "../support/donations";
 import { createEvent, staffApi } from "../support/staff-api";
 
 // Every staff page, taken from the route table so a new one cannot be missed, on a 390 px phone:
@@ -26,6 +27,18 @@ test("every staff page works on a 390 px phone with no serious accessibility fau
   const event = await createEvent(api, { name: "Quiz Night" });
   // A real record for each kind of parameter a staff page takes (an event's id unless named here).
   const sample: Record<string, string> = { id: event.id };
+  // A paid donation with Gift Aid, claimed: its page and its claim's page.
+  sample.donationId = await giveDonation(api, {
+    amount: "25",
+    name: "Amina Mushi",
+    email: "amina@example.org",
+    declaration: { firstName: "Amina", surname: "Mushi", house: "1", postcode: "M1 1AE", scope: "this-donation" },
+  });
+  const claim = await api.post("/api/admin/gift-aid/claims", {
+    data: { claimedOn: londonDaysAgo(0).iso, donationIds: [sample.donationId] },
+  });
+  expect(claim.status(), await claim.text()).toBe(201);
+  sample.claimId = ((await claim.json()) as { claimId: string }).claimId;
   await page.setViewportSize({ width: 390, height: 844 });
   for (const path of staffPages) {
     if (path === "admin/sign-in") {

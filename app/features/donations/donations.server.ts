@@ -168,6 +168,9 @@ export async function listDonations(db: Queryable) {
     providerPaymentId: d.providerPaymentId,
     createdAt: d.createdAt.toISOString(),
     paidAt: d.paidAt?.toISOString() ?? null,
+    refundedAt: d.refundedAt?.toISOString() ?? null,
+    /** The Gift Aid claim it was claimed in, if any. */
+    giftAidClaimId: d.giftAidClaimId,
     giftAid: g
       ? {
           firstName: g.firstName,
@@ -178,6 +181,7 @@ export async function listDonations(db: Queryable) {
           wording: g.wording,
           declaredAt: g.declaredAt.toISOString(),
           cancelledAt: g.cancelledAt?.toISOString() ?? null,
+          cancelledBy: g.cancelledBy,
           claimablePence: giftAidPence(d.amountPence),
         }
       : null,

@@ -130,3 +130,91 @@ export interface StartedDonation {
   clientSecret: string;
   amountPence: number;
 }
+
+// The staff forms (the donations page's filters, a refund, a Gift Aid claim marked as made).
+
+/** A donation's status, as staff read it. */
+export const donationStatusLabels = {
+  pending: "Waiting for payment",
+  paid: "Paid",
+  cancelled: "Cancelled",
+  failed: "Failed",
+  refund_pending: "Refund under way",
+  refunded: "Refunded",
+} as const;
+export type DonationStatus = keyof typeof donationStatusLabels;
+
+export const giftAidFilterLabels = { all: "All", with: "With Gift Aid", without: "Without Gift Aid" } as const;
+export type GiftAidFilter = keyof typeof giftAidFilterLabels;
+
+export const staffDonationMessages = {
+  date: "Please enter a date as day, month and year.",
+  toBeforeFrom: "The To date must be on or after the From date.",
+  reason: "Please say why the donation is refunded (at most 500 characters).",
+  claimDate: "Please enter the date the claim was made, today or earlier.",
+  noDonations: "There are no donations in this claim.",
+} as const;
+
+const londonDayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Whether a YYYY-MM-DD text is a real calendar day. */
+export function isCalendarDay(value: string): boolean {
+  if (!londonDayPattern.test(value)) return false;
+  const [y, m, d] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+const optionalDay = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => value || undefined)
+  .refine((value) => value === undefined || isCalendarDay(value), staffDonationMessages.date);
+
+/** The donations page's filters, from its GET form; a bad one gets its message and is left out. */
+export const donationFiltersSchema = z.object({
+  from: optionalDay,
+  to: optionalDay,
+  giftAid: z.enum(Object.keys(giftAidFilterLabels) as [GiftAidFilter, ...GiftAidFilter[]]).catch("all"),
+  status: z.enum(["all", ...(Object.keys(donationStatusLabels) as DonationStatus[])]).catch("all"),
+});
+export type DonationFilters = z.output<typeof donationFiltersSchema>;
+
+/** Reads the filters from the page's query: every field that is wrong has a message and is ignored. */
+export function readDonationFilters(search: URLSearchParams): {
+  filters: DonationFilters;
+  errors: Partial<Record<"from" | "to", string>>;
+  values: Record<"from" | "to" | "giftAid" | "status", string>;
+} {
+  const values = {
+    from: search.get("from") ?? "",
+    to: search.get("to") ?? "",
+    giftAid: search.get("giftAid") ?? "all",
+    status: search.get("status") ?? "all",
+  };
+  const errors: Partial<Record<"from" | "to", string>> = {};
+  const filters: DonationFilters = { from: undefined, to: undefined, giftAid: "all", status: "all" };
+  for (const field of ["from", "to"] as const) {
+    const day = optionalDay.safeParse(values[field]);
+    if (day.success) filters[field] = day.data;
+    else errors[field] = staffDonationMessages.date;
+  }
+  if (filters.from && filters.to && filters.to < filters.from) {
+    errors.to = staffDonationMessages.toBeforeFrom;
+    filters.to = undefined;
+  }
+  const rest = donationFiltersSchema.pick({ giftAid: true, status: true }).parse(values);
+  return { filters: { ...filters, ...rest }, errors, values };
+}
+
+/** Refund donation: why (kept with the refund, for the charity's books). */
+export const donationRefundSchema = z.object({
+  reason: requiredTextField(staffDonationMessages.reason, 500),
+});
+
+/** Mark as claimed: the claim date and exactly the donations the page listed. */
+export const giftAidClaimSchema = z.object({
+  claimedOn: z.string(staffDonationMessages.claimDate).trim().refine(isCalendarDay, staffDonationMessages.claimDate),
+  donationIds: z.array(z.uuid(), staffDonationMessages.noDonations).min(1, staffDonationMessages.noDonations),
+});

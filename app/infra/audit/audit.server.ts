@@ -17,6 +17,10 @@ export const auditActions = {
   "person.exported": "Downloaded a person's data",
   "person.erased": "Erased a person's data",
   "ticket.checked-in": "Let people in at the door",
+  "donation.refunded": "Refunded a donation",
+  "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
+  "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
+  "gift-aid.claim-marked": "Marked a Gift Aid claim as made",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

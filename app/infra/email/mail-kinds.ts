@@ -7,6 +7,7 @@ export const mailKinds = {
   "booking-receipt": { label: "Booking receipt", about: "booking reference" },
   "booking-refunded": { label: "Refund notice", about: "booking reference" },
   "donation-receipt": { label: "Donation receipt", about: "donation id" },
+  "donation-refunded": { label: "Donation refund notice", about: "donation id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
 } as const satisfies Record<string, { label: string; about: string }>;
 

@@ -1,0 +1,144 @@
+import { useRef, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { formatPounds } from "~/lib/money";
+
+/** Refund donation: a required reason, asked about first, sent once with the page's one-time key. */
+export function RefundDonationForm({
+  refundKey,
+  amountPence,
+  claimed,
+  error,
+}: {
+  refundKey: string;
+  amountPence: number;
+  /** Already in a Gift Aid claim: the question says HMRC must then be told. */
+  claimed: boolean;
+  error: string | undefined;
+}) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmed = useRef(false);
+  const [asking, setAsking] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const navigation = useNavigation();
+  const refunding = navigation.state !== "idle" && navigation.formData?.get("intent") === "refund";
+  const message = missing ? "Please say why the donation is refunded (at most 500 characters)." : error;
+  return (
+    <>
+      <Form
+        ref={formRef}
+        method="post"
+        className="form"
+        noValidate
+        onSubmit={(event) => {
+          if (refunding) {
+            event.preventDefault();
+            return;
+          }
+          if (confirmed.current) {
+            confirmed.current = false;
+            return;
+          }
+          event.preventDefault();
+          const reason = String(new FormData(event.currentTarget).get("reason") ?? "").trim();
+          setMissing(reason === "");
+          if (reason !== "") setAsking(true);
+          else document.getElementById("refund-reason")?.focus();
+        }}
+      >
+        <input type="hidden" name="intent" value="refund" />
+        <input type="hidden" name="key" value={refundKey} />
+        <div className="field">
+          <label htmlFor="refund-reason">Reason</label>
+          <textarea
+            id="refund-reason"
+            name="reason"
+            rows={3}
+            maxLength={500}
+            required
+            aria-invalid={message ? true : undefined}
+            aria-describedby={message ? "refund-reason-error" : undefined}
+          />
+          {message ? (
+            <p id="refund-reason-error" className="field-error">
+              {message}
+            </p>
+          ) : null}
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-danger" aria-disabled={refunding} aria-busy={refunding}>
+            {refunding ? (
+              <>
+                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+                Refunding…
+              </>
+            ) : (
+              "Refund donation"
+            )}
+          </button>
+          <p className="form-progress" role="status">
+            {refunding ? "Refunding…" : ""}
+          </p>
+        </div>
+      </Form>
+      <ConfirmDialog
+        open={asking}
+        title="Refund this donation?"
+        message={`${formatPounds(amountPence)} will be given back to the donor's card and they will be told by e-mail. No Gift Aid can then be claimed on it.${claimed ? " It is already in a Gift Aid claim: HMRC must be told, so the claim is adjusted." : ""} This cannot be undone.`}
+        confirmLabel="Refund the donation"
+        cancelLabel="Keep it"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          confirmed.current = true;
+          formRef.current?.requestSubmit();
+        }}
+      />
+    </>
+  );
+}
+
+/** Cancel declaration: the donor asked; staff record it, asked about first. */
+export function CancelDeclarationForm() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [asking, setAsking] = useState(false);
+  const navigation = useNavigation();
+  const cancelling = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel-declaration";
+  return (
+    <>
+      <Form ref={formRef} method="post">
+        <input type="hidden" name="intent" value="cancel-declaration" />
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-disabled={cancelling}
+          aria-busy={cancelling}
+          onClick={() => {
+            if (!cancelling) setAsking(true);
+          }}
+        >
+          {cancelling ? (
+            <>
+              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+              Saving…
+            </>
+          ) : (
+            "Cancel declaration"
+          )}
+        </button>
+      </Form>
+      <ConfirmDialog
+        open={asking}
+        title="Cancel this Gift Aid declaration?"
+        message="Record that the donor cancelled this declaration. Donations they make from now on are not claimed under it; donations already made stay covered. This cannot be undone."
+        confirmLabel="Cancel the declaration"
+        cancelLabel="Keep it"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          formRef.current?.requestSubmit();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,192 @@
+import { Form, Link, useNavigation } from "react-router";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { londonDate, londonTime } from "~/lib/london-time";
+import { formatPounds } from "~/lib/money";
+import type { ClaimDonation } from "../gift-aid-claims.server";
+import { claimScheduleHeadings } from "../gift-aid";
+import { donationStatusLabels, giftAidFilterLabels } from "../schema";
+import type { StaffDonationView } from "../staff-donations.server";
+import type { MonthTotal } from "../totals";
+
+// The staff pages' pieces for donations and Gift Aid claims.
+
+type FilterField = "from" | "to" | "giftAid" | "status";
+
+/** The donations page's filters: a GET form, so a filtered list is a link staff can share. */
+export function DonationFilterForm({
+  values,
+  errors,
+}: {
+  values: Record<FilterField, string>;
+  errors: Partial<Record<FilterField, string>>;
+}) {
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/admin/donations";
+  const day = (name: "from" | "to", label: string) => (
+    <div className="field">
+      <label htmlFor={`filter-${name}`}>{label}</label>
+      <input
+        id={`filter-${name}`}
+        name={name}
+        type="date"
+        defaultValue={values[name]}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `filter-${name}-error` : undefined}
+      />
+      {errors[name] ? (
+        <p id={`filter-${name}-error`} className="field-error">
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+  return (
+    <Form method="get" className="donation-filters" aria-label="Filter donations">
+      {day("from", "From")}
+      {day("to", "To")}
+      <div className="field">
+        <label htmlFor="filter-gift-aid">Gift Aid</label>
+        <select id="filter-gift-aid" name="giftAid" defaultValue={values.giftAid}>
+          {Object.entries(giftAidFilterLabels).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-status">Status</label>
+        <select id="filter-status" name="status" defaultValue={values.status}>
+          <option value="all">All</option>
+          {Object.entries(donationStatusLabels).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="donation-filters-actions">
+        <button type="submit" className="button" aria-busy={loading}>
+          {loading ? (
+            <>
+              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+              Showing…
+            </>
+          ) : (
+            "Show donations"
+          )}
+        </button>
+        <Link to="/admin/donations" className="button button-secondary">
+          Clear filters
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+/** Totals per London month of the listed donations that were paid and not refunded. */
+export function MonthTotalsTable({ months }: { months: MonthTotal[] }) {
+  if (months.length === 0) return <p>No paid donations match these filters.</p>;
+  return (
+    <TableScroll label="Table of totals per month">
+      <table className="admin-table">
+        <caption className="visually-hidden">Paid, unrefunded donations per month</caption>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            <th scope="col">Donations</th>
+            <th scope="col">Total</th>
+            <th scope="col">Gift Aid to add</th>
+          </tr>
+        </thead>
+        <tbody>
+          {months.map((month) => (
+            <tr key={month.month}>
+              <th scope="row">{month.label}</th>
+              <td>{month.count}</td>
+              <td>{formatPounds(month.totalPence)}</td>
+              <td>{formatPounds(month.giftAidPence)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** The donations, each linking to its own page. */
+export function DonationsTable({ donations }: { donations: StaffDonationView[] }) {
+  return (
+    <TableScroll label="Table of donations">
+      <table className="admin-table">
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Donor</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Status</th>
+            <th scope="col">Gift Aid</th>
+          </tr>
+        </thead>
+        <tbody>
+          {donations.map((donation) => (
+            <tr key={donation.id}>
+              <td>
+                {londonDate(donation.date)} {londonTime(donation.date)}
+              </td>
+              <th scope="row">
+                <Link to={`/admin/donations/${donation.id}`}>{donation.name}</Link>
+              </th>
+              <td>{formatPounds(donation.amountPence)}</td>
+              <td>{donation.statusLabel}</td>
+              <td>
+                {donation.giftAid.claim ? (
+                  <Link to={`/admin/gift-aid/claims/${donation.giftAid.claim.id}`}>{donation.giftAid.label}</Link>
+                ) : (
+                  donation.giftAid.label
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** A claim's donations as HMRC's schedule has them, with a link to each donation. */
+export function ClaimRowsTable({ rows, label }: { rows: ClaimDonation[]; label: string }) {
+  return (
+    <TableScroll label={label}>
+      <table className="admin-table">
+        <thead>
+          <tr>
+            {claimScheduleHeadings.map((heading) => (
+              <th key={heading} scope="col">
+                {heading}
+              </th>
+            ))}
+            <th scope="col">Donation</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.donationId}>
+              {row.row.map((cell, i) => (
+                <td key={claimScheduleHeadings[i]}>{cell}</td>
+              ))}
+              <td>
+                <Link
+                  to={`/admin/donations/${row.donationId}`}
+                  aria-label={`${row.refunded ? "Refunded since: tell HMRC" : "View"}: the donation of ${formatPounds(row.amountPence)} on ${londonDate(row.paidAt)}`}
+                >
+                  {row.refunded ? "Refunded since: tell HMRC" : "View"}
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}

@@ -1,0 +1,222 @@
+import { Link, data } from "react-router";
+import type { Route } from "./+types/admin.donations.id";
+import { ErrorPage } from "~/components/layout/error-page";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { CancelDeclarationForm, RefundDonationForm } from "~/features/donations/components/donation-actions";
+import { refundDonation } from "~/features/donations/refunds.server";
+import { giftAidScopes } from "~/features/donations/schema";
+import { cancelDeclaration, donationDetail } from "~/features/donations/staff-donations.server";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
+import { londonDate, londonTime } from "~/lib/london-time";
+import { formatPounds } from "~/lib/money";
+
+// /admin/donations/:donationId: a donation, its Gift Aid declaration and refunds; Refund donation
+// (exactly once, by the one-time key the loader hands out) and Cancel declaration.
+export const loader = pageWork("A donation's page", async ({ request, context, params }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  const detail = await donationDetail(context.services.db, params.donationId);
+  if (!detail) throw new AppError("not-found", "There is no such donation.");
+  // A new key each time the page is shown: one refund per form, however often it is sent.
+  return { ...detail, refundKey: crypto.randomUUID() };
+});
+
+type ActionResult = { message: string; fields?: Record<string, string> };
+
+export const action = pageWork("Changing a donation", async ({ request, context, params }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  const staff = await requireStaffPage(context.services, request);
+  const services = context.services;
+  const form = await request.formData();
+  const intent = form.get("intent");
+  try {
+    if (intent === "refund") {
+      const result = await refundDonation({ ...(await services.paymentDeps()), outbox: services.outbox }, staff, {
+        donationId: params.donationId,
+        key: String(form.get("key") ?? ""),
+        reason: form.get("reason"),
+      });
+      if (result.outcome === "pending") {
+        return {
+          message:
+            "The refund is recorded, but the card payment service did not confirm it yet. It is sent again automatically every minute.",
+        } satisfies ActionResult;
+      }
+      return { message: "The donation is refunded, and the donor is told by e-mail." } satisfies ActionResult;
+    }
+    if (intent === "cancel-declaration") {
+      const cancelled = await cancelDeclaration(services.db, staff, params.donationId, services.clock.now());
+      return {
+        message: cancelled
+          ? "The declaration is cancelled: later donations are not claimed under it."
+          : "That declaration was already cancelled.",
+      } satisfies ActionResult;
+    }
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
+      return data({ message: error.message, fields: error.extra.fields } satisfies ActionResult, {
+        status: error.code === "invalid" ? 400 : 409,
+      });
+    }
+    throw error;
+  }
+  return data({ message: "Nothing was asked for." } satisfies ActionResult, { status: 400 });
+});
+
+export const meta: Route.MetaFunction = () => adminMeta("Donation");
+
+function when(iso: string | null) {
+  return iso ? `${londonDate(iso)} ${londonTime(iso)}` : "—";
+}
+
+export default function AdminDonation({ loaderData, actionData: answer }: Route.ComponentProps) {
+  const actionData: ActionResult | undefined = answer;
+  const { donation, declaration, coveredBy, refunds, refundKey } = loaderData;
+  const claim = donation.giftAid.claim;
+  return (
+    <main id="main" className="page">
+      <p>
+        <Link to="/admin/donations">All donations</Link>
+      </p>
+      <h1>Donation of {formatPounds(donation.amountPence)}</h1>
+      {actionData ? (
+        <p className="notice" role="status">
+          {actionData.message}
+        </p>
+      ) : null}
+      {donation.giftAid.claimedThenRefunded && claim ? (
+        <p className="notice donation-hmrc-notice" role="note">
+          This donation was in the Gift Aid claim of {londonDate(`${claim.claimedOn}T12:00:00Z`)} and has since been
+          refunded: tell HMRC, so that the claim is adjusted.
+        </p>
+      ) : null}
+      <dl className="donation-details">
+        <dt>Donor</dt>
+        <dd>{donation.name}</dd>
+        <dt>E-mail</dt>
+        <dd>{donation.email}</dd>
+        <dt>Amount</dt>
+        <dd>{formatPounds(donation.amountPence)}</dd>
+        <dt>Status</dt>
+        <dd>{donation.statusLabel}</dd>
+        <dt>Made</dt>
+        <dd>{when(donation.createdAt)}</dd>
+        <dt>Paid</dt>
+        <dd>{when(donation.paidAt)}</dd>
+        {donation.refundedAt ? (
+          <>
+            <dt>Refunded</dt>
+            <dd>{when(donation.refundedAt)}</dd>
+          </>
+        ) : null}
+        <dt>Gift Aid</dt>
+        <dd>
+          {claim ? (
+            <Link to={`/admin/gift-aid/claims/${claim.id}`}>{donation.giftAid.label}</Link>
+          ) : (
+            donation.giftAid.label
+          )}
+          {donation.giftAid.covered && !donation.giftAid.claimedThenRefunded && donation.status === "paid"
+            ? ` (${formatPounds(donation.giftAid.claimablePence)} to add)`
+            : ""}
+        </dd>
+        <dt>Reference</dt>
+        <dd className="donation-reference">{donation.id}</dd>
+      </dl>
+
+      <section className="section" aria-labelledby="declaration-heading">
+        <h2 id="declaration-heading">Gift Aid declaration</h2>
+        {declaration ? (
+          <>
+            <dl className="donation-details">
+              <dt>Name</dt>
+              <dd>
+                {declaration.firstName} {declaration.surname}
+              </dd>
+              <dt>House name or number</dt>
+              <dd>{declaration.houseNameOrNumber}</dd>
+              <dt>Postcode</dt>
+              <dd>{declaration.postcode}</dd>
+              <dt>Covers</dt>
+              <dd>{giftAidScopes[declaration.scope]}</dd>
+              <dt>Declared</dt>
+              <dd>{when(declaration.declaredAt)}</dd>
+              {declaration.cancelledAt ? (
+                <>
+                  <dt>Cancelled</dt>
+                  <dd>
+                    {when(declaration.cancelledAt)}, recorded by {declaration.cancelledBy}
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            <p>The words the donor agreed to:</p>
+            <blockquote className="declaration-words">{declaration.wording}</blockquote>
+            {declaration.cancelledAt ? null : <CancelDeclarationForm />}
+          </>
+        ) : coveredBy ? (
+          <p>
+            No declaration was made with this donation. It is covered by the declaration made with{" "}
+            <Link to={`/admin/donations/${coveredBy.donationId}`}>another donation</Link> on{" "}
+            {londonDate(coveredBy.declaredAt)} ({giftAidScopes[coveredBy.scope].toLowerCase()}).
+          </p>
+        ) : (
+          <p>No declaration covers this donation.</p>
+        )}
+      </section>
+
+      <section className="section" aria-labelledby="refunds-heading">
+        <h2 id="refunds-heading">Refunds</h2>
+        {refunds.length === 0 ? (
+          <p>This donation has not been refunded.</p>
+        ) : (
+          <TableScroll label="Table of refunds">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Asked for</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">By</th>
+                </tr>
+              </thead>
+              <tbody>
+                {refunds.map((refund) => (
+                  <tr key={refund.id}>
+                    <td>{when(refund.createdAt)}</td>
+                    <td>{formatPounds(refund.amountPence)}</td>
+                    <td>{refund.reason}</td>
+                    <td>
+                      {refund.status === "succeeded"
+                        ? `Refunded ${when(refund.completedAt)}`
+                        : refund.status === "pending"
+                          ? `Waiting for the card payment service (${refund.attempts} ${refund.attempts === 1 ? "attempt" : "attempts"}); tried again every minute`
+                          : "Failed"}
+                    </td>
+                    <td>{refund.staffEmail}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+        {donation.status === "paid" ? (
+          <RefundDonationForm
+            refundKey={refundKey}
+            amountPence={donation.amountPence}
+            claimed={claim !== null}
+            error={actionData?.fields?.reason}
+          />
+        ) : null}
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

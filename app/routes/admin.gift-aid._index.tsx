@@ -1,0 +1,211 @@
+import { Form, Link, data, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/admin.gift-aid._index";
+import { ErrorPage } from "~/components/layout/error-page";
+import { Pagination } from "~/components/ui/pagination";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { ClaimRowsTable } from "~/features/donations/components/staff-donations";
+import {
+  claimSummary,
+  donationsReadyToClaim,
+  markClaimed,
+  pastClaims,
+} from "~/features/donations/gift-aid-claims.server";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
+import { londonDate, londonDay } from "~/lib/london-time";
+import { formatPounds } from "~/lib/money";
+import { requestedPage, slicePage } from "~/lib/pagination";
+
+// /admin/gift-aid: the donations ready to claim, HMRC's claim schedule for them, Mark as claimed,
+// and past claims. The CSV and the claim carry the very donations this page listed.
+export const loader = pageWork("The Gift Aid page", async ({ request, context }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  const { db, clock } = context.services;
+  const ready = await donationsReadyToClaim(db);
+  return {
+    ready: slicePage(ready, requestedPage(new URL(request.url).searchParams.get("page"))),
+    readyIds: ready.map((row) => row.donationId),
+    summary: claimSummary(ready),
+    past: await pastClaims(db),
+    today: londonDay(clock.now()),
+  };
+});
+
+type ActionResult = { message: string; claimId?: string; fields?: Record<string, string> };
+
+export const action = pageWork("Marking a Gift Aid claim", async ({ request, context }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  const staff = await requireStaffPage(context.services, request);
+  const form = await request.formData();
+  if (form.get("intent") !== "mark-claimed") return data({ message: "Nothing was asked for." }, { status: 400 });
+  try {
+    const { claimId, summary } = await markClaimed(
+      context.services.db,
+      staff,
+      { claimedOn: String(form.get("claimedOn") ?? ""), donationIds: form.getAll("donationId").map(String) },
+      context.services.clock.now(),
+    );
+    return {
+      message: `Marked as claimed: ${summary.count} ${summary.count === 1 ? "donation" : "donations"}, ${formatPounds(summary.totalPence)}, Gift Aid ${formatPounds(summary.giftAidPence)}.`,
+      claimId,
+    } satisfies ActionResult;
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
+      return data({ message: error.message, fields: error.extra.fields } satisfies ActionResult, {
+        status: error.code === "invalid" ? 400 : 409,
+      });
+    }
+    throw error;
+  }
+});
+
+export const meta: Route.MetaFunction = () => adminMeta("Gift Aid claims");
+
+export default function AdminGiftAid({ loaderData, actionData: answer }: Route.ComponentProps) {
+  const actionData: ActionResult | undefined = answer;
+  const { ready, readyIds, summary, past, today } = loaderData;
+  const [search] = useSearchParams();
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "mark-claimed";
+  const dateError = actionData?.fields?.claimedOn;
+  const ids = readyIds.map((id) => <input key={id} type="hidden" name="donationId" value={id} />);
+  return (
+    <main id="main" className="page">
+      <h1>Gift Aid claims</h1>
+      {actionData ? (
+        <p className="notice" role="status">
+          {actionData.message}
+          {actionData.claimId ? (
+            <>
+              {" "}
+              <Link to={`/admin/gift-aid/claims/${actionData.claimId}`}>See the claim</Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <section className="section" aria-labelledby="ready-heading">
+        <h2 id="ready-heading">Ready to claim</h2>
+        <p>
+          Paid donations, not refunded and not yet claimed, covered by a Gift Aid declaration. Tickets are never
+          donations, so never here.
+        </p>
+        {summary.count === 0 ? (
+          <p>No donations are ready to claim.</p>
+        ) : (
+          <>
+            <p className="gift-aid-summary">
+              {summary.count === 1 ? "1 donation" : `${summary.count} donations`} of {formatPounds(summary.totalPence)}{" "}
+              in all; Gift Aid to come: {formatPounds(summary.giftAidPence)}.
+            </p>
+            {/* A plain form: the browser saves the file the answer carries. */}
+            <form method="post" action="/admin/gift-aid/claim.csv">
+              {ids}
+              <button type="submit" className="button button-secondary">
+                Download claim (CSV)
+              </button>
+            </form>
+            <ClaimRowsTable rows={ready.rows} label="Table of donations ready to claim" />
+            <Pagination
+              page={ready.page}
+              pages={ready.pages}
+              total={ready.total}
+              search={search}
+              label="Pages of donations ready to claim"
+            />
+            <Form method="post" className="form gift-aid-mark" noValidate>
+              <input type="hidden" name="intent" value="mark-claimed" />
+              {ids}
+              <div className="field">
+                <label htmlFor="claimed-on">Claim date</label>
+                <input
+                  id="claimed-on"
+                  name="claimedOn"
+                  type="date"
+                  max={today}
+                  defaultValue={today}
+                  required
+                  aria-invalid={dateError ? true : undefined}
+                  aria-describedby={dateError ? "claimed-on-error" : "claimed-on-hint"}
+                />
+                <p id="claimed-on-hint" className="field-hint">
+                  The day the claim was sent to HMRC. These {summary.count} donations are then never claimed again.
+                </p>
+                {dateError ? (
+                  <p id="claimed-on-error" className="field-error">
+                    {dateError}
+                  </p>
+                ) : null}
+              </div>
+              <div className="form-actions">
+                <button type="submit" className="button" aria-disabled={saving} aria-busy={saving}>
+                  {saving ? (
+                    <>
+                      <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+                      Saving…
+                    </>
+                  ) : (
+                    "Mark as claimed"
+                  )}
+                </button>
+              </div>
+            </Form>
+          </>
+        )}
+      </section>
+      <section className="section" aria-labelledby="past-heading">
+        <h2 id="past-heading">Past claims</h2>
+        {past.length === 0 ? (
+          <p>No claims have been made yet.</p>
+        ) : (
+          <TableScroll label="Table of past claims">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Claim date</th>
+                  <th scope="col">Donations</th>
+                  <th scope="col">Total</th>
+                  <th scope="col">Gift Aid</th>
+                  <th scope="col">By</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Download</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {past.map((claim) => (
+                  <tr key={claim.id}>
+                    <th scope="row">
+                      <Link to={`/admin/gift-aid/claims/${claim.id}`}>
+                        {londonDate(`${claim.claimedOn}T12:00:00Z`)}
+                      </Link>
+                    </th>
+                    <td>{claim.count}</td>
+                    <td>{formatPounds(claim.totalPence)}</td>
+                    <td>{formatPounds(claim.giftAidPence)}</td>
+                    <td>{claim.staffEmail}</td>
+                    <td>
+                      <a
+                        href={`/admin/gift-aid/claims/${claim.id}/claim.csv`}
+                        download
+                        aria-label={`Download the claim of ${londonDate(`${claim.claimedOn}T12:00:00Z`)}`}
+                      >
+                        Download
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,34 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/admin.gift-aid.claim-csv";
+import { readyDonationsAmong, recordClaimExport } from "~/features/donations/gift-aid-claims.server";
+import { claimScheduleHeadings } from "~/features/donations/gift-aid";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { csvDownload, toCsv } from "~/lib/csv";
+import { londonDay } from "~/lib/london-time";
+
+// POST /admin/gift-aid/claim.csv: HMRC's claim schedule for the donations the Gift Aid page listed
+// (their ids come with the form), those still ready to claim; the download is in the audit log.
+export const action = pageWork("Downloading a Gift Aid claim", async ({ request, context }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  const staff = await requireStaffPage(context.services, request);
+  const { db, clock } = context.services;
+  const now = clock.now();
+  const form = await request.formData();
+  const rows = await readyDonationsAmong(db, form.getAll("donationId").map(String));
+  await recordClaimExport(db, staff, { subject: "gift-aid-claim:ready", count: rows.length }, now);
+  return csvDownload(
+    toCsv(
+      [...claimScheduleHeadings],
+      rows.map((row) => row.row),
+    ),
+    `gift-aid-claim-${londonDay(now)}.csv`,
+  );
+});
+
+// The file is made from the page's list: a plain visit goes to the page.
+export const loader = pageWork("The Gift Aid claim file", async ({ request, context }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  throw redirect("/admin/gift-aid");
+});

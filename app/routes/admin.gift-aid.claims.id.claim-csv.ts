@@ -1,0 +1,31 @@
+import type { Route } from "./+types/admin.gift-aid.claims.id.claim-csv";
+import { claimWithDonations, recordClaimExport } from "~/features/donations/gift-aid-claims.server";
+import { claimScheduleHeadings } from "~/features/donations/gift-aid";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
+import { csvDownload, toCsv } from "~/lib/csv";
+
+// GET /admin/gift-aid/claims/:claimId/claim.csv: a past claim's schedule again, as it was claimed.
+export const loader = pageWork(
+  "Downloading a past Gift Aid claim",
+  async ({ request, context, params }: Route.LoaderArgs) => {
+    const staff = await requireStaffPage(context.services, request);
+    const { db, clock } = context.services;
+    const found = await claimWithDonations(db, params.claimId);
+    if (!found) throw new AppError("not-found", "There is no such claim.");
+    await recordClaimExport(
+      db,
+      staff,
+      { subject: `gift-aid-claim:${found.claim.id}`, count: found.donations.length },
+      clock.now(),
+    );
+    return csvDownload(
+      toCsv(
+        [...claimScheduleHeadings],
+        found.donations.map((row) => row.row),
+      ),
+      `gift-aid-claim-${found.claim.claimedOn}.csv`,
+    );
+  },
+);
