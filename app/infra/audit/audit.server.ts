@@ -14,6 +14,10 @@ export const auditActions = {
   "tickets.exported": "Downloaded an event's tickets",
   "volunteers.exported": "Downloaded the volunteer sign-ups",
   "volunteer.deleted": "Deleted a volunteer sign-up",
+  "booking.refunded": "Refunded a booking",
+  "booking.buyer-corrected": "Corrected a booking's buyer",
+  "booking.receipt-resent": "Sent a receipt again",
+  "event.cancelled": "Cancelled an event",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;
