@@ -36,6 +36,8 @@ export default [
   route("api/admin/volunteers/:id", "routes/api.admin.volunteers.id.ts"),
   route("api/admin/donations", "routes/api.admin.donations.ts"),
   route("api/admin/images", "routes/api.admin.images.ts"),
+  route("api/admin/bookings/:bookingRef/refunds", "routes/api.admin.bookings.ref.refunds.ts"),
+  route("api/admin/events/:id/cancel", "routes/api.admin.events.id.cancel.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),
@@ -52,6 +54,8 @@ export default [
     route("check-in/:id", "routes/admin.check-in.id.tsx"),
     route("volunteers", "routes/admin.volunteers.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("bookings", "routes/admin.bookings._index.tsx"),
+    route("bookings/:bookingRef", "routes/admin.bookings.ref.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),
