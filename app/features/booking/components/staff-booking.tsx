@@ -206,15 +206,11 @@ export function RefundForm({
             confirmed.current = false;
             return;
           }
-          event.preventDefault();
           const form = new FormData(event.currentTarget);
           const quantity = Number(form.get("quantity"));
-          if (!Number.isInteger(quantity) || quantity < 1 || quantity > booking.refundable) {
-            // The server says what is wrong, beside the field.
-            confirmed.current = true;
-            event.currentTarget.requestSubmit();
-            return;
-          }
+          // Nothing to confirm yet: the server says what is wrong, beside the field.
+          if (!Number.isInteger(quantity) || quantity < 1 || quantity > booking.refundable) return;
+          event.preventDefault();
           const amount = formatPounds(refundPreviewPence(booking, quantity));
           setQuestion({
             title: `Refund ${amount}?`,
