@@ -141,7 +141,9 @@ test.describe("one booking", () => {
     );
     await expect(facts).toContainText("StatusRefunded");
     await expect(facts).toContainText("Refunded so far£50.49");
-    await expect(page.getByRole("region", { name: "Refund" })).toContainText("This booking has been refunded in full.");
+    await expect(page.getByRole("region", { name: "Refund", exact: true })).toContainText(
+      "This booking has been refunded in full.",
+    );
     await expectNoSeriousA11yViolations(page);
     expect(await booking()).toMatchObject({ status: "refunded", refundedPence: 5049 });
     await expect.poll(() => mailsTo(smtp, "neema@example.org", /^Refund for Barn Dance/).length).toBe(3);

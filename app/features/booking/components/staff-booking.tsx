@@ -183,7 +183,11 @@ export function RefundForm({
       <section className="section" aria-labelledby="refund-title">
         <h2 id="refund-title">Refund</h2>
         <p>
-          {booking.status === "paid" ? refundableMessage(0) : "Only a paid booking with valid tickets can be refunded."}
+          {booking.status === "paid"
+            ? refundableMessage(0)
+            : booking.status === "refunded" || booking.status === "refund_pending"
+              ? "This booking has been refunded in full."
+              : "Only a paid booking with valid tickets can be refunded."}
         </p>
       </section>
     );
