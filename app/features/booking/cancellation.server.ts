@@ -60,16 +60,14 @@ export async function cancelEvent(
       .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "held")))
       .returning({ bookingRef: bookings.bookingRef, providerPaymentId: bookings.providerPaymentId });
     if (holds.length > 0) {
-      await tx
-        .insert(bookingHistory)
-        .values(
-          holds.map((h) => ({
-            bookingRef: h.bookingRef,
-            status: "cancelled",
-            note: "The event was cancelled",
-            at: now,
-          })),
-        );
+      await tx.insert(bookingHistory).values(
+        holds.map((h) => ({
+          bookingRef: h.bookingRef,
+          status: "cancelled",
+          note: "The event was cancelled",
+          at: now,
+        })),
+      );
     }
     const [{ paid } = { paid: 0 }] = await tx
       .select({ paid: count() })

@@ -78,7 +78,6 @@ export function EventTickets({
                     <td>
                       <Link to={`/admin/bookings/${ticket.bookingRef}`} className="booking-code">
                         {ticket.code}
-                        <span className="visually-hidden">: the booking of {ticket.name}</span>
                       </Link>
                       <br />
                       <small className="booking-ref">{ticket.bookingRef}</small>
