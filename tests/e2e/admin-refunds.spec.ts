@@ -191,6 +191,29 @@ test.describe("one booking", () => {
     await expect.poll(() => mailsTo(smtp, "juma@example.org", /Your booking for Quiz Night/).length).toBe(1);
     const [receipt] = mailsTo(smtp, "juma@example.org", /Your booking for Quiz Night/);
     expect(receipt!.text).toContain(ref);
+
+    // The staff API refunds by the same rules: the same key twice is one refund.
+    const key = crypto.randomUUID();
+    const bad = await api.post(`/api/admin/bookings/${ref}/refunds`, { data: { quantity: 3, reason: "", key } });
+    expect(bad.status()).toBe(400);
+    expect((await bad.json()).fields).toEqual({ reason: "Say why the tickets are refunded (at most 200 characters)." });
+    const tooMany = await api.post(`/api/admin/bookings/${ref}/refunds`, { data: { quantity: 3, reason: "Ill", key } });
+    expect(tooMany.status()).toBe(400);
+    expect((await tooMany.json()).fields).toEqual({ quantity: "Only 2 tickets can be refunded." });
+    const first = await api.post(`/api/admin/bookings/${ref}/refunds`, { data: { quantity: 1, reason: "Ill", key } });
+    const again = await api.post(`/api/admin/bookings/${ref}/refunds`, { data: { quantity: 1, reason: "Ill", key } });
+    expect([first.status(), again.status()]).toEqual([201, 200]);
+    const made = (await first.json()) as { id: string; amountPence: number; status: string };
+    expect(made).toMatchObject({ amountPence: 1250, status: "succeeded" });
+    expect(((await again.json()) as { id: string }).id).toBe(made.id);
+    const booking = (await (await api.get(`/api/admin/bookings/${ref}`)).json()) as { refunds: { id: string }[] };
+    expect(booking.refunds.map((r) => r.id)).toEqual([made.id]);
+
+    const noReason = await api.post(`/api/admin/events/${event.id}/cancel`, { data: { reason: " " } });
+    expect(noReason.status()).toBe(400);
+    expect((await noReason.json()).fields).toEqual({
+      reason: "Say why the event is cancelled (at most 200 characters): the buyers are told.",
+    });
   });
 });
 
