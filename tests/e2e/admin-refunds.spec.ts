@@ -272,6 +272,9 @@ test("an event cancelled with bookings: the server is killed half way and restar
     );
     await expectNoSeriousA11yViolations(page);
 
+    await page.goto(`${site.url}/admin/events`);
+    await expect(page.getByRole("row", { name: /Summer Fete/ })).toContainText("Cancelled");
+
     // The public pages say Cancelled, with no Book button.
     await page.goto(`${site.url}/fundraising-event/${event.id}`);
     await expect(page.getByText("Cancelled", { exact: true })).toBeVisible();
