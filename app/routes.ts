@@ -40,6 +40,8 @@ export default [
   route("api/admin/people/erase", "routes/api.admin.people.erase.ts"),
   route("api/admin/donations/:donationId/refund", "routes/api.admin.donations.id.refund.ts"),
   route("api/admin/gift-aid/claims", "routes/api.admin.gift-aid.claims.ts"),
+  route("api/admin/bookings/:bookingRef/refunds", "routes/api.admin.bookings.ref.refunds.ts"),
+  route("api/admin/events/:id/cancel", "routes/api.admin.events.id.cancel.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),
@@ -64,6 +66,8 @@ export default [
     route("donations/:donationId", "routes/admin.donations.id.tsx"),
     route("gift-aid", "routes/admin.gift-aid._index.tsx"),
     route("gift-aid/claims/:claimId", "routes/admin.gift-aid.claims.id.tsx"),
+    route("bookings", "routes/admin.bookings._index.tsx"),
+    route("bookings/:bookingRef", "routes/admin.bookings.ref.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),

@@ -3,6 +3,8 @@ import { openDatabase, type Database } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { loadContent, type SiteContent } from "~/features/content/content.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
+import { RefundWorker } from "~/features/booking/cancellation.server";
+import type { RefundDeps } from "~/features/booking/refunds.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import { finishPendingDonationRefunds } from "~/features/donations/refunds.server";
@@ -34,6 +36,10 @@ export interface Services {
   outbox: OutboxWorker;
   /** What bookings and donations need: database, provider, and the charity's details for receipts. */
   paymentDeps(): Promise<PaymentDeps>;
+  /** Refunds waiting for the provider, and cancelled events' bookings: worked through in the background. */
+  refunds: RefundWorker;
+  /** What refunding needs: paymentDeps, and the outbox to send the buyer's e-mail at once. */
+  refundDeps(): Promise<RefundDeps>;
   /** Settles the booking or donation a succeeded payment paid for (server/payments.ts). */
   settlePayment(paymentId: string, known?: Payment): Promise<unknown>;
   /** POST /api/payments/webhook. */
@@ -98,6 +104,12 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       if (!config.production) content = await loadContent(config.contentDir);
       return content;
     }
+    async function refundDeps(): Promise<RefundDeps> {
+      return { ...(await paymentDeps()), deliver: (kind, about) => outbox.deliver(kind, about) };
+    }
+    // Next to the outbox: started now, so refunds a stop left pending and cancelled events carry on.
+    const refunds = new RefundWorker(refundDeps, { pauseMs: config.refundPauseMs });
+    refunds.start();
     return {
       config,
       db: database.db,
@@ -108,6 +120,8 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       payments,
       outbox,
       paymentDeps,
+      refunds,
+      refundDeps,
       settlePayment: async (paymentId, known) => settlePayment(await paymentDeps(), paymentId, known),
       paymentWebhook: async (request) => paymentWebhook(await paymentDeps(), request),
       limits: {
@@ -117,6 +131,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       drain: () => availability.close(),
       async close() {
         clearInterval(donationRefundTimer);
+        await refunds.stop();
         await outbox.stop();
         await database.close();
       },

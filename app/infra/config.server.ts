@@ -32,6 +32,7 @@ const envSchema = z
     ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
     ADMIN_PASSWORD: optionalString.pipe(z.string().min(12, "must be at least 12 characters").optional()),
     SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+    REFUND_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   })
   .superRefine((env, ctx) => {
     const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET];
@@ -91,6 +92,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     mailFrom: e.MAIL_FROM ?? "Kilele Village Trust <no-reply@example.org>",
     firstStaff: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     sessionSecret: e.SESSION_SECRET,
+    /** A pause between the bookings a cancelled event refunds: 0 normally; the tests slow it to stop it half way. */
+    refundPauseMs: e.REFUND_PAUSE_MS ?? 0,
   };
 }
 

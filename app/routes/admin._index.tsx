@@ -23,7 +23,11 @@ export const loader = pageWork("The staff home page", async ({ request, context 
     .sort((a, b) => a.eventDate.localeCompare(b.eventDate))
     .map((event) => ({
       ...seatFigures(event, seats[event.id]),
-      badges: [...(londonDay(event.eventDate) === today ? ["Today"] : []), ...(event.isTest ? ["Test event"] : [])],
+      badges: [
+        ...(londonDay(event.eventDate) === today ? ["Today"] : []),
+        ...(event.isTest ? ["Test event"] : []),
+        ...(event.cancelledAt ? ["Cancelled"] : []),
+      ],
     }));
   return { upcoming: slicePage(upcoming, requestedPage(new URL(request.url).searchParams.get("page"))) };
 });

@@ -27,6 +27,7 @@ export const loader = pageWork("The staff events page", async ({ request, contex
     checkedIn: sales[event.id]?.checkedIn ?? 0,
     takenPence: sales[event.id]?.takenPence ?? 0,
     group: event.isTest ? ("test" as const) : isCurrent(event, now) ? ("current" as const) : ("past" as const),
+    badges: event.cancelledAt ? ["Cancelled"] : [],
   }));
   const soonestFirst = (a: { eventDate: string }, b: { eventDate: string }) => a.eventDate.localeCompare(b.eventDate);
   // Each list is cut into pages of 50 (past events pile up over the years), each with its own ?param.

@@ -1,6 +1,8 @@
 import { Form, Link, data, redirect } from "react-router";
 import type { Route } from "./+types/admin.events.id";
 import { ErrorPage } from "~/components/layout/error-page";
+import { cancelEvent, cancellationProgress } from "~/features/booking/cancellation.server";
+import { EventCancellation } from "~/features/booking/components/event-cancellation";
 import { EventTickets } from "~/features/booking/components/event-tickets";
 import { ticketsPage } from "~/features/booking/tickets.server";
 import { EventForm } from "~/features/events/components/event-form";
@@ -20,6 +22,7 @@ const savedMessages = {
   created: "The event is created and on the public pages.",
   saved: "Saved: the public pages show the change.",
   duplicated: "This is a copy: change its dates and save it.",
+  cancelled: "The event is cancelled: sales have stopped, and every paid booking is being refunded.",
 } as const;
 
 // /admin/events/:id: change an event (the staff API's schema and rules), or Duplicate it.
@@ -38,6 +41,7 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     saved: saved && saved in savedMessages ? savedMessages[saved as keyof typeof savedMessages] : null,
     search,
     tickets: await ticketsPage(context.services.db, event.id, { search, page: requestedPage(query.get("page")) }),
+    cancellation: await cancellationProgress(context.services.db, event.id),
   };
 });
 
@@ -46,6 +50,21 @@ export const action = pageWork("Changing an event", async ({ request, context, p
   const staff = await requireStaffPage(context.services, request);
   const { db, clock, pictures } = context.services;
   const form = await readEventFormData(request);
+
+  if (form.get("intent") === "cancel") {
+    try {
+      await cancelEvent(context.services, staff, params.id, { reason: form.get("reason") ?? "" });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== "invalid") throw error;
+      return data(
+        { cancelError: error.fields?.reason ?? error.message, reason: String(form.get("reason")) },
+        { status: 400 },
+      );
+    }
+    // The refunds start now, in the server process; the page shows how far they have got.
+    void context.services.refunds.kick();
+    return redirect(`/admin/events/${params.id}?saved=cancelled`);
+  }
 
   if (form.get("intent") === "duplicate") {
     const original = await findEvent(db, params.id);
@@ -86,6 +105,11 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
         <Link to="/admin/events">All events</Link>
       </p>
       <h1>Edit {loaderData.name}</h1>
+      {loaderData.cancellation ? (
+        <p className="notice" role="note">
+          <span className="badge">Cancelled</span> This event is cancelled.
+        </p>
+      ) : null}
       {loaderData.saved && !actionData ? (
         <p className="notice" role="status">
           {loaderData.saved}
@@ -96,8 +120,8 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       </p>
       <EventForm
         key={loaderData.id}
-        values={actionData?.values ?? loaderData.values}
-        errors={actionData?.errors}
+        values={actionData && "values" in actionData ? actionData.values : loaderData.values}
+        errors={actionData && "errors" in actionData ? actionData.errors : undefined}
         submitLabel="Save changes"
         now={loaderData.now}
         eventId={loaderData.id}
@@ -108,6 +132,12 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
         </button>
       </Form>
       <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
+      <EventCancellation
+        eventName={loaderData.name}
+        progress={loaderData.cancellation}
+        error={actionData && "cancelError" in actionData ? actionData.cancelError : undefined}
+        reason={actionData && "reason" in actionData ? actionData.reason : undefined}
+      />
     </main>
   );
 }

@@ -8,7 +8,7 @@ import { EventAction, EventFacts, EventPoster } from "~/features/events/componen
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
-import { isCurrent } from "~/features/events/status";
+import { cancelledMessage, isCurrent } from "~/features/events/status";
 import { pageMeta } from "~/lib/page-meta";
 
 export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
@@ -58,7 +58,13 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
         current={current}
         soldOut={availability?.soldOut ?? false}
       />
-      {!current ? <p>Ticket sales for this event have closed.</p> : null}
+      {event.cancelledAt ? (
+        <p className="notice" role="note">
+          {cancelledMessage} Everyone who booked gets their money back.
+        </p>
+      ) : !current ? (
+        <p>Ticket sales for this event have closed.</p>
+      ) : null}
       {event.link && event.ticketCostPence !== null ? (
         <p>
           <a href={event.link} rel="noopener noreferrer">

@@ -16,6 +16,8 @@ export interface RecordedRequest {
 export class StripeStandIn {
   readonly requests: RecordedRequest[] = [];
   readonly intents = new Map<string, Record<string, unknown>>();
+  /** The refunds made, one per idempotency key. */
+  readonly refunds: { id: string; amount: number; _idempotencyKey: string }[] = [];
   private server: http.Server | undefined;
 
   private next = 1;
@@ -72,14 +74,21 @@ export class StripeStandIn {
         }
         if (intentMatch) return answerIntent(intentMatch);
         if (req.method === "POST" && path === "/v1/refunds") {
+          // As Stripe: the same Idempotency-Key answers the refund already made, and makes no other.
+          const key = String(req.headers["idempotency-key"] ?? "");
+          const earlier = key ? this.refunds.find((r) => r._idempotencyKey === key) : undefined;
+          if (earlier) return reply(200, earlier);
           const intent = this.intents.get(String(form.get("payment_intent")));
-          return reply(200, {
+          const refund = {
             id: `re_${this.next++}`,
             object: "refund",
             payment_intent: form.get("payment_intent"),
             amount: Number(form.get("amount") ?? intent?.amount ?? 0),
             status: "succeeded",
-          });
+            _idempotencyKey: key,
+          };
+          this.refunds.push(refund);
+          return reply(200, refund);
         }
         reply(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${path})` } });
       });

@@ -1,4 +1,4 @@
-import { and, eq, sum } from "drizzle-orm";
+import { and, eq, sql, sum } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { seatsOf } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
@@ -8,6 +8,7 @@ import { announceChange } from "~/infra/live/changes.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
 import { bookingFeePence, bookingTotalPence } from "./pricing";
+import { refundsOfBooking } from "./refunds.server";
 import { bookingReceipt, refundNotice } from "./receipt.server";
 import { bookingMessages, onlyLeftMessage, validateTicketInformation, type StartedBooking } from "./schema";
 
@@ -48,6 +49,7 @@ export async function startBooking(
       ? await tx.select().from(events).where(eq(events.id, input.eventId)).for("update")
       : [];
     if (!event) throw new AppError("not-found", "There is no such event.");
+    if (event.cancelledAt) throw new AppError("conflict", "This event has been cancelled.");
     if (event.ticketSaleExpiry <= now) throw new AppError("conflict", "Ticket sales for this event have closed.");
     if (event.ticketCostPence === null) {
       throw new AppError("conflict", "Tickets for this event are not sold on this site.");
@@ -168,9 +170,13 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       return { outcome: "refunded", booking: locked } as const;
     const [event] = await tx.select().from(events).where(eq(events.id, locked.eventId)).for("update");
     const holdValid = locked.status === "held" && locked.holdExpiresAt > now;
+    // A payment for an event cancelled meanwhile is given back, however many seats are free.
+    const cancelled = event!.cancelledAt !== null;
     const fits =
-      holdValid ||
-      locked.quantity <= event!.totalAvailableTickets - (await seatsTaken(tx, locked.eventId, now, locked.bookingRef));
+      !cancelled &&
+      (holdValid ||
+        locked.quantity <=
+          event!.totalAvailableTickets - (await seatsTaken(tx, locked.eventId, now, locked.bookingRef)));
     const details = {
       bookingRef,
       holderName: locked.holderName,
@@ -186,8 +192,15 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
         .set({ status: "refund_pending", updatedAt: now })
         .where(eq(bookings.bookingRef, bookingRef))
         .returning();
-      await record(tx, bookingRef, "refund_pending", "Paid after the hold expired, and the seats had gone", now);
-      await queueMail(tx, { kind: "booking-refunded", about: bookingRef, message: refundNotice(details), now });
+      await record(
+        tx,
+        bookingRef,
+        "refund_pending",
+        cancelled ? "Paid after the event was cancelled" : "Paid after the hold expired, and the seats had gone",
+        now,
+      );
+      const notice = refundNotice(details, cancelled ? "cancelled" : "full");
+      await queueMail(tx, { kind: "booking-refunded", about: bookingRef, message: notice, now });
       return { outcome: "refund", booking: updated! } as const;
     }
     const [updated] = await tx
@@ -230,7 +243,7 @@ async function finishRefund(deps: PaymentDeps, booking: BookingRow) {
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(bookings)
-      .set({ status: "refunded", updatedAt: now })
+      .set({ status: "refunded", refundedPence: booking.amountPence, updatedAt: now })
       .where(and(eq(bookings.bookingRef, booking.bookingRef), eq(bookings.status, "refund_pending")))
       .returning();
     if (row) await record(tx, booking.bookingRef, "refunded", "The payment was refunded in full", now);
@@ -260,6 +273,8 @@ export async function bookingWithHistory(db: Queryable, bookingRef: string) {
     providerPaymentId: row.providerPaymentId,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
+    refundedPence: row.refundedPence,
+    refunds: await refundsOfBooking(db, bookingRef),
     history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
   };
 }
@@ -282,7 +297,7 @@ export async function ticketsForEvent(db: Queryable, eventId: string) {
   }));
 }
 
-/** Per event: tickets checked in at the door (by quantity) and money taken for paid bookings, for staff. */
+/** Per event: tickets checked in at the door (by quantity) and money taken for paid bookings, net of refunds, for staff. */
 export async function salesByEvent(db: Queryable): Promise<Record<string, { checkedIn: number; takenPence: number }>> {
   const [checkedIn, taken] = await Promise.all([
     db
@@ -291,7 +306,10 @@ export async function salesByEvent(db: Queryable): Promise<Record<string, { chec
       .where(eq(tickets.isValid, true))
       .groupBy(tickets.eventId),
     db
-      .select({ eventId: bookings.eventId, pence: sum(bookings.amountPence).mapWith(Number) })
+      .select({
+        eventId: bookings.eventId,
+        pence: sum(sql`${bookings.amountPence} - ${bookings.refundedPence}`).mapWith(Number),
+      })
       .from(bookings)
       .where(eq(bookings.status, "paid"))
       .groupBy(bookings.eventId),

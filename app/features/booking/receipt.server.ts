@@ -112,11 +112,16 @@ function calendarFile(details: ReceiptDetails): string | undefined {
 }
 
 /** The apology when seats had gone by the time a late payment arrived, and the money went back. */
-export function refundNotice(details: Omit<ReceiptDetails, "ticketCostPence">): MailMessage {
+export function refundNotice(
+  details: Omit<ReceiptDetails, "ticketCostPence">,
+  why: "full" | "cancelled" = "full",
+): MailMessage {
   const text = [
     `Dear ${details.holderName},`,
     "",
-    `We are sorry: your payment for ${details.event.name} arrived after your seats were released, and the event is now full.`,
+    why === "cancelled"
+      ? `We are sorry: ${details.event.name} has been cancelled, so we cannot accept your payment.`
+      : `We are sorry: your payment for ${details.event.name} arrived after your seats were released, and the event is now full.`,
     `We have refunded the full ${formatPounds(details.amountPence)} to your card; it can take 5 to 10 days to appear.`,
     `Your booking reference was ${details.bookingRef}.`,
     "",
@@ -125,7 +130,10 @@ export function refundNotice(details: Omit<ReceiptDetails, "ticketCostPence">): 
   ].join("\n");
   return {
     to: `${details.holderName} <${details.email}>`,
-    subject: `Sorry: ${details.event.name} is full, and your payment has been refunded`,
+    subject:
+      why === "cancelled"
+        ? `Sorry: ${details.event.name} is cancelled, and your payment has been refunded`
+        : `Sorry: ${details.event.name} is full, and your payment has been refunded`,
     text,
     html: `<!doctype html><html lang="en-GB"><body style="font-family:Arial,Helvetica,sans-serif">${text
       .split("\n")

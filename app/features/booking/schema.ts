@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { validate } from "~/lib/forms";
-import { emailField, personNameField } from "~/lib/validation";
+import { emailField, personNameField, requiredTextField } from "~/lib/validation";
 import { maxTickets, minTickets } from "./pricing";
 
 export const bookingLimits = { name: 80, email: 99 } as const;
@@ -42,3 +42,37 @@ export interface StartedBooking {
   amountPence: number;
   holdExpiresAt: string;
 }
+
+// Staff: refunding a booking, correcting its buyer, cancelling its event (docs/decisions/015-bookings-and-refunds.md).
+
+export const refundMessages = {
+  quantity: "Enter how many tickets to refund, as a whole number.",
+  reason: "Say why the tickets are refunded (at most 200 characters).",
+  key: "This form has expired: reload the page and try again.",
+  cancelReason: "Say why the event is cancelled (at most 200 characters): the buyers are told.",
+} as const;
+
+/** "Only 3 tickets can be refunded." (valid, not yet checked in). */
+export function refundableMessage(refundable: number) {
+  return refundable === 0
+    ? "No tickets of this booking can be refunded: they are refunded or used already."
+    : `Only ${refundable} ${refundable === 1 ? "ticket" : "tickets"} can be refunded.`;
+}
+
+export const refundSchema = z.object({
+  quantity: z
+    .union([z.string(), z.number()], refundMessages.quantity)
+    .transform((value) => String(value).trim())
+    .refine((value) => /^\d{1,3}$/.test(value), refundMessages.quantity)
+    .transform(Number)
+    .refine((value) => value >= 1, refundMessages.quantity),
+  reason: requiredTextField(refundMessages.reason, 200),
+  key: z.uuid(refundMessages.key),
+});
+
+export type RefundField = keyof z.output<typeof refundSchema>;
+
+export const buyerSchema = ticketInformationSchema.pick({ name: true, email: true });
+export type BuyerField = keyof z.output<typeof buyerSchema>;
+
+export const cancelEventSchema = z.object({ reason: requiredTextField(refundMessages.cancelReason, 200) });

@@ -27,6 +27,7 @@ export function toEventView(row: EventRow): EventView {
     link: row.link,
     testimonial: row.testimonial ?? null,
     galleryImages: row.gallery,
+    ...(row.cancelledAt && { cancelledAt: row.cancelledAt.toISOString() }),
   };
 }
 

@@ -28,6 +28,8 @@ export interface EventView {
   /** `image` is "" when the reviewer has no photo. */
   testimonial: { name: string; job: string; image: string; testimonial: string } | null;
   galleryImages: { image: string; description: string }[];
+  /** ISO 8601 date-time when staff cancelled it; absent while it goes ahead. */
+  cancelledAt?: string;
 }
 
 const pictureName = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;

@@ -10,12 +10,16 @@ export function availabilityOf(total: number, sold: number, held = 0): Availabil
   return { sold, remaining, soldOut: remaining === 0 };
 }
 
+/** What the public pages say of an event staff cancelled. */
+export const cancelledMessage = "Cancelled: this event will not take place, and tickets are no longer on sale.";
+
 /** Why a visitor may not start booking this event, in words for them; null when they may. */
 export function bookingClosedReason(
-  event: Pick<EventView, "ticketSaleExpiry" | "ticketCostPence">,
+  event: Pick<EventView, "ticketSaleExpiry" | "ticketCostPence" | "cancelledAt">,
   availability: Availability | undefined,
   now: Date,
 ): string | null {
+  if (event.cancelledAt) return cancelledMessage;
   if (!isCurrent(event, now)) return "Ticket sales for this event have closed.";
   if (event.ticketCostPence === null) return "Tickets for this event are not sold on this site.";
   if (availability?.soldOut) return "Sorry, this event is sold out.";

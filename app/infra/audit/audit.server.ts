@@ -21,6 +21,10 @@ export const auditActions = {
   "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
   "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
   "gift-aid.claim-marked": "Marked a Gift Aid claim as made",
+  "booking.refunded": "Refunded a booking",
+  "booking.buyer-corrected": "Corrected a booking's buyer",
+  "booking.receipt-resent": "Sent a receipt again",
+  "event.cancelled": "Cancelled an event",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

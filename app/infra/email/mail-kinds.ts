@@ -9,6 +9,10 @@ export const mailKinds = {
   "donation-receipt": { label: "Donation receipt", about: "donation id" },
   "donation-refunded": { label: "Donation refund notice", about: "donation id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
+  // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
+  "booking-refund": { label: "Refund made", about: "refund id" },
+  "event-cancelled": { label: "Event cancelled", about: "booking reference" },
+  "receipt-sent-again": { label: "Receipt sent again", about: "resend id" },
 } as const satisfies Record<string, { label: string; about: string }>;
 
 export type MailKind = keyof typeof mailKinds;

@@ -76,7 +76,9 @@ export function EventTickets({
                     <td>{ticket.email}</td>
                     <td>{ticket.quantity}</td>
                     <td>
-                      <span className="booking-code">{ticket.code}</span>
+                      <Link to={`/admin/bookings/${ticket.bookingRef}`} className="booking-code">
+                        {ticket.code}
+                      </Link>
                       <br />
                       <small className="booking-ref">{ticket.bookingRef}</small>
                     </td>

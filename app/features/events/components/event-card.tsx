@@ -121,6 +121,7 @@ export function EventAction({
   current: boolean;
   soldOut: boolean;
 }) {
+  if (event.cancelledAt) return <p className="event-cancelled">Cancelled</p>;
   if (soldOut) return <p className="sold-out">Sold out</p>;
   if (!current) return null;
   if (event.ticketCostPence === null) {

@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigation, useRevalidator } from "react-router";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { londonDate, londonTime } from "~/lib/london-time";
+import type { CancellationProgress } from "../cancellation.server";
+
+/** How often the page asks again while the refunds are under way. */
+const refreshMs = 2000;
+
+/**
+ * On an event's staff page: `Cancel event` (a required reason, then a question), or, once it is
+ * cancelled, how far the refunds have got, refreshing by itself until they are all made.
+ */
+export function EventCancellation({
+  eventName,
+  progress,
+  error,
+  reason,
+}: {
+  eventName: string;
+  progress: CancellationProgress | undefined;
+  /** The action's message for the reason field. */
+  error?: string;
+  reason?: string;
+}) {
+  if (progress) return <CancellationProgressPanel progress={progress} />;
+  return <CancelEventForm eventName={eventName} error={error} reason={reason} />;
+}
+
+function CancellationProgressPanel({ progress }: { progress: CancellationProgress }) {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  useEffect(() => {
+    if (!progress.running) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void revalidate.current();
+    }, refreshMs);
+    return () => clearInterval(timer);
+  }, [progress.running]);
+  return (
+    <section className="section event-cancellation" aria-labelledby="cancellation-title">
+      <h2 id="cancellation-title">Cancelled</h2>
+      <p>
+        Cancelled on {londonDate(progress.cancelledAt)} at {londonTime(progress.cancelledAt)}: {progress.reason}
+      </p>
+      <p className="cancellation-progress" role="status" aria-live="polite">
+        Refunded {progress.refunded} of {progress.total} {progress.total === 1 ? "booking" : "bookings"}
+        {progress.running ? "…" : "."}
+      </p>
+      <progress max={Math.max(progress.total, 1)} value={progress.refunded} aria-label="Bookings refunded" />
+      {progress.waitingTotal > 0 ? (
+        <>
+          <h3>Refunds waiting</h3>
+          <p>The card provider has not made these yet; they are tried again automatically.</p>
+          <ul>
+            {progress.waiting.map((w) => (
+              <li key={w.bookingRef}>
+                <Link to={`/admin/bookings/${w.bookingRef}`}>{w.code}</Link>: Refund waiting:{" "}
+                {w.error ?? "not yet answered"}
+              </li>
+            ))}
+          </ul>
+          {progress.waitingTotal > progress.waiting.length ? (
+            <p>And {progress.waitingTotal - progress.waiting.length} more.</p>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function CancelEventForm({ eventName, error, reason }: { eventName: string; error?: string; reason?: string }) {
+  const navigation = useNavigation();
+  const cancelling = navigation.state === "submitting" && navigation.formData?.get("intent") === "cancel";
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmed = useRef(false);
+  const [asking, setAsking] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const message =
+    error ?? (missing ? "Say why the event is cancelled (at most 200 characters): the buyers are told." : undefined);
+  return (
+    <section className="section event-cancellation" aria-labelledby="cancel-title">
+      <h2 id="cancel-title">Cancel the event</h2>
+      <p>
+        Sales stop at once, the public pages say Cancelled, and every paid booking is refunded in full; each buyer is
+        told by e-mail, with your reason.
+      </p>
+      <Form
+        method="post"
+        className="form"
+        ref={formRef}
+        noValidate
+        onSubmit={(event) => {
+          if (cancelling) {
+            event.preventDefault();
+            return;
+          }
+          if (confirmed.current) {
+            confirmed.current = false;
+            return;
+          }
+          event.preventDefault();
+          const typed = String(new FormData(event.currentTarget).get("reason") ?? "").trim();
+          setMissing(typed === "");
+          if (typed !== "") setAsking(true);
+        }}
+      >
+        <input type="hidden" name="intent" value="cancel" />
+        <div className="field">
+          <label htmlFor="cancel-reason">Reason</label>
+          <textarea
+            id="cancel-reason"
+            name="reason"
+            rows={3}
+            maxLength={200}
+            required
+            defaultValue={reason ?? ""}
+            aria-describedby={message ? "cancel-reason-error" : undefined}
+            aria-invalid={message ? true : undefined}
+          />
+          {message ? (
+            <p className="field-error" id="cancel-reason-error">
+              {message}
+            </p>
+          ) : null}
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-danger" aria-disabled={cancelling} aria-busy={cancelling}>
+            {cancelling ? (
+              <>
+                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+                Cancelling…
+              </>
+            ) : (
+              "Cancel event"
+            )}
+          </button>
+          <p className="form-progress" role="status">
+            {cancelling ? "Cancelling…" : ""}
+          </p>
+        </div>
+      </Form>
+      <ConfirmDialog
+        open={asking}
+        title={`Cancel ${eventName}?`}
+        message="Sales stop now and every paid booking is refunded in full. This cannot be undone."
+        confirmLabel="Cancel the event and refund everyone"
+        cancelLabel="Keep the event"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          confirmed.current = true;
+          formRef.current?.requestSubmit();
+        }}
+      />
+    </section>
+  );
+}

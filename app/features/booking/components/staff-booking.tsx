@@ -1,0 +1,372 @@
+import { useRef, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { londonDate, londonTime } from "~/lib/london-time";
+import { formatPounds } from "~/lib/money";
+import type { StaffBooking } from "../staff-bookings.server";
+import { bookingLimits, refundableMessage } from "../schema";
+
+/** What the booking page's action answers, for the form that was sent. */
+export interface BookingActionResult {
+  intent: string;
+  message: string;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+  failed?: boolean;
+}
+
+const statusWords: Record<string, string> = {
+  held: "Held (not paid)",
+  paid: "Paid",
+  cancelled: "Cancelled (not paid)",
+  failed: "Payment failed",
+  refund_pending: "Being refunded",
+  refunded: "Refunded",
+};
+
+function when(iso: string) {
+  return `${londonDate(iso)} ${londonTime(iso)}`;
+}
+
+function plural(n: number, one: string, many: string) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The amount a refund of `quantity` tickets gives back: as the server computes it (refunds.server.ts). */
+export function refundPreviewPence(booking: StaffBooking, quantity: number) {
+  return quantity >= booking.validTickets
+    ? booking.amountPence - booking.refundedPence
+    : booking.ticketPricePence * quantity;
+}
+
+/** The booking's facts, its refunds, its check-ins and its history, in London time. */
+export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
+  return (
+    <>
+      <dl className="booking-facts">
+        <div>
+          <dt>Event</dt>
+          <dd>
+            {booking.event.name}, {when(booking.event.eventDate)}
+            {booking.event.cancelledAt ? <span className="badge">Cancelled</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Buyer</dt>
+          <dd>{booking.name}</dd>
+        </div>
+        <div>
+          <dt>E-mail</dt>
+          <dd>{booking.email}</dd>
+        </div>
+        <div>
+          <dt>Booking reference</dt>
+          <dd className="booking-ref">{booking.bookingRef}</dd>
+        </div>
+        <div>
+          <dt>Quantity</dt>
+          <dd>{booking.quantity}</dd>
+        </div>
+        <div>
+          <dt>Tickets still valid</dt>
+          <dd>{booking.validTickets}</dd>
+        </div>
+        <div>
+          <dt>Checked in</dt>
+          <dd>{booking.checkedIn}</dd>
+        </div>
+        <div>
+          <dt>Amount paid</dt>
+          <dd>{formatPounds(booking.amountPence)}</dd>
+        </div>
+        <div>
+          <dt>Refunded so far</dt>
+          <dd>{formatPounds(booking.refundedPence)}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>{statusWords[booking.status] ?? booking.status}</dd>
+        </div>
+      </dl>
+
+      <section className="section" aria-labelledby="refunds-title">
+        <h2 id="refunds-title">Refunds</h2>
+        {booking.refunds.length === 0 ? (
+          <p>No refunds.</p>
+        ) : (
+          <TableScroll label="Table of refunds">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Tickets</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Why</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {booking.refunds.map((refund) => (
+                  <tr key={refund.id}>
+                    <td>{when(refund.createdAt)}</td>
+                    <td>{refund.quantity ?? "All"}</td>
+                    <td>{formatPounds(refund.amountPence)}</td>
+                    <td>{refund.reason}</td>
+                    <td>{refund.staffEmail}</td>
+                    <td>
+                      {refund.status === "succeeded"
+                        ? `Refunded ${refund.completedAt ? when(refund.completedAt) : ""}`
+                        : refund.status === "pending"
+                          ? `Refund waiting: ${refund.lastError ?? "not yet answered"}`
+                          : "Failed"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </section>
+
+      <section className="section" aria-labelledby="check-ins-title">
+        <h2 id="check-ins-title">Check-ins</h2>
+        {booking.checkIns.length === 0 ? (
+          <p>No one has come through the door on this booking.</p>
+        ) : (
+          <ul>
+            {booking.checkIns.map((checkIn, i) => (
+              <li key={i}>
+                {when(checkIn.at)}: {plural(checkIn.count, "person", "people")}{" "}
+                {checkIn.outcome === "checked-in" ? "let in" : `refused (${checkIn.outcome})`} by {checkIn.by}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="section" aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        <ol className="booking-history">
+          {booking.history.map((entry, i) => (
+            <li key={i}>
+              <time dateTime={entry.at}>{when(entry.at)}</time> <strong>{entry.status}</strong>
+              {entry.note ? `: ${entry.note}` : ""}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </>
+  );
+}
+
+/** Refund some or all of the tickets left, with a reason, after a question naming the amount. */
+export function RefundForm({
+  booking,
+  refundKey,
+  result,
+}: {
+  booking: StaffBooking;
+  refundKey: string;
+  result: BookingActionResult | undefined;
+}) {
+  const navigation = useNavigation();
+  const refunding = navigation.state === "submitting" && navigation.formData?.get("intent") === "refund";
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmed = useRef(false);
+  const [question, setQuestion] = useState<{ title: string; message: string; label: string } | null>(null);
+  const errors = result?.errors ?? {};
+
+  if (booking.refundable === 0) {
+    return (
+      <section className="section" aria-labelledby="refund-title">
+        <h2 id="refund-title">Refund</h2>
+        <p>
+          {booking.status === "paid"
+            ? refundableMessage(0)
+            : booking.status === "refunded" || booking.status === "refund_pending"
+              ? "This booking has been refunded in full."
+              : "Only a paid booking with valid tickets can be refunded."}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="section" aria-labelledby="refund-title">
+      <h2 id="refund-title">Refund</h2>
+      <Form
+        method="post"
+        className="form"
+        id="refund-form"
+        ref={formRef}
+        noValidate
+        onSubmit={(event) => {
+          if (refunding) {
+            event.preventDefault();
+            return;
+          }
+          if (confirmed.current) {
+            confirmed.current = false;
+            return;
+          }
+          const form = new FormData(event.currentTarget);
+          const quantity = Number(form.get("quantity"));
+          // Nothing to confirm yet: the server says what is wrong, beside the field.
+          if (!Number.isInteger(quantity) || quantity < 1 || quantity > booking.refundable) return;
+          event.preventDefault();
+          const amount = formatPounds(refundPreviewPence(booking, quantity));
+          setQuestion({
+            title: `Refund ${amount}?`,
+            message: `${plural(quantity, "ticket", "tickets")} of this booking will stop being valid, the seats go back on sale, and ${amount} goes back to the buyer's card. This cannot be undone.`,
+            label: `Refund ${amount}`,
+          });
+        }}
+      >
+        <input type="hidden" name="intent" value="refund" />
+        <input type="hidden" name="key" value={refundKey} />
+        <div className="field">
+          <label htmlFor="refund-quantity">Tickets to refund</label>
+          <p className="field-hint" id="refund-quantity-hint">
+            {booking.refundable === 1
+              ? "1 ticket can be refunded"
+              : `Up to ${booking.refundable} tickets can be refunded`}{" "}
+            (valid and not checked in): {formatPounds(booking.ticketPricePence)} each, or{" "}
+            {formatPounds(booking.amountPence - booking.refundedPence)} for all that are left, with the booking fee.
+          </p>
+          <input
+            id="refund-quantity"
+            name="quantity"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={booking.refundable}
+            defaultValue={result?.values?.quantity ?? booking.refundable}
+            aria-describedby={errors.quantity ? "refund-quantity-hint refund-quantity-error" : "refund-quantity-hint"}
+            aria-invalid={errors.quantity ? true : undefined}
+          />
+          {errors.quantity ? (
+            <p className="field-error" id="refund-quantity-error">
+              {errors.quantity}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor="refund-reason">Reason</label>
+          <textarea
+            id="refund-reason"
+            name="reason"
+            rows={3}
+            maxLength={200}
+            required
+            defaultValue={result?.values?.reason ?? ""}
+            aria-describedby={errors.reason ? "refund-reason-error" : undefined}
+            aria-invalid={errors.reason ? true : undefined}
+          />
+          {errors.reason ? (
+            <p className="field-error" id="refund-reason-error">
+              {errors.reason}
+            </p>
+          ) : null}
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-danger" aria-disabled={refunding} aria-busy={refunding}>
+            {refunding ? (
+              <>
+                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+                Refunding…
+              </>
+            ) : (
+              "Refund"
+            )}
+          </button>
+          <p className="form-progress" role="status">
+            {refunding ? "Refunding…" : ""}
+          </p>
+        </div>
+      </Form>
+      <ConfirmDialog
+        open={question !== null}
+        title={question?.title ?? ""}
+        message={question?.message ?? ""}
+        confirmLabel={question?.label ?? "Refund"}
+        cancelLabel="Keep the tickets"
+        onCancel={() => setQuestion(null)}
+        onConfirm={() => {
+          setQuestion(null);
+          confirmed.current = true;
+          formRef.current?.requestSubmit();
+        }}
+      />
+    </section>
+  );
+}
+
+/** Correct the buyer's name and e-mail address; send the receipt again to the current one. */
+export function BuyerForm({ booking, result }: { booking: StaffBooking; result: BookingActionResult | undefined }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
+  const errors = result?.errors ?? {};
+  const field = (name: "name" | "email", label: string, type: string, autoComplete: string) => (
+    <div className="field">
+      <label htmlFor={`buyer-${name}`}>{label}</label>
+      <input
+        id={`buyer-${name}`}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        maxLength={bookingLimits[name]}
+        required
+        defaultValue={result?.values?.[name] ?? booking[name]}
+        aria-describedby={errors[name] ? `buyer-${name}-error` : undefined}
+        aria-invalid={errors[name] ? true : undefined}
+      />
+      {errors[name] ? (
+        <p className="field-error" id={`buyer-${name}-error`}>
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+  return (
+    <section className="section" aria-labelledby="buyer-title">
+      <h2 id="buyer-title">The buyer</h2>
+      <Form method="post" className="form" noValidate key={`${booking.name}|${booking.email}`}>
+        <input type="hidden" name="intent" value="correct" />
+        {field("name", "Name", "text", "off")}
+        {field("email", "Email", "email", "off")}
+        <button type="submit" className="button" aria-disabled={busy === "correct"} aria-busy={busy === "correct"}>
+          {busy === "correct" ? (
+            <>
+              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+              Saving…
+            </>
+          ) : (
+            "Save the buyer's details"
+          )}
+        </button>
+      </Form>
+      {booking.validTickets > 0 ? (
+        <Form method="post" className="form">
+          <input type="hidden" name="intent" value="resend" />
+          <p>The receipt goes to {booking.email}, for the tickets still valid.</p>
+          <button
+            type="submit"
+            className="button button-secondary"
+            aria-disabled={busy === "resend"}
+            aria-busy={busy === "resend"}
+          >
+            {busy === "resend" ? (
+              <>
+                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+                Sending…
+              </>
+            ) : (
+              "Resend receipt"
+            )}
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,336 @@
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { recordAudit } from "~/infra/audit/audit.server";
+import type { Database, Queryable } from "~/infra/db/database.server";
+import type { MailKind } from "~/infra/email/mail-kinds";
+import { queueMail } from "~/infra/email/outbox.server";
+import { announceChange } from "~/infra/live/changes.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { AppError } from "~/lib/errors";
+import { validate } from "~/lib/forms";
+import { isUuid } from "~/lib/ids";
+import { formatPounds } from "~/lib/money";
+import { bookingHistory, bookings, events, refunds, tickets } from "../../../db/schema";
+import { bookingFeePence } from "./pricing";
+import { eventCancelledNotice, refundMade } from "./refund-mails.server";
+import { refundMessages, refundSchema, refundableMessage, type RefundField } from "./schema";
+
+// Refunds of bookings (docs/decisions/015-bookings-and-refunds.md). A refund is first written as
+// `pending`, with its unique key, in the same transaction that takes the tickets back, under a lock
+// on the booking row; only then is the provider asked, with the idempotency key `refund-<id>`. So
+// a double click, two staff at once or a crash between the two steps still give one refund: a
+// pending refund is asked for again, with the same key, until the provider answers.
+
+export type RefundRow = typeof refunds.$inferSelect;
+
+/** Who gives the money back: a member of staff, or the site for an event staff cancelled. */
+export interface Refunder {
+  id: string | null;
+  email: string;
+}
+
+/** What refunding needs: what a payment needs, and a way to send a queued e-mail at once. */
+export interface RefundDeps extends PaymentDeps {
+  deliver?(kind: MailKind, about: string): Promise<unknown>;
+}
+
+export interface RefundView {
+  id: string;
+  key: string;
+  bookingRef: string;
+  quantity: number | null;
+  amountPence: number;
+  reason: string;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  staffEmail: string;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export function refundView(row: RefundRow): RefundView {
+  return {
+    id: row.id,
+    key: row.key,
+    bookingRef: row.bookingRef ?? "",
+    quantity: row.quantity,
+    amountPence: row.amountPence,
+    reason: row.reason,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    staffEmail: row.staffEmail,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+/** A booking's refunds, oldest first. */
+export async function refundsOfBooking(db: Queryable, bookingRef: string): Promise<RefundView[]> {
+  if (!isUuid(bookingRef)) return [];
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(eq(refunds.bookingRef, bookingRef))
+    .orderBy(asc(refunds.createdAt), asc(refunds.id));
+  return rows.map(refundView);
+}
+
+/** What one ticket cost on this booking (what was paid less the fee, shared by the tickets bought). */
+export function ticketPriceOf(booking: { amountPence: number; quantity: number }) {
+  return Math.round((booking.amountPence - bookingFeePence) / booking.quantity);
+}
+
+/**
+ * The amount a refund of `quantity` tickets gives back: the ticket price for each, or, when they
+ * are all the tickets still valid, everything not yet refunded (the booking fee too).
+ */
+export function refundAmountPence(
+  booking: { amountPence: number; quantity: number; refundedPence: number },
+  quantity: number,
+  validTickets: number,
+) {
+  return quantity >= validTickets ? booking.amountPence - booking.refundedPence : ticketPriceOf(booking) * quantity;
+}
+
+interface RecordRefund {
+  bookingRef: string;
+  key: string;
+  reason: string;
+  /** A number of tickets (never more than are valid and not checked in), or everything left (an event cancelled). */
+  quantity: number | "everything";
+  staff: Refunder;
+  now: Date;
+  /** Staff refunds are audited one by one; an event's refunds are covered by its cancellation's entry. */
+  audit: boolean;
+}
+
+/**
+ * Takes the tickets back and writes the refund as `pending`, in one transaction with the booking
+ * row locked while what is left is computed. A key already used answers its refund (created false).
+ */
+async function recordRefund(db: Database, request: RecordRefund): Promise<{ refund: RefundRow; created: boolean }> {
+  return db.transaction(async (tx) => {
+    const [booking] = await tx.select().from(bookings).where(eq(bookings.bookingRef, request.bookingRef)).for("update");
+    if (!booking) throw new AppError("not-found", "There is no such booking.");
+    const [earlier] = await tx.select().from(refunds).where(eq(refunds.key, request.key));
+    if (earlier) {
+      if (earlier.bookingRef !== booking.bookingRef)
+        throw new AppError("conflict", refundMessages.key, { fields: { key: refundMessages.key } });
+      return { refund: earlier, created: false };
+    }
+    if (booking.status === "refunded" || booking.status === "refund_pending")
+      throw new AppError("conflict", "This booking has already been refunded in full.");
+    if (booking.status !== "paid")
+      throw new AppError("conflict", "This booking has not been paid, so there is nothing to refund.");
+    const [ticket] = await tx.select().from(tickets).where(eq(tickets.bookingRef, booking.bookingRef)).for("update");
+    const valid = ticket?.isValid ? ticket.quantity : 0;
+    const refundable = request.quantity === "everything" ? valid : valid - ticket!.checkedInCount;
+    const quantity = request.quantity === "everything" ? valid : request.quantity;
+    if (!ticket || refundable <= 0) throw new AppError("conflict", refundableMessage(0));
+    if (quantity > refundable) {
+      const message = refundableMessage(refundable);
+      throw new AppError("invalid", message, { fields: { quantity: message } });
+    }
+    const amountPence = refundAmountPence(booking, quantity, valid);
+    if (amountPence <= 0) throw new AppError("conflict", "These tickets were free, so there is no money to give back.");
+
+    const [refund] = await tx
+      .insert(refunds)
+      .values({
+        id: crypto.randomUUID(),
+        key: request.key,
+        bookingRef: booking.bookingRef,
+        quantity,
+        amountPence,
+        reason: request.reason,
+        status: "pending",
+        staffUserId: request.staff.id,
+        staffEmail: request.staff.email,
+        createdAt: request.now,
+      })
+      .returning();
+    const all = quantity >= valid;
+    await tx
+      .update(tickets)
+      // A ticket with none left is marked invalid and keeps its quantity, so the record says what it was.
+      .set(all ? { isValid: false } : { quantity: sql`${tickets.quantity} - ${quantity}` })
+      .where(eq(tickets.bookingRef, booking.bookingRef));
+    await tx
+      .update(bookings)
+      .set({
+        refundedPence: booking.refundedPence + amountPence,
+        status: all ? "refunded" : booking.status,
+        updatedAt: request.now,
+      })
+      .where(eq(bookings.bookingRef, booking.bookingRef));
+    const tickets_ = `${quantity} ${quantity === 1 ? "ticket" : "tickets"}`;
+    await tx.insert(bookingHistory).values({
+      bookingRef: booking.bookingRef,
+      status: all ? "refunded" : "partly refunded",
+      note: `${tickets_} (${formatPounds(amountPence)}) given back by ${request.staff.email}: ${request.reason}`,
+      at: request.now,
+    });
+    if (request.audit && request.staff.id) {
+      await recordAudit(tx, {
+        staff: { id: request.staff.id, email: request.staff.email },
+        action: "booking.refunded",
+        subject: `booking:${booking.bookingRef}`,
+        summary: `Refunded ${quantity} of ${valid} valid ${valid === 1 ? "ticket" : "tickets"}: ${formatPounds(amountPence)}`,
+        at: request.now,
+      });
+    }
+    // The seats are on sale again at once, on every page that shows them.
+    await announceChange(tx, "availability");
+    return { refund: refund!, created: true };
+  });
+}
+
+/**
+ * Asks the provider for a pending refund (again, after a failure or a restart: always with the
+ * same idempotency key, so it is made once). On success the refund is marked and the buyer's
+ * e-mail queued in one transaction, then sent; on failure the error is kept for staff to see.
+ */
+export async function attemptRefund(deps: RefundDeps, refundId: string): Promise<RefundRow | undefined> {
+  const [refund] = await deps.db.select().from(refunds).where(eq(refunds.id, refundId));
+  if (!refund?.bookingRef || refund.status !== "pending") return refund;
+  const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, refund.bookingRef));
+  let mail: { kind: MailKind; about: string } | undefined;
+  try {
+    if (!booking?.providerPaymentId) throw new Error("The booking has no payment to refund.");
+    const made = await deps.payments.refundPayment(
+      booking.providerPaymentId,
+      `refund-${refund.id}`,
+      refund.amountPence,
+    );
+    const now = deps.clock.now();
+    mail = await deps.db.transaction(async (tx) => {
+      const [done] = await tx
+        .update(refunds)
+        .set({
+          status: "succeeded",
+          providerRefundId: made.id,
+          attempts: sql`${refunds.attempts} + 1`,
+          lastError: null,
+          completedAt: now,
+        })
+        .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
+        .returning();
+      if (!done) return undefined; // Another process finished it first, and told the buyer.
+      await tx.insert(bookingHistory).values({
+        bookingRef: booking.bookingRef,
+        status: "refund made",
+        note: `The card provider gave back ${formatPounds(done.amountPence)} (${made.id})`,
+        at: now,
+      });
+      return queueRefundMail(tx, deps, done, now);
+    });
+  } catch (error) {
+    const message = (error as Error).message || String(error);
+    console.error(`Refund ${refund.id} of booking ${refund.bookingRef} is waiting:`, message);
+    await deps.db
+      .update(refunds)
+      .set({ attempts: sql`${refunds.attempts} + 1`, lastError: message.slice(0, 500) })
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
+  }
+  if (mail && deps.deliver) await deps.deliver(mail.kind, mail.about);
+  const [after] = await deps.db.select().from(refunds).where(eq(refunds.id, refund.id));
+  return after;
+}
+
+/** The buyer's e-mail for a refund that has just succeeded: an event cancelled, or tickets given back. */
+async function queueRefundMail(db: Queryable, deps: RefundDeps, refund: RefundRow, now: Date) {
+  const [row] = await db
+    .select({ booking: bookings, event: events, ticket: tickets })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .leftJoin(tickets, eq(tickets.bookingRef, bookings.bookingRef))
+    .where(eq(bookings.bookingRef, refund.bookingRef!));
+  if (!row) return undefined;
+  const to = {
+    bookingRef: row.booking.bookingRef,
+    holderName: row.booking.holderName,
+    email: row.booking.email,
+    event: { name: row.event.name, eventDate: row.event.eventDate },
+    charity: deps.charity,
+  };
+  if (refund.key.startsWith("cancel:")) {
+    const message = eventCancelledNotice(to, { reason: refund.reason, amountPence: refund.amountPence });
+    await queueMail(db, { kind: "event-cancelled", about: row.booking.bookingRef, message, now });
+    return { kind: "event-cancelled" as const, about: row.booking.bookingRef };
+  }
+  const ticketsLeft = row.ticket?.isValid ? row.ticket.quantity : 0;
+  const message = refundMade(to, {
+    quantity: refund.quantity ?? 0,
+    amountPence: refund.amountPence,
+    reason: refund.reason,
+    ticketsLeft,
+  });
+  await queueMail(db, { kind: "booking-refund", about: refund.id, message, now });
+  return { kind: "booking-refund" as const, about: refund.id };
+}
+
+/**
+ * Staff refund some or all of a booking's tickets (the page's form and the staff API). `key` is the
+ * form's one-time token: sent twice, it finds the same refund. The amount is computed here.
+ */
+export async function refundBooking(
+  deps: RefundDeps,
+  staff: Refunder,
+  bookingRef: string,
+  input: { quantity: unknown; reason: unknown; key: unknown },
+): Promise<{ refund: RefundView; created: boolean }> {
+  if (!isUuid(bookingRef)) throw new AppError("not-found", "There is no such booking.");
+  const validation = validate<typeof refundSchema, RefundField>(refundSchema, input);
+  if (!validation.ok) {
+    const first = Object.values(validation.errors)[0] ?? refundMessages.quantity;
+    throw new AppError("invalid", first, { fields: validation.errors });
+  }
+  const { quantity, reason, key } = validation.data;
+  const { refund, created } = await recordRefund(deps.db, {
+    bookingRef,
+    key,
+    reason,
+    quantity,
+    staff,
+    now: deps.clock.now(),
+    audit: true,
+  });
+  const after = refund.status === "pending" ? await attemptRefund(deps, refund.id) : refund;
+  return { refund: refundView(after ?? refund), created };
+}
+
+/**
+ * Refunds everything left of a paid booking because its event was cancelled, keyed
+ * `cancel:<booking ref>` so that no booking is ever refunded twice for it, by any process.
+ */
+export async function refundForCancellation(
+  deps: RefundDeps,
+  staff: Refunder,
+  bookingRef: string,
+  reason: string,
+): Promise<RefundRow | undefined> {
+  const { refund } = await recordRefund(deps.db, {
+    bookingRef,
+    key: `cancel:${bookingRef}`,
+    reason,
+    quantity: "everything",
+    staff,
+    now: deps.clock.now(),
+    audit: false,
+  });
+  return refund.status === "pending" ? attemptRefund(deps, refund.id) : refund;
+}
+
+/** Asks again for every booking refund still pending, oldest first. */
+export async function retryPendingRefunds(deps: RefundDeps, shouldStop: () => boolean = () => false) {
+  const pending = await deps.db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.status, "pending"), isNotNull(refunds.bookingRef)))
+    .orderBy(asc(refunds.createdAt));
+  for (const { id } of pending) {
+    if (shouldStop()) return;
+    await attemptRefund(deps, id);
+  }
+}

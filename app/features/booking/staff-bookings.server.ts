@@ -1,0 +1,220 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { recordAudit } from "~/infra/audit/audit.server";
+import type { Queryable } from "~/infra/db/database.server";
+import { queueMail } from "~/infra/email/outbox.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { readBookingCode, shortCode } from "~/lib/booking-code";
+import { AppError } from "~/lib/errors";
+import { validate } from "~/lib/forms";
+import { isUuid } from "~/lib/ids";
+import { bookingHistory, bookings, checkIns, events, tickets } from "../../../db/schema";
+import { bookingReceipt } from "./receipt.server";
+import { refundsOfBooking, ticketPriceOf, type RefundDeps, type RefundView } from "./refunds.server";
+import { bookingMessages, buyerSchema, type BuyerField } from "./schema";
+
+// A booking as staff see and correct it (docs/decisions/015-bookings-and-refunds.md): found by its
+// reference or receipt code, with its whole history; its buyer corrected; its receipt sent again.
+
+export type BookingSearch =
+  | { outcome: "found"; bookingRef: string }
+  | { outcome: "several"; matches: { bookingRef: string; code: string; eventName: string; status: string }[] }
+  | { outcome: "none"; message: string };
+
+/** What staff typed in "Booking reference": a full reference, or the 8-character code on the receipt. */
+export async function findBooking(db: Queryable, typed: string): Promise<BookingSearch> {
+  const code = readBookingCode(typed);
+  if (!code) {
+    return {
+      outcome: "none",
+      message:
+        "Type the full booking reference, or the 8-character booking code printed on the receipt (such as 3F9A-1C2B).",
+    };
+  }
+  const where =
+    code.kind === "reference"
+      ? eq(bookings.bookingRef, code.bookingRef)
+      : sql`replace(${bookings.bookingRef}::text, '-', '') like ${`${code.prefix}%`}`;
+  // Unpaid attempts are left out of a short code's matches: staff look for bookings that were paid.
+  const rows = await db
+    .select({ bookingRef: bookings.bookingRef, status: bookings.status, eventName: events.name })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(code.kind === "reference" ? where : and(where, sql`${bookings.status} <> 'held'`))
+    .orderBy(asc(bookings.createdAt))
+    .limit(20);
+  if (rows.length === 1) return { outcome: "found", bookingRef: rows[0]!.bookingRef };
+  if (rows.length === 0) return { outcome: "none", message: `No booking has the reference “${typed.trim()}”.` };
+  return {
+    outcome: "several",
+    matches: rows.map((row) => ({ ...row, code: shortCode(row.bookingRef) })),
+  };
+}
+
+export interface StaffBooking {
+  bookingRef: string;
+  code: string;
+  event: { id: string; name: string; eventDate: string; cancelledAt: string | null };
+  name: string;
+  email: string;
+  /** Tickets bought. */
+  quantity: number;
+  /** Tickets still valid (not refunded). */
+  validTickets: number;
+  checkedIn: number;
+  /** Tickets staff may still refund: valid and not yet checked in. */
+  refundable: number;
+  amountPence: number;
+  refundedPence: number;
+  ticketPricePence: number;
+  status: string;
+  hasTicket: boolean;
+  history: { status: string; note: string; at: string }[];
+  refunds: RefundView[];
+  checkIns: { count: number; outcome: string; at: string; by: string }[];
+}
+
+/** One booking with everything that happened to it, for its staff page; undefined when there is none. */
+export async function staffBooking(db: Queryable, bookingRef: string): Promise<StaffBooking | undefined> {
+  if (!isUuid(bookingRef)) return undefined;
+  const [row] = await db
+    .select({ booking: bookings, event: events, ticket: tickets })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .leftJoin(tickets, eq(tickets.bookingRef, bookings.bookingRef))
+    .where(eq(bookings.bookingRef, bookingRef));
+  if (!row) return undefined;
+  const [history, refunds, doors] = await Promise.all([
+    db
+      .select({ status: bookingHistory.status, note: bookingHistory.note, at: bookingHistory.at })
+      .from(bookingHistory)
+      .where(eq(bookingHistory.bookingRef, bookingRef))
+      .orderBy(asc(bookingHistory.at), asc(bookingHistory.id)),
+    refundsOfBooking(db, bookingRef),
+    db.select().from(checkIns).where(eq(checkIns.bookingRef, bookingRef)).orderBy(asc(checkIns.scannedAt)),
+  ]);
+  const { booking, event, ticket } = row;
+  const validTickets = ticket?.isValid ? ticket.quantity : 0;
+  const checkedIn = ticket?.checkedInCount ?? 0;
+  return {
+    bookingRef,
+    code: shortCode(bookingRef),
+    event: {
+      id: event.id,
+      name: event.name,
+      eventDate: event.eventDate.toISOString(),
+      cancelledAt: event.cancelledAt?.toISOString() ?? null,
+    },
+    name: ticket?.ticketHolderName ?? booking.holderName,
+    email: ticket?.email ?? booking.email,
+    quantity: booking.quantity,
+    validTickets,
+    checkedIn,
+    refundable: booking.status === "paid" ? Math.max(0, validTickets - checkedIn) : 0,
+    amountPence: booking.amountPence,
+    refundedPence: booking.refundedPence,
+    ticketPricePence: ticketPriceOf(booking),
+    status: booking.status,
+    hasTicket: Boolean(ticket),
+    history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+    refunds,
+    checkIns: doors.map((c) => ({
+      count: c.count,
+      outcome: c.outcome,
+      at: c.scannedAt.toISOString(),
+      by: c.staffEmail,
+    })),
+  };
+}
+
+/**
+ * Corrects the buyer's name and e-mail address (the booking form's rules and messages), on the
+ * booking and its ticket, with a line in its history and an audit entry that names no one.
+ */
+export async function correctBuyer(
+  db: RefundDeps["db"],
+  staff: { id: string; email: string },
+  bookingRef: string,
+  input: { name: unknown; email: unknown },
+  now: Date,
+): Promise<{ name: string; email: string }> {
+  if (!isUuid(bookingRef)) throw new AppError("not-found", "There is no such booking.");
+  const validation = validate<typeof buyerSchema, BuyerField>(buyerSchema, input);
+  if (!validation.ok) throw new AppError("invalid", bookingMessages.summary, { fields: validation.errors });
+  const { name, email } = validation.data;
+  await db.transaction(async (tx) => {
+    const [booking] = await tx.select().from(bookings).where(eq(bookings.bookingRef, bookingRef)).for("update");
+    if (!booking) throw new AppError("not-found", "There is no such booking.");
+    const changed = [
+      ...(booking.holderName !== name ? ["name"] : []),
+      ...(booking.email !== email ? ["e-mail address"] : []),
+    ];
+    if (changed.length === 0) return;
+    await tx
+      .update(bookings)
+      .set({ holderName: name, email, updatedAt: now })
+      .where(eq(bookings.bookingRef, bookingRef));
+    await tx.update(tickets).set({ ticketHolderName: name, email }).where(eq(tickets.bookingRef, bookingRef));
+    const what = changed.join(" and ");
+    await tx
+      .insert(bookingHistory)
+      .values({ bookingRef, status: booking.status, note: `The buyer's ${what} corrected by ${staff.email}`, at: now });
+    await recordAudit(tx, {
+      staff,
+      action: "booking.buyer-corrected",
+      subject: `booking:${bookingRef}`,
+      summary: `Corrected the buyer's ${what}`,
+      at: now,
+    });
+  });
+  return { name, email };
+}
+
+/**
+ * Sends the receipt again, to the buyer's current address, for the tickets still valid. Each
+ * resend is its own e-mail (keyed by a fresh id); the id is returned for delivering it at once.
+ */
+export async function resendReceipt(
+  deps: PaymentDeps,
+  staff: { id: string; email: string },
+  bookingRef: string,
+): Promise<{ resendId: string; email: string }> {
+  if (!isUuid(bookingRef)) throw new AppError("not-found", "There is no such booking.");
+  const now = deps.clock.now();
+  const resendId = crypto.randomUUID();
+  const email = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ booking: bookings, event: events, ticket: tickets })
+      .from(bookings)
+      .innerJoin(events, eq(events.id, bookings.eventId))
+      .leftJoin(tickets, eq(tickets.bookingRef, bookings.bookingRef))
+      .where(eq(bookings.bookingRef, bookingRef));
+    if (!row) throw new AppError("not-found", "There is no such booking.");
+    const { booking, event, ticket } = row;
+    if (!ticket) throw new AppError("conflict", "This booking has not been paid, so it has no receipt.");
+    if (!ticket.isValid)
+      throw new AppError("conflict", "This booking has been refunded in full, so it has no receipt to send.");
+    const receipt = await bookingReceipt({
+      bookingRef,
+      holderName: ticket.ticketHolderName,
+      email: ticket.email,
+      quantity: ticket.quantity,
+      amountPence: booking.amountPence - booking.refundedPence,
+      ticketCostPence: ticketPriceOf(booking),
+      event: { name: event.name, eventDate: event.eventDate, location: event.location },
+      charity: deps.charity,
+    });
+    await queueMail(tx, { kind: "receipt-sent-again", about: resendId, message: receipt, now });
+    await tx
+      .insert(bookingHistory)
+      .values({ bookingRef, status: booking.status, note: `Receipt sent again by ${staff.email}`, at: now });
+    await recordAudit(tx, {
+      staff,
+      action: "booking.receipt-resent",
+      subject: `booking:${bookingRef}`,
+      summary: "Sent the receipt again to the buyer's current address",
+      at: now,
+    });
+    return ticket.email;
+  });
+  return { resendId, email };
+}

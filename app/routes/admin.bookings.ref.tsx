@@ -1,0 +1,121 @@
+import { Link, data } from "react-router";
+import type { Route } from "./+types/admin.bookings.ref";
+import { ErrorPage } from "~/components/layout/error-page";
+import {
+  BuyerForm,
+  RefundForm,
+  StaffBookingDetails,
+  type BookingActionResult,
+} from "~/features/booking/components/staff-booking";
+import { refundBooking } from "~/features/booking/refunds.server";
+import { correctBuyer, resendReceipt, staffBooking } from "~/features/booking/staff-bookings.server";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
+import { formatPounds } from "~/lib/money";
+
+// /admin/bookings/:bookingRef: a booking and its history; refund some or all of it, correct its
+// buyer, send its receipt again.
+export const loader = pageWork("A booking's page", async ({ request, context, params }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  const booking = await staffBooking(context.services.db, params.bookingRef);
+  if (!booking) throw new AppError("not-found", "There is no such booking.");
+  // The refund form's one-time token: it becomes the refund's key, so the form sent twice refunds once.
+  return { booking, refundKey: crypto.randomUUID() };
+});
+
+/** Every answer of the action has one shape, for the form that was sent. */
+function answer(result: BookingActionResult, status = 200) {
+  return data(result, { status });
+}
+
+export const action = pageWork("Changing a booking", async ({ request, context, params }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  const staff = await requireStaffPage(context.services, request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const text = (name: string) => String(form.get(name) ?? "");
+  try {
+    if (intent === "refund") {
+      const { refund, created } = await refundBooking(await context.services.refundDeps(), staff, params.bookingRef, {
+        quantity: text("quantity"),
+        reason: text("reason"),
+        key: text("key"),
+      });
+      const tickets = `${refund.quantity} ${refund.quantity === 1 ? "ticket" : "tickets"}`;
+      const message =
+        refund.status === "succeeded"
+          ? `${created ? "Refunded" : "Already refunded"}: ${tickets}, ${formatPounds(refund.amountPence)}. The buyer is told by e-mail.`
+          : `Refund waiting: ${refund.lastError ?? "the card provider has not answered yet"}. It is tried again automatically.`;
+      return answer({ intent, message });
+    }
+    if (intent === "correct") {
+      await correctBuyer(
+        context.services.db,
+        staff,
+        params.bookingRef,
+        { name: text("name"), email: text("email") },
+        context.services.clock.now(),
+      );
+      return answer({ intent, message: "The buyer's details are saved." });
+    }
+    if (intent === "resend") {
+      const { resendId, email } = await resendReceipt(await context.services.paymentDeps(), staff, params.bookingRef);
+      const sent = await context.services.outbox.deliver("receipt-sent-again", resendId);
+      const message =
+        sent.ok === true
+          ? `The receipt was sent again to ${email}.`
+          : `The receipt is queued for ${email}; the mail server will be tried again shortly.`;
+      return answer({ intent, message });
+    }
+    return answer({ intent, message: "Nothing was asked for.", failed: true }, 400);
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
+      const result: BookingActionResult = {
+        intent,
+        message: error.message,
+        errors: error.fields,
+        values: Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])),
+        failed: true,
+      };
+      return answer(result, error.code === "invalid" ? 400 : 409);
+    }
+    throw error;
+  }
+});
+
+export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Booking ${data.booking.code}` : "Booking");
+
+export default function AdminBooking({ loaderData: { booking, refundKey }, actionData }: Route.ComponentProps) {
+  return (
+    <main id="main" className="page narrow staff-booking">
+      <p>
+        <Link to="/admin/bookings">Find a booking</Link> ·{" "}
+        <Link to={`/admin/events/${booking.event.id}`}>{booking.event.name}</Link>
+      </p>
+      <h1>Booking {booking.code}</h1>
+      {actionData ? (
+        <p
+          className={`notice${actionData.failed ? " notice-error" : ""}`}
+          role={actionData.failed ? "alert" : "status"}
+        >
+          {actionData.message}
+        </p>
+      ) : null}
+      <StaffBookingDetails booking={booking} />
+      <RefundForm
+        key={refundKey}
+        booking={booking}
+        refundKey={refundKey}
+        result={actionData?.intent === "refund" ? actionData : undefined}
+      />
+      <BuyerForm booking={booking} result={actionData?.intent === "correct" ? actionData : undefined} />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,31 @@
+import type { Route } from "./+types/api.admin.bookings.ref.refunds";
+import { refundBooking } from "~/features/booking/refunds.server";
+import { requireStaff } from "~/features/staff/staff.server";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { AppError } from "~/lib/errors";
+
+// POST /api/admin/bookings/:bookingRef/refunds {quantity, reason, key}: refunds that many tickets
+// (the amount computed by the server). 201 with the refund; the same key again answers 200 with
+// the same refund, so a retried request never refunds twice. Its status is `pending` while the
+// card provider has not yet answered (it is asked again in the background).
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  apiRoute("Refunding a booking", async () => {
+    allowMethods(request, "POST");
+    const staff = await requireStaff(context.services, request);
+    const body = await readJsonBody(request);
+    const { refund, created } = await refundBooking(await context.services.refundDeps(), staff, params.bookingRef, {
+      quantity: body.quantity,
+      reason: body.reason,
+      key: body.key,
+    });
+    return Response.json(refund, { status: created ? 201 : 200, headers: noStore });
+  });
+
+// Only POST is offered here; a booking's refunds are in GET /api/admin/bookings/:bookingRef.
+export const loader = ({ request, context }: Route.LoaderArgs) =>
+  apiRoute("Reading a booking's refunds", async () => {
+    await requireStaff(context.services, request);
+    throw new AppError("method-not-allowed", "Use POST to refund; GET the booking to see its refunds.", {
+      headers: { Allow: "POST" },
+    });
+  });

@@ -1,0 +1,25 @@
+import type { Route } from "./+types/api.admin.events.id.cancel";
+import { cancelEvent } from "~/features/booking/cancellation.server";
+import { requireStaff } from "~/features/staff/staff.server";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { AppError } from "~/lib/errors";
+
+// POST /api/admin/events/:id/cancel {reason}: cancels the event (sales stop, the public pages say
+// Cancelled) and starts refunding every paid booking in the background. Answers the progress:
+// {cancelledAt, reason, total, refunded, running, waiting, waitingTotal}.
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  apiRoute("Cancelling an event", async () => {
+    allowMethods(request, "POST");
+    const staff = await requireStaff(context.services, request);
+    const body = await readJsonBody(request);
+    const progress = await cancelEvent(context.services, staff, params.id, { reason: body.reason });
+    void context.services.refunds.kick();
+    return Response.json(progress, { headers: noStore });
+  });
+
+// Only POST is offered here.
+export const loader = ({ request, context }: Route.LoaderArgs) =>
+  apiRoute("Reading an event's cancellation", async () => {
+    await requireStaff(context.services, request);
+    throw new AppError("method-not-allowed", "Use POST to cancel the event.", { headers: { Allow: "POST" } });
+  });
