@@ -41,6 +41,8 @@ export default [
   route("admin/sign-out", "routes/admin.sign-out.ts"),
   route("admin/events/:id/tickets.csv", "routes/admin.events.id.tickets-csv.ts"),
   route("admin/volunteers.csv", "routes/admin.volunteers-csv.ts"),
+  // An invitation's one-time link: reachable without a session, so outside the staff area's frame.
+  route("admin/join/:token", "routes/admin.join.token.tsx"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),
@@ -52,6 +54,10 @@ export default [
     route("check-in/:id", "routes/admin.check-in.id.tsx"),
     route("volunteers", "routes/admin.volunteers.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("staff", "routes/admin.staff.tsx"),
+    route("emails", "routes/admin.emails.tsx"),
+    route("emails/:emailId", "routes/admin.emails.id.tsx"),
+    route("settings", "routes/admin.settings.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),

@@ -4,6 +4,7 @@ import { RateLimiter } from "~/infra/rate-limit.server";
 import { loadContent, type SiteContent } from "~/features/content/content.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
+import { OfficeSweep } from "~/features/office/office.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
@@ -31,6 +32,8 @@ export interface Services {
   payments: PaymentProvider;
   /** Delivers queued e-mails (receipts) with retries. */
   outbox: OutboxWorker;
+  /** Queues the charity office's e-mails (each arrival, or a daily summary) by the Settings page. */
+  office: OfficeSweep;
   /** What bookings and donations need: database, provider, and the charity's details for receipts. */
   paymentDeps(): Promise<PaymentDeps>;
   /** Settles the booking or donation a succeeded payment paid for (server/payments.ts). */
@@ -80,6 +83,13 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       if (!config.production) content = await loadContent(config.contentDir);
       return content;
     }
+    const office = new OfficeSweep(
+      database.db,
+      clock,
+      async () => (await paymentDeps()).charity,
+      () => void outbox.deliverDue(),
+    );
+    await office.start();
     return {
       config,
       db: database.db,
@@ -89,6 +99,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       availability,
       payments,
       outbox,
+      office,
       paymentDeps,
       settlePayment: async (paymentId, known) => settlePayment(await paymentDeps(), paymentId, known),
       paymentWebhook: async (request) => paymentWebhook(await paymentDeps(), request),
@@ -98,6 +109,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       },
       drain: () => availability.close(),
       async close() {
+        await office.stop();
         await outbox.stop();
         await database.close();
       },

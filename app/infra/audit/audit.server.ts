@@ -14,6 +14,15 @@ export const auditActions = {
   "tickets.exported": "Downloaded an event's tickets",
   "volunteers.exported": "Downloaded the volunteer sign-ups",
   "volunteer.deleted": "Deleted a volunteer sign-up",
+  // Staff accounts, e-mails and settings (docs/decisions/017-staff-emails-and-the-office.md).
+  "staff.invited": "Invited a member of staff",
+  "staff.invitation-cancelled": "Cancelled a staff invitation",
+  "staff.joined": "Joined the staff",
+  "staff.removed": "Removed a member of staff",
+  "staff.password-changed": "Changed their password",
+  "staff.signed-out-everywhere": "Signed out of every device",
+  "email.retried": "Retried an e-mail",
+  "settings.changed": "Changed the settings",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

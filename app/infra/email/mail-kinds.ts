@@ -8,6 +8,12 @@ export const mailKinds = {
   "booking-refunded": { label: "Refund notice", about: "booking reference" },
   "donation-receipt": { label: "Donation receipt", about: "donation id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
+  // Staff accounts and telling the charity's office (docs/decisions/017-staff-emails-and-the-office.md).
+  "staff-invitation": { label: "Staff invitation", about: "invitation token's SHA-256" },
+  "office-booking": { label: "Office: a booking", about: "booking reference" },
+  "office-donation": { label: "Office: a donation", about: "donation id" },
+  "office-volunteer": { label: "Office: a volunteer sign-up", about: "volunteer sign-up id" },
+  "office-summary": { label: "Office: the day's summary", about: "London date (YYYY-MM-DD)" },
 } as const satisfies Record<string, { label: string; about: string }>;
 
 export type MailKind = keyof typeof mailKinds;
