@@ -1,7 +1,8 @@
 import { Form, data, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.settings";
 import { ErrorPage } from "~/components/layout/error-page";
-import { officeModeLabels, officeModes, officeSettings, saveOfficeSettings } from "~/features/office/office.server";
+import { officeSettings, saveOfficeSettings } from "~/features/office/office.server";
+import { officeModeLabels, officeModes } from "~/features/office/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { PlainField } from "~/features/staff/components/plain-field";
 import { requireStaffPage } from "~/features/staff/staff.server";

@@ -66,10 +66,11 @@ describe.each(engines)("telling the charity's office on %s", (engine) => {
     database = await freshDatabase(engine);
     clock = testClock("2026-11-22T09:00:00Z");
     eventId = await insertEvent(database.db, {}, clock.now());
-    [staff] = await database.db
+    const [member] = await database.db
       .insert(staffUsers)
       .values({ email: "staff@example.org", passwordHash: "not used here", createdAt: clock.now() })
       .returning({ id: staffUsers.id, email: staffUsers.email });
+    staff = member!;
   });
   afterEach(() => database.close());
 

@@ -15,6 +15,7 @@ import {
   officeVolunteerMail,
   type OfficeCharity,
 } from "./office-mail.server";
+import { officeModeLabels, officeModes, type OfficeMode } from "./schema";
 
 // Telling the charity's office: an e-mail for each booking, donation and volunteer sign-up, or one
 // summary a day, to the office address. A sweep finds what came in since the setting took effect
@@ -23,15 +24,6 @@ import {
 // sign-ups tables and changes none of their code.
 
 export const settingsKey = "office-notifications";
-
-export const officeModes = ["each", "daily", "none"] as const;
-export type OfficeMode = (typeof officeModes)[number];
-
-export const officeModeLabels: Record<OfficeMode, string> = {
-  each: "One for each booking, donation and sign-up",
-  daily: "One summary a day",
-  none: "None",
-};
 
 const storedSchema = z.object({
   /** null: the charity's e-mail from the site content, whatever it is at the time. */

@@ -8,6 +8,7 @@ import { emailPattern } from "~/lib/validation";
 import { staffInvitations, staffSessions, staffUsers } from "../../../db/schema";
 import { staffInvitationMail, type InvitingCharity } from "./invitation-mail.server";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.server";
+import { invitationGone } from "./schema";
 import { tokenHash, type StaffUser } from "./staff.server";
 
 // The staff list and its changes: inviting a member (they choose their own password through a
@@ -157,9 +158,6 @@ export async function openInvitation(db: Database, token: string, now: Date): Pr
     );
   return row;
 }
-
-export const invitationGone =
-  "This link has expired or has already been used. Ask a member of staff to invite you again.";
 
 /** The new-password pair's problems, one per field, or undefined when it is acceptable. */
 function newPasswordProblems(
