@@ -9,6 +9,9 @@ import { createEvent, staffApi } from "../support/staff-api";
 // preview shows it. And the charity's office is sent an e-mail for each booking, donation and
 // volunteer sign-up once Settings say so.
 
+// Each password is hashed with scrypt at full cost, and each test starts its own site: slow on a shared machine.
+test.slow();
+
 const volunteer = { name: "Grace Kimaro", email: "grace@example.org", reason: "I can help at the quiz night." };
 
 test("an e-mail that failed is retried from /admin/emails and arrives; its preview shows it", async ({ page }) => {

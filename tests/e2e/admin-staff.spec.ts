@@ -9,6 +9,9 @@ import type { TestSmtpServer } from "../support/smtp";
 // device; each written in the audit log.
 
 // Refusals the tests cause on purpose: a used link (410), the last member (409), a wrong password (400, 401).
+// Each password is hashed with scrypt at full cost, and each test starts its own site: slow on a shared machine.
+test.slow();
+
 test.use({ allowedConsoleErrors: [/the server responded with a status of (401|409|410)/] });
 
 const newcomer = { email: "nia@example.org", password: "Nia's own long password" };
