@@ -43,6 +43,7 @@ export default [
   route("admin/volunteers.csv", "routes/admin.volunteers-csv.ts"),
   // An invitation's one-time link: reachable without a session, so outside the staff area's frame.
   route("admin/join/:token", "routes/admin.join.token.tsx"),
+  route("admin/emails/:emailId/html", "routes/admin.emails.id.html.ts"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),

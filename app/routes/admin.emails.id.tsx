@@ -7,8 +7,8 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 
-// /admin/emails/<id>: one e-mail as it was (or will be) sent: to, subject, when, the text, and the
-// html in a sandboxed frame that runs no script and reaches nothing of this site.
+// /admin/emails/<id>: one e-mail as it was (or will be) sent: to, subject, when, and the text; its
+// html opens as a sandboxed document of its own (admin.emails.id.html.ts).
 export const loader = pageWork("An e-mail's preview", async ({ request, params, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
   return { email: await emailPreview(context.services.db, params.emailId) };
@@ -45,16 +45,17 @@ export default function EmailPreviewPage({ loaderData: { email } }: Route.Compon
       </dl>
       <section className="section" aria-labelledby="text-heading">
         <h2 id="text-heading">Text</h2>
-        <pre className="email-text" tabIndex={0} aria-labelledby="text-heading">
+        <pre className="email-text" tabIndex={0} role="region" aria-label="The e-mail's text">
           {email.text}
         </pre>
       </section>
       {email.html ? (
-        <section className="section" aria-labelledby="html-heading">
-          <h2 id="html-heading">As it looks in a mail program</h2>
-          {/* sandbox with no permissions: the e-mail's html runs no script and cannot reach the page. */}
-          <iframe className="email-html" title="The e-mail as it looks" sandbox="" srcDoc={email.html} />
-        </section>
+        <p>
+          {/* Its own document under a CSP sandbox: the e-mail's html runs no script and cannot reach the staff area. */}
+          <a href={`/admin/emails/${email.id}/html`} target="_blank" rel="noopener noreferrer">
+            Open its html version (in a new tab)
+          </a>
+        </p>
       ) : null}
     </main>
   );

@@ -81,7 +81,7 @@ export default function JoinStaff({ loaderData, actionData }: Route.ComponentPro
       <p>
         Choose a password for <strong>{loaderData.email}</strong>. You will use this address and password to sign in.
       </p>
-      <Form method="post" className="form">
+      <Form method="post" className="form" noValidate>
         {actionData && !fields ? (
           <p className="form-summary" role="alert">
             {actionData.message}

@@ -55,7 +55,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           of the day before. They name the buyers, donors and volunteers, so send them only to the charity's own
           address.
         </p>
-        <Form method="post" className="form" key={actionData?.ok ? "saved" : "settings"}>
+        <Form method="post" className="form" key={actionData?.ok ? "saved" : "settings"} noValidate>
           {actionData ? (
             <p className={actionData.ok ? "notice" : "form-summary"} role={actionData.ok ? "status" : "alert"}>
               {actionData.message}

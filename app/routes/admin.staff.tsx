@@ -231,7 +231,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
         <h2 id="add-heading">Add a member</h2>
         <p>They get an e-mail with a link to choose their own password. The link works once, for 72 hours.</p>
         {/* A new form after each invitation sent, so Email starts empty again. */}
-        <Form method="post" className="form narrow" key={invite?.ok ? invite.message : "invite"}>
+        <Form method="post" className="form narrow" key={invite?.ok ? invite.message : "invite"} noValidate>
           <input type="hidden" name="intent" value="invite" />
           {notice("invite")}
           <PlainField
@@ -252,7 +252,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
       <section className="section" aria-labelledby="account-heading">
         <h2 id="account-heading">Your account</h2>
         <h3>Change your password</h3>
-        <Form method="post" className="form narrow" key={password?.ok ? "changed" : "change"}>
+        <Form method="post" className="form narrow" key={password?.ok ? "changed" : "change"} noValidate>
           <input type="hidden" name="intent" value="change-password" />
           {notice("change-password")}
           <PlainField

@@ -1,6 +1,7 @@
 /**
  * A labelled input for the staff pages' server-checked forms (no client state): its message from
- * the server sits beside it and is tied to it for screen readers.
+ * the server sits beside it and is tied to it for screen readers. Their forms are `noValidate`, so
+ * that message (not the browser's) is the one staff see.
  */
 export function PlainField({
   id,
