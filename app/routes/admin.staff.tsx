@@ -63,16 +63,14 @@ export const action = pageWork("Changing the staff", async ({ request, context }
           { now, charity: { name: site.charityName, website: services.config.publicUrl.replace(/\/$/, "") } },
         );
         const sent = await services.outbox.deliver("staff-invitation", invited.id);
-        const how =
-          sent.ok === false
-            ? " The e-mail could not be sent yet; the site keeps trying (see E-mails)."
-            : " The link works for 72 hours.";
+        const replaced = invited.replaced ? " The earlier link no longer works." : "";
         return answer({
           intent,
           ok: true,
-          message: invited.replaced
-            ? `A new invitation was sent to ${invited.email}; the earlier link no longer works.${how}`
-            : `An invitation was sent to ${invited.email}.${how}`,
+          message:
+            sent.ok === false
+              ? `The invitation for ${invited.email} is ready, but its e-mail could not be sent yet; the site keeps trying (see E-mails).${replaced}`
+              : `An invitation was sent to ${invited.email}. The link works for 72 hours.${replaced}`,
         });
       }
       case "cancel-invitation":
