@@ -50,6 +50,9 @@ export default [
   route("admin/people/export", "routes/admin.people-export.ts"),
   route("admin/gift-aid/claim.csv", "routes/admin.gift-aid.claim-csv.ts"),
   route("admin/gift-aid/claims/:claimId/claim.csv", "routes/admin.gift-aid.claims.id.claim-csv.ts"),
+  // An invitation's one-time link: reachable without a session, so outside the staff area's frame.
+  route("admin/join/:token", "routes/admin.join.token.tsx"),
+  route("admin/emails/:emailId/html", "routes/admin.emails.id.html.ts"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
     route("events", "routes/admin.events._index.tsx"),
@@ -68,6 +71,10 @@ export default [
     route("gift-aid/claims/:claimId", "routes/admin.gift-aid.claims.id.tsx"),
     route("bookings", "routes/admin.bookings._index.tsx"),
     route("bookings/:bookingRef", "routes/admin.bookings.ref.tsx"),
+    route("staff", "routes/admin.staff.tsx"),
+    route("emails", "routes/admin.emails.tsx"),
+    route("emails/:emailId", "routes/admin.emails.id.tsx"),
+    route("settings", "routes/admin.settings.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),

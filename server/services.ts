@@ -6,6 +6,7 @@ import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { RefundWorker } from "~/features/booking/cancellation.server";
 import type { RefundDeps } from "~/features/booking/refunds.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
+import { OfficeSweep } from "~/features/office/office.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import { finishPendingDonationRefunds } from "~/features/donations/refunds.server";
 import path from "node:path";
@@ -34,6 +35,8 @@ export interface Services {
   payments: PaymentProvider;
   /** Delivers queued e-mails (receipts) with retries. */
   outbox: OutboxWorker;
+  /** Queues the charity office's e-mails (each arrival, or a daily summary) by the Settings page. */
+  office: OfficeSweep;
   /** What bookings and donations need: database, provider, and the charity's details for receipts. */
   paymentDeps(): Promise<PaymentDeps>;
   /** Refunds waiting for the provider, and cancelled events' bookings: worked through in the background. */
@@ -110,6 +113,13 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     // Next to the outbox: started now, so refunds a stop left pending and cancelled events carry on.
     const refunds = new RefundWorker(refundDeps, { pauseMs: config.refundPauseMs });
     refunds.start();
+    const office = new OfficeSweep(
+      database.db,
+      clock,
+      async () => (await paymentDeps()).charity,
+      () => void outbox.deliverDue(),
+    );
+    await office.start();
     return {
       config,
       db: database.db,
@@ -119,6 +129,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       availability,
       payments,
       outbox,
+      office,
       paymentDeps,
       refunds,
       refundDeps,
@@ -132,6 +143,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       async close() {
         clearInterval(donationRefundTimer);
         await refunds.stop();
+        await office.stop();
         await outbox.stop();
         await database.close();
       },

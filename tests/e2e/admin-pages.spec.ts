@@ -1,4 +1,7 @@
+import fs from "node:fs/promises";
+import { join as joinPath } from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { simpleParser } from "mailparser";
 import routes from "../../app/routes";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
@@ -47,6 +50,21 @@ test("every staff page works on a 390 px phone with no serious accessibility fau
     email: "neema@example.org",
     quantity: 2,
   });
+  // An invitation (its link's token, from the e-mail the site wrote to its outbox folder) and an e-mail's id.
+  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  const invited = await page.request.post("/admin/staff", { form: { intent: "invite", email: "new@example.org" } });
+  expect(invited.status()).toBe(200);
+  const outboxDir = joinPath(ownSite.dataDir, "outbox");
+  const [eml] = (await fs.readdir(outboxDir)).filter((name) => name.endsWith(".eml"));
+  const invitation = await simpleParser(await fs.readFile(joinPath(outboxDir, eml!)));
+  sample.token = /\/admin\/join\/([\w-]+)/.exec(invitation.text ?? "")![1]!;
+  await page.goto("/admin/emails");
+  sample.emailId = (await page
+    .getByRole("link", { name: /^Preview/ })
+    .first()
+    .getAttribute("href"))!
+    .split("/")
+    .pop()!;
   await page.setViewportSize({ width: 390, height: 844 });
   for (const path of staffPages) {
     if (path === "admin/sign-in") {

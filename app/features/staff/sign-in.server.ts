@@ -10,6 +10,7 @@ import {
   sessionCookie,
   sessionTokenFrom,
   startSession,
+  type StaffUser,
 } from "./staff.server";
 
 interface SignInServices {
@@ -20,7 +21,7 @@ interface SignInServices {
 }
 
 /** Whether the session cookie must be Secure: in production over https. */
-function secureCookies(config: SignInServices["config"]) {
+export function secureCookies(config: SignInServices["config"]) {
   return config.production && config.publicUrl.startsWith("https:");
 }
 
@@ -51,7 +52,16 @@ export async function signIn(
     limits.staffSignIns.attempt(`email:${email}`, now);
     throw new AppError("unauthorised", "The email or password is not right.");
   }
-  const session = await startSession(db, user, now);
+  return startSignedInSession(services, user, now);
+}
+
+/** A new session for this member (signing in, or joining through an invitation); answers its Set-Cookie header. */
+export async function startSignedInSession(
+  services: Pick<SignInServices, "db" | "config">,
+  user: StaffUser,
+  now: Date,
+): Promise<{ cookie: string }> {
+  const session = await startSession(services.db, user, now);
   return { cookie: sessionCookie(session.token, session.expiresAt, now, secureCookies(services.config)) };
 }
 

@@ -56,15 +56,20 @@ export async function authenticate(db: Database, email: string, password: string
   return ok && user ? { id: user.id, email: user.email } : undefined;
 }
 
-function tokenHash(token: string) {
+/** The SHA-256 of a session or invitation token, as kept in the database (the token itself never is). */
+export function tokenHash(token: string) {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-/** Starts a session; the returned token goes in the cookie, only its hash in the database. */
+/**
+ * Starts a session (signing in, or joining through an invitation) and records it as the member's
+ * last sign-in; the returned token goes in the cookie, only its hash in the database.
+ */
 export async function startSession(db: Database, user: StaffUser, now: Date) {
   const token = crypto.randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
   await db.insert(staffSessions).values({ tokenHash: tokenHash(token), userId: user.id, createdAt: now, expiresAt });
+  await db.update(staffUsers).set({ lastSignInAt: now }).where(eq(staffUsers.id, user.id));
   // Old sessions are swept as new ones start.
   await db.delete(staffSessions).where(lt(staffSessions.expiresAt, now));
   return { token, expiresAt };

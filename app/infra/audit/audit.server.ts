@@ -25,6 +25,15 @@ export const auditActions = {
   "booking.buyer-corrected": "Corrected a booking's buyer",
   "booking.receipt-resent": "Sent a receipt again",
   "event.cancelled": "Cancelled an event",
+  // Staff accounts, e-mails and settings (docs/decisions/017-staff-emails-and-the-office.md).
+  "staff.invited": "Invited a member of staff",
+  "staff.invitation-cancelled": "Cancelled a staff invitation",
+  "staff.joined": "Joined the staff",
+  "staff.removed": "Removed a member of staff",
+  "staff.password-changed": "Changed their password",
+  "staff.signed-out-everywhere": "Signed out of every device",
+  "email.retried": "Retried an e-mail",
+  "settings.changed": "Changed the settings",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

@@ -13,6 +13,12 @@ export const mailKinds = {
   "booking-refund": { label: "Refund made", about: "refund id" },
   "event-cancelled": { label: "Event cancelled", about: "booking reference" },
   "receipt-sent-again": { label: "Receipt sent again", about: "resend id" },
+  // Staff accounts and telling the charity's office (docs/decisions/017-staff-emails-and-the-office.md).
+  "staff-invitation": { label: "Staff invitation", about: "invitation token's SHA-256" },
+  "office-booking": { label: "Office: a booking", about: "booking reference" },
+  "office-donation": { label: "Office: a donation", about: "donation id" },
+  "office-volunteer": { label: "Office: a volunteer sign-up", about: "volunteer sign-up id" },
+  "office-summary": { label: "Office: the day's summary", about: "London date (YYYY-MM-DD)" },
 } as const satisfies Record<string, { label: string; about: string }>;
 
 export type MailKind = keyof typeof mailKinds;

@@ -94,7 +94,25 @@ export class OutboxWorker {
     return result ?? { ok: "not-due" };
   }
 
-  private async deliverOne(dedupeKey?: string): Promise<DeliveryResult | undefined> {
+  /**
+   * Tries the outbox row with this id now (staff's Retry now, once it is due); says how it went.
+   * If the worker's own round has just taken it, waits for that round and reports what it found.
+   */
+  async deliverById(id: string): Promise<DeliveryResult> {
+    const result = await this.deliverOne({ id });
+    if (result) return result;
+    await this.running;
+    const [row] = await this.db
+      .select({ sentAt: outbox.sentAt, lastError: outbox.lastError })
+      .from(outbox)
+      .where(eq(outbox.id, id));
+    if (row?.sentAt) return { ok: true };
+    return row?.lastError ? { ok: false, error: row.lastError } : { ok: "not-due" };
+  }
+
+  private async deliverOne(which?: string | { id: string }): Promise<DeliveryResult | undefined> {
+    const only =
+      which === undefined ? [] : typeof which === "string" ? [eq(outbox.dedupeKey, which)] : [eq(outbox.id, which.id)];
     // Claim one e-mail in a short transaction (a lease of two minutes), then send outside it: a slow
     // mail server must not hold a lock, and on the embedded database it would stall every query.
     const now = this.now();
@@ -102,13 +120,7 @@ export class OutboxWorker {
       const [due] = await tx
         .select()
         .from(outbox)
-        .where(
-          and(
-            isNull(outbox.sentAt),
-            lte(outbox.nextAttemptAt, now),
-            ...(dedupeKey ? [eq(outbox.dedupeKey, dedupeKey)] : []),
-          ),
-        )
+        .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, now), ...only))
         .orderBy(asc(outbox.nextAttemptAt))
         .limit(1)
         .for("update", { skipLocked: true });

@@ -1,0 +1,168 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { auditLog, outbox, staffInvitations, staffSessions, staffUsers } from "../../../db/schema";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { engines, freshDatabase } from "../../../tests/support/databases";
+import {
+  acceptInvitation,
+  cancelInvitation,
+  changePassword,
+  inviteStaff,
+  openInvitation,
+  removeStaff,
+  signOutEverywhere,
+  staffList,
+} from "./members.server";
+import { authenticate, createStaffUser, startSession, userForSession, type StaffUser } from "./staff.server";
+
+const password = "a long enough password";
+const newPassword = "another long password";
+const now = new Date("2026-11-22T09:00:00Z");
+const hour = 3_600_000;
+const charity = { name: "Kilele Village Trust", website: "https://kilele.example" };
+
+/** The token in the link of the invitation e-mail queued for this address. */
+async function linkToken(database: DatabaseHandle, email: string) {
+  const rows = await database.db.select().from(outbox).where(eq(outbox.recipient, email));
+  const text = String(rows.at(-1)!.payload.text);
+  return /https:\/\/kilele\.example\/admin\/join\/([\w-]+)/.exec(text)![1]!;
+}
+
+describe.each(engines)("staff members on %s", (engine) => {
+  let database: DatabaseHandle;
+  let first: StaffUser;
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    first = await createStaffUser(database.db, "first@example.org", password, now);
+  });
+  afterEach(() => database.close());
+
+  it("invites by a link that works once, until it expires 72 hours later, keeping only the token's hash", async () => {
+    const invited = await inviteStaff(database.db, first, { email: " New@Example.org " }, { now, charity });
+    expect(invited).toMatchObject({ email: "new@example.org", replaced: false });
+    const token = await linkToken(database, "new@example.org");
+    expect(token).toMatch(/^[\w-]{43}$/);
+    const [stored] = await database.db.select().from(staffInvitations);
+    expect(stored!.tokenHash).not.toContain(token);
+    expect(stored!.expiresAt.getTime() - now.getTime()).toBe(72 * hour);
+    expect((await staffList(database.db, now)).invitations).toEqual([
+      expect.objectContaining({ email: "new@example.org", invitedBy: "first@example.org" }),
+    ]);
+
+    // Expired: refused, and nothing is made.
+    const late = new Date(now.getTime() + 72 * hour + 1000);
+    expect(await openInvitation(database.db, token, late)).toBeUndefined();
+    await expect(
+      acceptInvitation(database.db, token, { newPassword, repeatPassword: newPassword }, late),
+    ).rejects.toMatchObject({ code: "not-found", message: expect.stringContaining("has expired") });
+    expect(await database.db.$count(staffUsers)).toBe(1);
+
+    // In time: the account, with the chosen password; then the link is used up.
+    const soon = new Date(now.getTime() + hour);
+    expect(await openInvitation(database.db, token, soon)).toEqual({ email: "new@example.org" });
+    const joined = await acceptInvitation(database.db, token, { newPassword, repeatPassword: newPassword }, soon);
+    expect(await authenticate(database.db, "new@example.org", newPassword)).toEqual(joined);
+    await expect(
+      acceptInvitation(database.db, token, { newPassword, repeatPassword: newPassword }, soon),
+    ).rejects.toMatchObject({ code: "not-found" });
+    expect((await staffList(database.db, soon)).invitations).toEqual([]);
+    expect((await database.db.select().from(auditLog)).map((e) => e.action).sort()).toEqual([
+      "staff.invited",
+      "staff.joined",
+    ]);
+  });
+
+  it("refuses an unknown link, a weak or mismatched password, and makes one account from a link used twice at once", async () => {
+    await expect(
+      acceptInvitation(database.db, "x".repeat(43), { newPassword, repeatPassword: newPassword }, now),
+    ).rejects.toMatchObject({ code: "not-found" });
+    await inviteStaff(database.db, first, { email: "new@example.org" }, { now, charity });
+    const token = await linkToken(database, "new@example.org");
+    await expect(
+      acceptInvitation(database.db, token, { newPassword: "short", repeatPassword: "short" }, now),
+    ).rejects.toMatchObject({ fields: { newPassword: "The password must be at least 12 characters." } });
+    await expect(
+      acceptInvitation(database.db, token, { newPassword, repeatPassword: `${newPassword}!` }, now),
+    ).rejects.toMatchObject({ fields: { repeatPassword: "The two passwords are not the same." } });
+    const results = await Promise.allSettled([
+      acceptInvitation(database.db, token, { newPassword, repeatPassword: newPassword }, now),
+      acceptInvitation(database.db, token, { newPassword, repeatPassword: newPassword }, now),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(await database.db.$count(staffUsers)).toBe(2);
+  });
+
+  it("refuses to invite a member or a bad address, and replaces a live invitation (the old link stops working)", async () => {
+    await expect(
+      inviteStaff(database.db, first, { email: "FIRST@example.org" }, { now, charity }),
+    ).rejects.toMatchObject({ code: "conflict", fields: { email: "first@example.org is already a member of staff." } });
+    await expect(inviteStaff(database.db, first, { email: "not an address" }, { now, charity })).rejects.toMatchObject({
+      code: "invalid",
+    });
+    await inviteStaff(database.db, first, { email: "new@example.org" }, { now, charity });
+    const oldToken = await linkToken(database, "new@example.org");
+    const again = await inviteStaff(database.db, first, { email: "new@example.org" }, { now, charity });
+    expect(again.replaced).toBe(true);
+    expect(await openInvitation(database.db, oldToken, now)).toBeUndefined();
+    expect(await openInvitation(database.db, await linkToken(database, "new@example.org"), now)).toEqual({
+      email: "new@example.org",
+    });
+    expect(await cancelInvitation(database.db, first, again.id, now)).toBe(true);
+    expect(await cancelInvitation(database.db, first, again.id, now)).toBe(false);
+    expect((await staffList(database.db, now)).invitations).toEqual([]);
+  });
+
+  it("never removes the last member, and a removed member's sessions end at once", async () => {
+    await expect(removeStaff(database.db, first, first.id, now)).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("last member of staff"),
+    });
+    const second = await createStaffUser(database.db, "second@example.org", password, now);
+    const { token } = await startSession(database.db, second, now);
+    expect(await userForSession(database.db, token, now)).toEqual(second);
+    expect(await removeStaff(database.db, first, second.id, now)).toEqual({ removed: true, self: false });
+    expect(await userForSession(database.db, token, now)).toBeUndefined();
+    expect(await removeStaff(database.db, first, second.id, now)).toEqual({ removed: false, self: false });
+    const [entry] = await database.db.select().from(auditLog).where(eq(auditLog.action, "staff.removed"));
+    expect(entry!.summary).not.toContain("second@");
+  });
+
+  it("records the last sign-in with each new session", async () => {
+    expect((await staffList(database.db, now)).members[0]!.lastSignInAt).toBeNull();
+    await startSession(database.db, first, new Date(now.getTime() + hour));
+    expect((await staffList(database.db, now)).members[0]!.lastSignInAt).toBe("2026-11-22T10:00:00.000Z");
+  });
+
+  it("changes the password after checking the current one, ending every other session", async () => {
+    const here = await startSession(database.db, first, now);
+    const phone = await startSession(database.db, first, now);
+    await expect(
+      changePassword(
+        database.db,
+        first,
+        { currentPassword: "not my password!", newPassword, repeatPassword: newPassword },
+        { now, sessionToken: here.token },
+      ),
+    ).rejects.toMatchObject({ fields: { currentPassword: "That is not your current password." } });
+    await changePassword(
+      database.db,
+      first,
+      { currentPassword: password, newPassword, repeatPassword: newPassword },
+      { now, sessionToken: here.token },
+    );
+    expect(await authenticate(database.db, first.email, password)).toBeUndefined();
+    expect(await authenticate(database.db, first.email, newPassword)).toEqual(first);
+    expect(await userForSession(database.db, here.token, now)).toEqual(first);
+    expect(await userForSession(database.db, phone.token, now)).toBeUndefined();
+  });
+
+  it("signs out of every device, this one too", async () => {
+    const other = await createStaffUser(database.db, "other@example.org", password, now);
+    await startSession(database.db, first, now);
+    await startSession(database.db, first, now);
+    const theirs = await startSession(database.db, other, now);
+    await signOutEverywhere(database.db, first, now);
+    expect(await database.db.$count(staffSessions, eq(staffSessions.userId, first.id))).toBe(0);
+    expect(await userForSession(database.db, theirs.token, now)).toEqual(other);
+  });
+});

@@ -1,0 +1,66 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/admin.emails.id";
+import { ErrorPage } from "~/components/layout/error-page";
+import { emailPreview } from "~/features/emails/emails.server";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { pageWork } from "~/infra/http/page.server";
+import { londonDate, londonTime } from "~/lib/london-time";
+
+// /admin/emails/<id>: one e-mail as it was (or will be) sent: to, subject, when, and the text; its
+// html opens as a sandboxed document of its own (admin.emails.id.html.ts).
+export const loader = pageWork("An e-mail's preview", async ({ request, params, context }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  return { email: await emailPreview(context.services.db, params.emailId) };
+});
+
+export const meta: Route.MetaFunction = () => adminMeta("E-mail preview");
+
+const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
+
+export default function EmailPreviewPage({ loaderData: { email } }: Route.ComponentProps) {
+  return (
+    <main id="main" className="page">
+      <p>
+        <Link to="/admin/emails">Back to E-mails</Link>
+      </p>
+      <h1>E-mail preview</h1>
+      <dl className="email-meta">
+        <dt>To</dt>
+        <dd>{email.recipient}</dd>
+        <dt>Subject</dt>
+        <dd>{email.subject}</dd>
+        <dt>Kind</dt>
+        <dd>{email.kindLabel}</dd>
+        <dt>Created</dt>
+        <dd>{when(email.createdAt)}</dd>
+        <dt>Status</dt>
+        <dd>
+          {email.sentAt
+            ? `Sent at ${when(email.sentAt)}`
+            : email.lastError
+              ? `Not sent yet (${email.attempts} attempts): ${email.lastError}`
+              : "Waiting to be sent"}
+        </dd>
+      </dl>
+      <section className="section" aria-labelledby="text-heading">
+        <h2 id="text-heading">Text</h2>
+        <pre className="email-text" tabIndex={0} role="region" aria-label="The e-mail's text">
+          {email.text}
+        </pre>
+      </section>
+      {email.html ? (
+        <p>
+          {/* Its own document under a CSP sandbox: the e-mail's html runs no script and cannot reach the staff area. */}
+          <a href={`/admin/emails/${email.id}/html`} target="_blank" rel="noopener noreferrer">
+            Open its html version (in a new tab)
+          </a>
+        </p>
+      ) : null}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,159 @@
+import { Form, Link, data, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/admin.emails";
+import { ErrorPage } from "~/components/layout/error-page";
+import { Pagination } from "~/components/ui/pagination";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { emailsPage, isEmailStatus, retryEmail, type EmailView } from "~/features/emails/emails.server";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
+import { londonDate, londonTime } from "~/lib/london-time";
+import { requestedPage } from "~/lib/pagination";
+
+// /admin/emails: the outbox, newest first, 50 a page, by status; Retry now on an unsent e-mail
+// (with the mail server's answer, for staff only); each e-mail's Preview.
+export const loader = pageWork("The e-mails page", async ({ request, context }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  const search = new URL(request.url).searchParams;
+  const status = search.get("status");
+  return {
+    status: isEmailStatus(status) ? status : "",
+    emails: await emailsPage(context.services.db, {
+      page: requestedPage(search.get("page")),
+      status: isEmailStatus(status) ? status : undefined,
+    }),
+  };
+});
+
+export const action = pageWork("Retrying an e-mail", async ({ request, context }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  const { services } = context;
+  const staff = await requireStaffPage(services, request);
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  if (form.get("intent") !== "retry")
+    return data({ id, ok: false, message: "Nothing was asked for." }, { status: 400 });
+  try {
+    const result = await retryEmail(services.db, services.outbox, staff, id, services.clock.now());
+    return result.sent
+      ? { id, ok: true, message: "The e-mail is sent." }
+      : { id, ok: false, message: `The e-mail could not be sent. The mail server said: ${result.error}` };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "conflict") {
+      return data({ id, ok: false, message: error.message }, { status: 409 });
+    }
+    throw error;
+  }
+});
+
+export const meta: Route.MetaFunction = () => adminMeta("E-mails");
+
+const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
+
+function statusText(email: EmailView) {
+  if (email.status === "sent") return `Sent at ${when(email.sentAt!)}`;
+  if (email.status === "waiting") return `Waiting (next try at ${when(email.nextAttemptAt)})`;
+  return `Failing (${email.attempts} ${email.attempts === 1 ? "attempt" : "attempts"}; next try at ${when(email.nextAttemptAt)}): ${email.lastError ?? ""}`;
+}
+
+const filters = [
+  ["", "All"],
+  ["failing", "Failing"],
+  ["waiting", "Waiting"],
+  ["sent", "Sent"],
+] as const;
+
+export default function AdminEmails({ loaderData: { emails, status }, actionData }: Route.ComponentProps) {
+  const [search] = useSearchParams();
+  const navigation = useNavigation();
+  const retrying = navigation.state !== "idle" ? navigation.formData?.get("id") : undefined;
+  return (
+    <main id="main" className="page">
+      <h1>E-mails</h1>
+      {actionData ? (
+        <p className={actionData.ok ? "notice" : "form-summary"} role={actionData.ok ? "status" : "alert"}>
+          {actionData.message}
+        </p>
+      ) : null}
+      <nav aria-label="Show e-mails by status" className="email-filters">
+        <ul>
+          {filters.map(([value, label]) => (
+            <li key={value}>
+              <Link to={value ? `?status=${value}` : "?"} aria-current={status === value ? "page" : undefined}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {emails.total === 0 ? (
+        <p>{status ? "No e-mail has this status." : "No e-mail has been sent yet."}</p>
+      ) : (
+        <>
+          <p>{emails.total} in all, newest first.</p>
+          <TableScroll label="Table of e-mails">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {emails.rows.map((email) => (
+                  <tr key={email.id}>
+                    <td>{when(email.createdAt)}</td>
+                    <td>{email.kindLabel}</td>
+                    <td>{email.recipient}</td>
+                    <th scope="row">{email.subject}</th>
+                    <td className={`email-status email-${email.status}`}>{statusText(email)}</td>
+                    <td>
+                      <div className="email-actions">
+                        <Link to={`/admin/emails/${email.id}`} aria-label={`Preview: ${email.subject}`}>
+                          Preview
+                        </Link>
+                        {email.status === "sent" ? null : (
+                          <Form method="post">
+                            <input type="hidden" name="intent" value="retry" />
+                            <input type="hidden" name="id" value={email.id} />
+                            <button
+                              type="submit"
+                              className="button button-secondary"
+                              aria-label={`Retry now: ${email.subject}`}
+                              aria-disabled={Boolean(retrying)}
+                            >
+                              {retrying === email.id ? "Sending…" : "Retry now"}
+                            </button>
+                          </Form>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        </>
+      )}
+      <Pagination
+        page={emails.page}
+        pages={emails.pages}
+        total={emails.total}
+        search={search}
+        label="Pages of e-mails"
+      />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

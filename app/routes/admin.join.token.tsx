@@ -1,0 +1,118 @@
+import { Form, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/admin.join.token";
+import { ErrorPage } from "~/components/layout/error-page";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { PlainField } from "~/features/staff/components/plain-field";
+import { acceptInvitation, openInvitation } from "~/features/staff/members.server";
+import { invitationGone } from "~/features/staff/schema";
+import { startSignedInSession } from "~/features/staff/sign-in.server";
+import { requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError, type FieldErrors } from "~/lib/errors";
+
+// /admin/join/<token>: the link in a staff invitation. Reachable without a session (that is its
+// point): the invited address chooses a password, the account is made, and they land on /admin
+// signed in. A link that does not work (unknown, used, expired) says so and changes nothing.
+export const loader = pageWork("The staff invitation page", async ({ params, context }: Route.LoaderArgs) => {
+  const invitation = await openInvitation(context.services.db, params.token, context.services.clock.now());
+  if (!invitation) return data({ gone: true as const, email: "" }, { status: 410 });
+  return { gone: false as const, email: invitation.email };
+});
+
+export const action = pageWork("Joining the staff", async ({ request, params, context }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  const { services } = context;
+  const form = await request.formData();
+  const now = services.clock.now();
+  try {
+    const user = await acceptInvitation(
+      services.db,
+      params.token,
+      {
+        newPassword: String(form.get("newPassword") ?? "").slice(0, 300),
+        repeatPassword: String(form.get("repeatPassword") ?? "").slice(0, 300),
+      },
+      now,
+    );
+    const { cookie } = await startSignedInSession(services, user, now);
+    return redirect("/admin", { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not-found") {
+      return data(
+        { gone: true, message: error.message, fields: undefined as FieldErrors | undefined },
+        { status: 410 },
+      );
+    }
+    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
+      return data({ gone: false, message: error.message, fields: error.fields }, { status: 400 });
+    }
+    throw error;
+  }
+});
+
+export const meta: Route.MetaFunction = () => adminMeta("Join the staff");
+
+export function headers() {
+  return {
+    "X-Robots-Tag": "noindex, nofollow",
+    "Cache-Control": "private, no-store",
+    "Referrer-Policy": "no-referrer",
+  };
+}
+
+export default function JoinStaff({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  if (loaderData.gone || actionData?.gone) {
+    return (
+      <main id="main" className="page narrow">
+        <h1>This link no longer works</h1>
+        <p>{invitationGone}</p>
+        <p>
+          <a href="/admin/sign-in">Staff sign in</a>
+        </p>
+      </main>
+    );
+  }
+  const fields = actionData?.fields;
+  return (
+    <main id="main" className="page narrow">
+      <h1>Join the staff</h1>
+      <p>
+        Choose a password for <strong>{loaderData.email}</strong>. You will use this address and password to sign in.
+      </p>
+      <Form method="post" className="form" noValidate>
+        {actionData && !fields ? (
+          <p className="form-summary" role="alert">
+            {actionData.message}
+          </p>
+        ) : null}
+        <input type="hidden" name="username" value={loaderData.email} autoComplete="username" />
+        <PlainField
+          id="join-new-password"
+          label="New password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          error={fields?.newPassword}
+        />
+        <PlainField
+          id="join-repeat-password"
+          label="Repeat the password"
+          name="repeatPassword"
+          type="password"
+          autoComplete="new-password"
+          error={fields?.repeatPassword}
+        />
+        <p className="field-hint">At least 12 characters.</p>
+        <button type="submit" className="button" aria-disabled={busy}>
+          {busy ? "Saving…" : "Choose this password and sign in"}
+        </button>
+      </Form>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}
