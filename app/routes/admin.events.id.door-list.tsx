@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.events.id.door-list";
 import { ErrorPage } from "~/components/layout/error-page";
+import { TableScroll } from "~/components/ui/table-scroll";
 import { allTickets } from "~/features/booking/tickets.server";
 import { findEvent } from "~/features/events/events.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
@@ -46,30 +47,32 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
       {tickets.length === 0 ? (
         <p>No tickets are sold yet.</p>
       ) : (
-        <table className="admin-table door-list-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Booking code</th>
-              <th scope="col">Tickets</th>
-              <th scope="col">Already in</th>
-              <th scope="col">Arrived</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tickets.map((t) => (
-              <tr key={t.bookingRef}>
-                <th scope="row">{t.name}</th>
-                <td className="booking-code">{t.code}</td>
-                <td>{t.quantity}</td>
-                <td>{t.checkedIn}</td>
-                <td aria-label="Arrived (to tick on paper)">
-                  <span className="door-list-box" aria-hidden="true" />
-                </td>
+        <TableScroll label="The door list">
+          <table className="admin-table door-list-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Booking code</th>
+                <th scope="col">Tickets</th>
+                <th scope="col">Already in</th>
+                <th scope="col">Arrived</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tickets.map((t) => (
+                <tr key={t.bookingRef}>
+                  <th scope="row">{t.name}</th>
+                  <td className="booking-code">{t.code}</td>
+                  <td>{t.quantity}</td>
+                  <td>{t.checkedIn}</td>
+                  <td aria-label="Arrived (to tick on paper)">
+                    <span className="door-list-box" aria-hidden="true" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </main>
   );

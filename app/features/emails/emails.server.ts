@@ -42,8 +42,13 @@ function statusOf(row: typeof outbox.$inferSelect): EmailStatus {
   return row.lastError ? "failing" : "waiting";
 }
 
+// A person's data erased (features/people) leaves a sent e-mail's row with only a note in its place.
+function erasedNote(row: typeof outbox.$inferSelect): string | undefined {
+  return row.payload.erased === true ? String(row.payload.note ?? "Erased.") : undefined;
+}
+
 function view(row: typeof outbox.$inferSelect): EmailView {
-  const subject = row.payload.subject;
+  const subject = erasedNote(row) ? "(erased)" : row.payload.subject;
   return {
     id: row.id,
     kind: row.kind,
@@ -88,6 +93,8 @@ export async function emailPreview(db: Queryable, id: string): Promise<EmailPrev
   const [row] = isUuid(id) ? await db.select().from(outbox).where(eq(outbox.id, id)) : [];
   if (!row) throw new AppError("not-found", "There is no such e-mail.");
   const { text, html } = row.payload;
+  const note = erasedNote(row);
+  if (note) return { ...view(row), text: note, html: "" };
   return { ...view(row), text: typeof text === "string" ? text : "", html: typeof html === "string" ? html : "" };
 }
 

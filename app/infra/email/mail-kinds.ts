@@ -1,7 +1,6 @@
 // The e-mails the site sends, as outbox jobs of a known kind (docs/project-structure.md). Each kind
 // has its label (for staff) and what it is about; its key, `<kind>:<id>`, is built only by
-// `mailKey`, so one thing gets one e-mail however often it is queued. The admin issues add their
-// kinds here (a partial refund, an event cancelled, a receipt sent again).
+// `mailKey`, so one thing gets one e-mail however often it is queued.
 
 export const mailKinds = {
   "booking-receipt": { label: "Booking receipt", about: "booking reference" },
