@@ -6,6 +6,7 @@ import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { RefundWorker } from "~/features/booking/cancellation.server";
 import type { RefundDeps } from "~/features/booking/refunds.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
+import { bookingTotalPence } from "~/features/booking/pricing";
 import { OfficeSweep } from "~/features/office/office.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import { finishPendingDonationRefunds } from "~/features/donations/refunds.server";
@@ -63,7 +64,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await ensureFirstStaffUser(database.db, config.firstStaff, clock.now());
-    if (config.sampleEvents) await seedSampleEvents(database.db, clock.now());
+    if (config.sampleEvents) await seedSampleEvents(database.db, clock.now(), bookingTotalPence);
     const availability = new AvailabilityFeed(database, clock);
     await availability.start();
     const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(database.db, clock);

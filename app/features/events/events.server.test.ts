@@ -1,6 +1,8 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bookings, tickets } from "../../../db/schema";
+import { eq } from "drizzle-orm";
+import { bookings, offlinePayments, tickets } from "../../../db/schema";
+import { bookingTotalPence } from "~/features/booking/pricing";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { PictureLibrary, uploadPicture } from "~/infra/images/uploads.server";
@@ -310,9 +312,9 @@ describe.each(engines)("events on %s", (engine) => {
     await feed.close();
   });
 
-  it("starts an empty embedded site with every kind of sample event, once", async () => {
-    expect(await seedSampleEvents(database.db, now)).toBe(true);
-    expect(await seedSampleEvents(database.db, now)).toBe(false);
+  it("starts an empty embedded site with every kind of sample event, once, its sales paid bookings", async () => {
+    expect(await seedSampleEvents(database.db, now, bookingTotalPence)).toBe(true);
+    expect(await seedSampleEvents(database.db, now, bookingTotalPence)).toBe(false);
     const events = await listEvents(database.db);
     const availability = await availabilityByEvent(database.db, now);
     const current = events.filter((e) => new Date(e.ticketSaleExpiry) > now && !e.isTest);
@@ -325,6 +327,20 @@ describe.each(engines)("events on %s", (engine) => {
       (e) => availability[e.id]!.remaining > 0 && availability[e.id]!.remaining <= 5,
     );
     expect(nearlySoldOut).toHaveLength(1);
+    // Every sample ticket stands on a paid booking of the offline provider, so staff can open and refund it.
+    const sold = await database.db
+      .select({
+        quantity: tickets.quantity,
+        status: bookings.status,
+        amount: bookings.amountPence,
+        paid: offlinePayments.status,
+      })
+      .from(tickets)
+      .leftJoin(bookings, eq(bookings.bookingRef, tickets.bookingRef))
+      .leftJoin(offlinePayments, eq(offlinePayments.id, bookings.providerPaymentId));
+    expect(sold.length).toBe(8);
+    for (const sale of sold) expect(sale).toMatchObject({ status: "paid", paid: "succeeded" });
+    expect(sold.some((sale) => sale.amount === bookingTotalPence(1250, sale.quantity))).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Database } from "~/infra/db/database.server";
-import { events, tickets } from "../../../db/schema";
+import { bookingHistory, bookings, events, offlinePayments, tickets } from "../../../db/schema";
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -15,7 +15,12 @@ function evening(now: Date, days: number, hourUtc = 19) {
  * two current events (one nearly sold out), two past, one test event and one sold elsewhere.
  * Dates are relative to the first start. Only ever added to an empty events table.
  */
-export async function seedSampleEvents(db: Database, now: Date) {
+export async function seedSampleEvents(
+  db: Database,
+  now: Date,
+  /** The booking's price for `quantity` tickets at `ticketCostPence` each (the booking feature's rule). */
+  bookingTotalPence: (ticketCostPence: number, quantity: number) => number,
+) {
   if ((await db.$count(events)) > 0) return false;
   await db.transaction(async (tx) => {
     const [quiz, walk] = await tx
@@ -110,26 +115,66 @@ export async function seedSampleEvents(db: Database, now: Date) {
           },
         ].map((event) => ({ ...event, createdAt: now, updatedAt: now })),
       )
-      .returning({ id: events.id });
+      .returning({ id: events.id, ticketCostPence: events.ticketCostPence });
     // Bookings already taken, so the quiz shows sales and the walk is down to its last two places.
-    await tx.insert(tickets).values([
+    // Each is a paid booking on the offline test card provider, as a real sale is, so staff can open
+    // it, refund it and let it in at the door.
+    const sales = [
       ...[4, 6, 2, 5].map((quantity, i) => ({
-        ticketHolderName: `Sample Booking ${i + 1}`,
+        name: `Sample Booking ${i + 1}`,
         email: `sample-booking-${i + 1}@example.org`,
-        eventId: quiz!.id,
-        bookingRef: crypto.randomUUID(),
+        event: quiz!,
         quantity,
-        dateSold: new Date(now.getTime() - (i + 1) * day),
+        soldAt: new Date(now.getTime() - (i + 1) * day),
       })),
       ...[10, 12, 8, 8].map((quantity, i) => ({
-        ticketHolderName: `Sample Walker ${i + 1}`,
+        name: `Sample Walker ${i + 1}`,
         email: `sample-walker-${i + 1}@example.org`,
-        eventId: walk!.id,
-        bookingRef: crypto.randomUUID(),
+        event: walk!,
         quantity,
-        dateSold: new Date(now.getTime() - (i + 2) * day),
+        soldAt: new Date(now.getTime() - (i + 2) * day),
       })),
-    ]);
+    ];
+    for (const sale of sales) {
+      const bookingRef = crypto.randomUUID();
+      const paymentId = `pi_offline_sample_${bookingRef.replace(/-/g, "").slice(0, 16)}`;
+      const amountPence = bookingTotalPence(sale.event.ticketCostPence!, sale.quantity);
+      await tx.insert(offlinePayments).values({
+        id: paymentId,
+        clientSecret: `${paymentId}_secret_sample`,
+        amountPence,
+        currency: "gbp",
+        description: `Sample booking ${bookingRef}`,
+        metadata: { booking_ref: bookingRef, event_id: sale.event.id },
+        receiptEmail: sale.email,
+        status: "succeeded",
+        createdAt: sale.soldAt,
+      });
+      await tx.insert(bookings).values({
+        bookingRef,
+        eventId: sale.event.id,
+        holderName: sale.name,
+        email: sale.email,
+        quantity: sale.quantity,
+        amountPence,
+        status: "paid",
+        holdExpiresAt: sale.soldAt,
+        provider: "offline",
+        providerPaymentId: paymentId,
+        createdAt: sale.soldAt,
+        paidAt: sale.soldAt,
+        updatedAt: sale.soldAt,
+      });
+      await tx.insert(bookingHistory).values({ bookingRef, status: "paid", note: "Sample booking", at: sale.soldAt });
+      await tx.insert(tickets).values({
+        ticketHolderName: sale.name,
+        email: sale.email,
+        eventId: sale.event.id,
+        bookingRef,
+        quantity: sale.quantity,
+        dateSold: sale.soldAt,
+      });
+    }
   });
   return true;
 }
