@@ -95,7 +95,10 @@ export function useSiteWithMailServer(mailFrom: string) {
     running.smtp = await new TestSmtpServer().start();
     running.site = await startSiteProcess({ SMTP_URL: running.smtp.url, MAIL_FROM: mailFrom });
   });
-  test.afterEach(async () => {
+  test.afterEach(async ({ context }) => {
+    // The test's pages close first: one still open would see its server go (a route fetched as a
+    // link comes into view) and report the failed request as a console error.
+    for (const page of context.pages()) await page.close();
     await running.site.stop();
     await running.smtp.stop();
   });
