@@ -3,16 +3,17 @@ import { openDatabase, type Database } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { loadContent, type SiteContent } from "~/features/content/content.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
-import { RefundWorker } from "~/features/booking/cancellation.server";
+import { runBookingRefunds } from "~/features/booking/cancellation.server";
 import type { RefundDeps } from "~/features/booking/refunds.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
-import { OfficeSweep } from "~/features/office/office.server";
+import { sweepOfficeMail } from "~/features/office/office.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import { finishPendingDonationRefunds } from "~/features/donations/refunds.server";
 import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
+import { BackgroundJob } from "~/infra/jobs/background-job.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import type { Payment, PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
@@ -37,11 +38,14 @@ export interface Services {
   /** Delivers queued e-mails (receipts) with retries. */
   outbox: OutboxWorker;
   /** Queues the charity office's e-mails (each arrival, or a daily summary) by the Settings page. */
-  office: OfficeSweep;
+  office: BackgroundJob;
   /** What bookings and donations need: database, provider, and the charity's details for receipts. */
   paymentDeps(): Promise<PaymentDeps>;
-  /** Refunds waiting for the provider, and cancelled events' bookings: worked through in the background. */
-  refunds: RefundWorker;
+  /**
+   * Refunds waiting for the provider (bookings and donations) and cancelled events' bookings, worked
+   * through in the background; `kick()` after a cancellation.
+   */
+  refunds: BackgroundJob;
   /** What refunding needs: paymentDeps, and the outbox to send the buyer's e-mail at once. */
   refundDeps(): Promise<RefundDeps>;
   /** Settles the booking or donation a succeeded payment paid for (server/payments.ts). */
@@ -87,23 +91,6 @@ export async function createServices(config: Config, clock: Clock = systemClock)
         },
       };
     }
-    // Donation refunds the provider did not confirm (down, or the process stopped half way) are
-    // sent again with the same idempotency key: now, then every minute.
-    let donationRefundsRunning = false;
-    const retryDonationRefunds = async () => {
-      if (donationRefundsRunning) return;
-      donationRefundsRunning = true;
-      try {
-        await finishPendingDonationRefunds({ ...(await paymentDeps()), outbox });
-      } catch (error) {
-        console.error("Sending pending donation refunds stopped for now:", (error as Error).message);
-      } finally {
-        donationRefundsRunning = false;
-      }
-    };
-    const donationRefundTimer = setInterval(() => void retryDonationRefunds(), 60_000);
-    donationRefundTimer.unref();
-    void retryDonationRefunds();
     async function currentContent() {
       if (!config.production) content = await loadContent(config.contentDir);
       return content;
@@ -111,14 +98,25 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     async function refundDeps(): Promise<RefundDeps> {
       return { ...(await paymentDeps()), deliver: (kind, about) => outbox.deliver(kind, about) };
     }
-    // Next to the outbox: started now, so refunds a stop left pending and cancelled events carry on.
-    const refunds = new RefundWorker(refundDeps, { pauseMs: config.refundPauseMs });
-    refunds.start();
-    const office = new OfficeSweep(
-      database.db,
-      clock,
-      async () => (await paymentDeps()).charity,
-      () => void outbox.deliverDue(),
+    // Next to the outbox, started now: refunds a stop left pending (sent again with the same
+    // idempotency key) and cancelled events' bookings carry on after a restart.
+    const refunds = new BackgroundJob(
+      "Refunds",
+      async (shouldStop) => {
+        const deps = await refundDeps();
+        await runBookingRefunds(deps, { pauseMs: config.refundPauseMs, shouldStop });
+        await finishPendingDonationRefunds({ ...deps, outbox });
+      },
+      30_000,
+    );
+    void refunds.start();
+    const office = new BackgroundJob(
+      "The office e-mails' sweep",
+      async () => {
+        const queued = await sweepOfficeMail(database.db, { now: clock.now(), charity: (await paymentDeps()).charity });
+        if (queued > 0) void outbox.deliverDue();
+      },
+      5_000,
     );
     await office.start();
     return {
@@ -142,7 +140,6 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       },
       drain: () => availability.close(),
       async close() {
-        clearInterval(donationRefundTimer);
         await refunds.stop();
         await office.stop();
         await outbox.stop();

@@ -42,7 +42,7 @@ export const action = pageWork("Changing a donation", async ({ request, context,
       if (result.outcome === "pending") {
         return {
           message:
-            "The refund is recorded, but the card payment service did not confirm it yet. It is sent again automatically every minute.",
+            "The refund is recorded, but the card payment service did not confirm it yet. It is sent again automatically every 30 seconds.",
         } satisfies ActionResult;
       }
       return { message: "The donation is refunded, and the donor is told by e-mail." } satisfies ActionResult;
@@ -194,7 +194,7 @@ export default function AdminDonation({ loaderData, actionData: answer }: Route.
                       {refund.status === "succeeded"
                         ? `Refunded ${when(refund.completedAt)}`
                         : refund.status === "pending"
-                          ? `Waiting for the card payment service (${refund.attempts} ${refund.attempts === 1 ? "attempt" : "attempts"}); tried again every minute`
+                          ? `Waiting for the card payment service (${refund.attempts} ${refund.attempts === 1 ? "attempt" : "attempts"}); tried again every 30 seconds`
                           : "Failed"}
                     </td>
                     <td>{refund.staffEmail}</td>

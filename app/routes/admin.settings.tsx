@@ -27,7 +27,7 @@ export const action = pageWork("Saving the settings", async ({ request, context 
   const { site } = await services.content();
   try {
     await saveOfficeSettings(services.db, staff, input, { now: services.clock.now(), charityEmail: site.email });
-    services.office.sweep().catch(() => undefined);
+    void services.office.kick();
     return { ok: true, message: "The settings are saved.", fields: undefined as FieldErrors | undefined, input };
   } catch (error) {
     if (error instanceof AppError && error.code === "invalid") {

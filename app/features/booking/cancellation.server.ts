@@ -197,63 +197,16 @@ export async function refundCancelledEvent(
 }
 
 /**
- * The refunds the server process looks after: it asks again for pending refunds, and works through
- * cancelled events' bookings. Started with the site (so a restart carries on), run again every
- * `intervalMs`, and at once when asked (`kick`, after a cancellation). One run at a time.
+ * The booking refunds the server process looks after, one run of them: pending refunds asked for
+ * again, then cancelled events' bookings worked through. Run by a background job (server/services.ts)
+ * at start-up, so a restart carries on, every 30 seconds, and at once after a cancellation.
  */
-export class RefundWorker {
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-
-  constructor(
-    private readonly deps: () => Promise<RefundDeps>,
-    private readonly options: { intervalMs?: number; pauseMs?: number } = {},
-  ) {}
-
-  start() {
-    this.stopped = false;
-    this.timer ??= setInterval(() => void this.kick(), this.options.intervalMs ?? 30_000);
-    this.timer.unref();
-    void this.kick();
-  }
-
-  /** Runs now, or once more straight after the run under way. */
-  kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.runOnce();
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        console.error("Refunds stopped for now:", (error as Error).message);
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
-  }
-
-  private async runOnce() {
-    const deps = await this.deps();
-    const shouldStop = () => this.stopped;
-    await retryPendingRefunds(deps, shouldStop);
-    for (const eventId of await cancelledEventsToRefund(deps.db)) {
-      await refundCancelledEvent(deps, eventId, { pauseMs: this.options.pauseMs, shouldStop });
-    }
-  }
-
-  async stop() {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+export async function runBookingRefunds(
+  deps: RefundDeps,
+  options: { pauseMs?: number; shouldStop: () => boolean },
+): Promise<void> {
+  await retryPendingRefunds(deps, options.shouldStop);
+  for (const eventId of await cancelledEventsToRefund(deps.db)) {
+    await refundCancelledEvent(deps, eventId, options);
   }
 }

@@ -11,7 +11,7 @@ import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { StripeStandIn } from "../../../tests/support/stripe-standin";
 import { salesByEvent, settleBooking, startBooking } from "./booking.server";
-import { cancelEvent, cancellationProgress, refundCancelledEvent, RefundWorker } from "./cancellation.server";
+import { cancelEvent, cancellationProgress, refundCancelledEvent, runBookingRefunds } from "./cancellation.server";
 import { refundBooking, retryPendingRefunds, type RefundDeps } from "./refunds.server";
 import { correctBuyer, findBooking, resendReceipt, staffBooking } from "./staff-bookings.server";
 
@@ -273,9 +273,7 @@ describe.each(engines)("refunds on %s", (engine) => {
 
       // The restart: the worker finishes the pending refund with its key, then the rest.
       deps.payments = payments;
-      const worker = new RefundWorker(async () => deps);
-      await worker.kick();
-      await worker.stop();
+      await runBookingRefunds(deps, { shouldStop: () => false });
 
       expect(await cancellationProgress(database.db, eventId)).toMatchObject({
         total: 5,

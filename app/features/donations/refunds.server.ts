@@ -147,7 +147,7 @@ export async function sendDonationRefund(
 
 /**
  * Sends again every donation refund still pending (the provider was down, or the process stopped
- * half way): run at start-up and every minute by server/services.ts. How many it finished.
+ * half way): run at start-up and every 30 seconds by server/services.ts (with the booking refunds). How many it finished.
  */
 export async function finishPendingDonationRefunds(deps: RefundDeps): Promise<number> {
   const pending = await deps.db
