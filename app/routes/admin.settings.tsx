@@ -14,7 +14,10 @@ import { AppError, type FieldErrors } from "~/lib/errors";
 // office address, the charity's own by default) and how: each one, a summary a day, or none.
 export const loader = pageWork("The settings page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const [settings, { site }] = await Promise.all([officeSettings(context.services.db), context.services.content()]);
+  const [settings, { site }] = await Promise.all([
+    officeSettings(context.services.db, context.services.clock.now()),
+    context.services.content(),
+  ]);
   return { address: settings.address ?? site.email, mode: settings.mode };
 });
 

@@ -29,6 +29,13 @@ export class TestSmtpServer {
     return this;
   }
 
+  /** What was sent to `address` (the office's own e-mails go to the charity's address as well). */
+  sentTo(address: string): ParsedMail[] {
+    return this.received.filter((mail) =>
+      [mail.to ?? []].flat().some((to) => to.value.some((v) => v.address?.toLowerCase() === address.toLowerCase())),
+    );
+  }
+
   get url() {
     return `smtp://127.0.0.1:${this.port}`;
   }

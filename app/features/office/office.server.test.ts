@@ -78,10 +78,17 @@ describe.each(engines)("telling the charity's office on %s", (engine) => {
   const save = (mode: string, address = "") =>
     saveOfficeSettings(database.db, staff, { address, mode }, { now: clock.now(), charityEmail: charity.email });
 
-  it("sends nothing until staff choose, and checks what they choose", async () => {
-    await paidBooking(database.db, eventId, clock.now());
-    expect(await sweep()).toBe(0);
-    expect(await officeSettings(database.db)).toMatchObject({ mode: "none", address: null });
+  it("on a new site, tells the charity's own address of each arrival from the first sweep on, and checks what staff choose", async () => {
+    await paidBooking(database.db, eventId, clock.now(), "Before First Sweep");
+    clock.advance(minute);
+    expect(await officeSettings(database.db, clock.now())).toMatchObject({ mode: "each", address: null });
+    expect(await sweep()).toBe(0); // what came in before the site's first sweep is not sent
+    clock.advance(minute);
+    const ref = await paidBooking(database.db, eventId, clock.now());
+    expect(await sweep()).toBe(1);
+    const mails = await queued(database.db);
+    expect(mails.map((m) => [m.dedupeKey, m.recipient])).toEqual([[`office-booking:${ref}`, charity.email]]);
+    expect(JSON.stringify(mails)).not.toContain("Before First Sweep");
     await expect(save("each", "not an address")).rejects.toMatchObject({ fields: { address: expect.any(String) } });
     await expect(save("sometimes")).rejects.toMatchObject({ fields: { mode: expect.any(String) } });
     expect(await database.db.$count(auditLog)).toBe(0);

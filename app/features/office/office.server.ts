@@ -34,13 +34,21 @@ const storedSchema = z.object({
 });
 export type OfficeSettings = z.infer<typeof storedSchema>;
 
-/** Until staff choose, the office is sent nothing (so no e-mail is a surprise). */
-const unset: OfficeSettings = { address: null, mode: "none", since: "1970-01-01T00:00:00.000Z" };
+/**
+ * Until staff choose, the charity's own address gets an e-mail for each arrival, from the site's
+ * first sweep on (the sweep stores that moment), never for what came before it.
+ */
+const defaultMode: OfficeMode = "each";
 
-export async function officeSettings(db: Queryable): Promise<OfficeSettings> {
+async function storedOfficeSettings(db: Queryable): Promise<OfficeSettings | undefined> {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.key, settingsKey));
   const stored = storedSchema.safeParse(row?.value);
-  return stored.success ? stored.data : unset;
+  return stored.success ? stored.data : undefined;
+}
+
+/** The settings as the page shows them; before the first sweep, the default from now. */
+export async function officeSettings(db: Queryable, now: Date): Promise<OfficeSettings> {
+  return (await storedOfficeSettings(db)) ?? { address: null, mode: defaultMode, since: now.toISOString() };
 }
 
 /**
@@ -260,7 +268,16 @@ async function sweepDaily(db: Database, to: string, since: Date, now: Date, char
  * few seconds next to the outbox worker; answers how many it queued.
  */
 export async function sweepOfficeMail(db: Database, { now, charity }: { now: Date; charity: OfficeCharity }) {
-  const settings = await officeSettings(db);
+  let settings = await storedOfficeSettings(db);
+  if (!settings) {
+    // The first sweep of a new site: the default takes effect now (a second process's insert loses).
+    const value: OfficeSettings = { address: null, mode: defaultMode, since: now.toISOString() };
+    await db
+      .insert(siteSettings)
+      .values({ key: settingsKey, value, updatedAt: now, updatedBy: "the site" })
+      .onConflictDoNothing();
+    settings = (await storedOfficeSettings(db))!;
+  }
   if (settings.mode === "none") return 0;
   const to = settings.address ?? charity.email;
   const since = new Date(settings.since);

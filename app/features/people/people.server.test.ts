@@ -178,13 +178,15 @@ describe.each(engines)("a person's data on %s", (engine) => {
       attempts: sent ? 1 : 2,
       lastError: sent ? null : "550 mailbox amina.mushi@example.org unavailable",
     });
-    await db
-      .insert(outbox)
-      .values([
-        mail("Amina Mushi <amina.mushi@example.org>", "booking-receipt:a", true),
-        mail("amina.mushi@example.org", "donation-receipt:b", false),
-        mail(`Juma Said <${other}>`, "booking-receipt:c", true),
-      ]);
+    await db.insert(outbox).values([
+      mail("Amina Mushi <amina.mushi@example.org>", "booking-receipt:a", true),
+      mail("amina.mushi@example.org", "donation-receipt:b", false),
+      mail(`Juma Said <${other}>`, "booking-receipt:c", true),
+      // The office's e-mails about her booking and donation, and about Juma's booking.
+      mail("kilele@example.org", `office-booking:${ids.paidBooking}`, true),
+      mail("kilele@example.org", `office-donation:${ids.claimableDonation}`, false),
+      mail("kilele@example.org", `office-booking:${ids.otherBooking}`, true),
+    ]);
 
     await db.insert(auditLog).values({
       at: now,
@@ -281,8 +283,8 @@ describe.each(engines)("a person's data on %s", (engine) => {
       declarationsKeptForGiftAid: 2,
       declarationsAnonymised: 1,
       volunteerSignUpsDeleted: 1,
-      unsentEmailsDeleted: 1,
-      sentEmailsBlanked: 1,
+      unsentEmailsDeleted: 2, // hers, and the office's about her donation
+      sentEmailsBlanked: 2, // hers, and the office's about her booking
       cardPaymentRecordsCleared: 2,
     });
 
@@ -332,7 +334,19 @@ describe.each(engines)("a person's data on %s", (engine) => {
     // Volunteer sign-up deleted; unsent e-mail deleted; sent one reduced to a note.
     expect((await db.select().from(volunteers)).map((v) => v.name)).toEqual(["Juma Said"]);
     const mails = await db.select().from(outbox).orderBy(asc(outbox.dedupeKey));
-    expect(mails.map((m) => m.dedupeKey)).toEqual(["booking-receipt:a", "booking-receipt:c"]);
+    expect(mails.map((m) => m.dedupeKey)).toEqual(
+      [
+        "booking-receipt:a",
+        "booking-receipt:c",
+        `office-booking:${ids.otherBooking}`,
+        `office-booking:${ids.paidBooking}`,
+      ].sort(),
+    );
+    const officeAboutHer = mails.find((m) => m.dedupeKey === `office-booking:${ids.paidBooking}`)!;
+    expect(officeAboutHer.payload).toMatchObject({ erased: true });
+    expect(mails.find((m) => m.dedupeKey === `office-booking:${ids.otherBooking}`)!.recipient).toBe(
+      "kilele@example.org",
+    );
     expect(mails[0]).toMatchObject({
       payload: { erased: true, note: "Erased on 21/11/2026 at the person's request." },
       sentAt: now,
@@ -368,7 +382,7 @@ describe.each(engines)("a person's data on %s", (engine) => {
       action: "person.erased",
       subject: personSubject(amina),
       summary:
-        "Erased the data held for one person: 2 bookings, 1 ticket, 3 donations, 1 Gift Aid declaration anonymised; 2 Gift Aid declarations kept for HMRC; 1 volunteer sign-up, 1 unsent e-mail deleted; 1 sent e-mail reduced to a note that it was sent.",
+        "Erased the data held for one person: 2 bookings, 1 ticket, 3 donations, 1 Gift Aid declaration anonymised; 2 Gift Aid declarations kept for HMRC; 1 volunteer sign-up, 2 unsent e-mails deleted; 2 sent e-mails reduced to a note that they were sent.",
       at: later,
     });
 

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } fro
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
-import { mailKinds, isMailKind } from "~/infra/email/mail-kinds";
+import { isMailKind, mailKey, mailKinds } from "~/infra/email/mail-kinds";
 import { AppError } from "~/lib/errors";
 import { londonDate } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
@@ -327,14 +327,21 @@ export async function erasePersonData(
       .where(sameAddress(volunteers.email, address))
       .returning({ id: volunteers.id });
 
+    // Her e-mails, and the office's e-mail about each of her bookings, donations and sign-ups.
+    const officeKeys = [
+      ...bookingRows.map(({ ref }) => mailKey("office-booking", ref)),
+      ...donationRows.map(({ id }) => mailKey("office-donation", id)),
+      ...volunteersDeleted.map(({ id }) => mailKey("office-volunteer", id)),
+    ];
+    const hers = officeKeys.length ? or(sentTo(address), inArray(outbox.dedupeKey, officeKeys))! : sentTo(address);
     const unsentDeleted = await tx
       .delete(outbox)
-      .where(and(sentTo(address), isNull(outbox.sentAt)))
+      .where(and(hers, isNull(outbox.sentAt)))
       .returning({ id: outbox.id });
     const sentRows = await tx
       .select({ id: outbox.id })
       .from(outbox)
-      .where(and(sentTo(address), isNotNull(outbox.sentAt)))
+      .where(and(hers, isNotNull(outbox.sentAt)))
       .for("update");
     const note = `Erased on ${londonDate(now)} at the person's request.`;
     for (const { id } of sentRows) {
@@ -396,7 +403,7 @@ export function erasureSummary(counts: ErasureCounts): string {
       : "",
     deleted.length ? `${deleted.join(", ")} deleted` : "",
     counts.sentEmailsBlanked
-      ? `${plural(counts.sentEmailsBlanked, "sent e-mail", "sent e-mails")} reduced to a note that it was sent`
+      ? `${plural(counts.sentEmailsBlanked, "sent e-mail", "sent e-mails")} reduced to a note that ${counts.sentEmailsBlanked === 1 ? "it was" : "they were"} sent`
       : "",
   ].filter(Boolean);
   return parts.length ? `${parts.join("; ")}.` : "nothing was held.";
