@@ -129,7 +129,8 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
     if (!current) return;
     attempt.current = undefined;
     const answer = await releaseAttempt(current, reason);
-    if (answer?.status === "in-progress") attempt.current ??= current;
+    // Kept for the next chance (another change, leaving, a new attempt) if it could not go yet.
+    if (!answer || answer.status === "in-progress") attempt.current ??= current;
   }
 
   function changeQuantity(value: string) {
