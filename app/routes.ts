@@ -22,6 +22,7 @@ export default [
   route("api/volunteers", "routes/api.volunteers.ts"),
   route("api/live/availability", "routes/api.live.availability.ts"),
   route("api/bookings", "routes/api.bookings.ts"),
+  route("api/bookings/:bookingRef/release", "routes/api.bookings.ref.release.ts"),
   route("api/donations", "routes/api.donations.ts"),
   route("api/payments/offline/confirm", "routes/api.payments.offline.confirm.ts"),
   route("api/payments/webhook", "routes/api.payments.webhook.ts"),

@@ -1,7 +1,8 @@
-import { settleBooking } from "~/features/booking/booking.server";
+import { releaseUnpaidHold, settleBooking } from "~/features/booking/booking.server";
 import { settleDonation } from "~/features/donations/donations.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
 import { handlePaymentWebhook } from "~/infra/payments/webhook.server";
+import { AppError } from "~/lib/errors";
 
 /**
  * Settles whatever a succeeded card payment paid for, chosen by the payment's own metadata as the
@@ -16,7 +17,26 @@ export async function settlePayment(deps: PaymentDeps, paymentId: string, known?
   return undefined;
 }
 
+/**
+ * A card was declined (the provider said so: Stripe's payment_intent.payment_failed, or the offline
+ * provider's card form): a booking's seats go back at once, once the provider confirms its payment
+ * took no money (releaseUnpaidHold). A donation holds nothing, so there is nothing to give back.
+ */
+export async function paymentFailed(deps: PaymentDeps, paymentId: string) {
+  const payment = await deps.payments.retrievePayment(paymentId);
+  const bookingRef = payment.metadata.booking_ref;
+  if (!bookingRef) return undefined;
+  return releaseUnpaidHold(deps, bookingRef, "declined").catch((error) => {
+    // A payment for no booking of ours (another site on the same Stripe account): nothing to do.
+    if (error instanceof AppError && error.code === "not-found") return undefined;
+    throw error;
+  });
+}
+
 /** POST /api/payments/webhook: the provider's notifications, for bookings and donations alike. */
 export function paymentWebhook(deps: PaymentDeps, request: Request) {
-  return handlePaymentWebhook(deps, request, (paymentId) => settlePayment(deps, paymentId));
+  return handlePaymentWebhook(deps, request, {
+    succeeded: (paymentId) => settlePayment(deps, paymentId),
+    failed: (paymentId) => paymentFailed(deps, paymentId),
+  });
 }

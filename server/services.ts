@@ -19,7 +19,7 @@ import { offlineProvider } from "~/infra/payments/offline.server";
 import type { Payment, PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { systemClock, type Clock } from "~/lib/clock";
-import { paymentWebhook, settlePayment } from "./payments";
+import { paymentFailed, paymentWebhook, settlePayment } from "./payments";
 
 /** Everything a request needs from the running site, handed to loaders and actions as context. */
 export interface Services {
@@ -50,6 +50,8 @@ export interface Services {
   refundDeps(): Promise<RefundDeps>;
   /** Settles the booking or donation a succeeded payment paid for (server/payments.ts). */
   settlePayment(paymentId: string, known?: Payment): Promise<unknown>;
+  /** A card was declined: gives back the booking's seats once the provider confirms nothing was taken (server/payments.ts). */
+  paymentFailed(paymentId: string): Promise<unknown>;
   /** POST /api/payments/webhook. */
   paymentWebhook(request: Request): Promise<Response>;
   limits: {
@@ -133,6 +135,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       refunds,
       refundDeps,
       settlePayment: async (paymentId, known) => settlePayment(await paymentDeps(), paymentId, known),
+      paymentFailed: async (paymentId) => paymentFailed(await paymentDeps(), paymentId),
       paymentWebhook: async (request) => paymentWebhook(await paymentDeps(), request),
       limits: {
         volunteerSignUps: new RateLimiter({ limit: 5, windowMs: 15 * 60_000 }),

@@ -4,8 +4,12 @@ import { z } from "zod";
 // the rules are the same everywhere; each form keeps its own messages, the specification's where
 // it gives them.
 
-/** Letters of any alphabet, with spaces, hyphens and apostrophes between them (O'Brien, José, Anne-Marie). */
-export const personNamePattern = /^\p{L}+(?:[ '’-]+\p{L}+)*$/u;
+/**
+ * Letters of any alphabet (with their accents, however typed), with spaces, hyphens, apostrophes and
+ * full stops (O'Brien, José, Anne-Marie, Dr J. Smith): it starts with a letter, and ends with a
+ * letter or a full stop.
+ */
+export const personNamePattern = /^\p{L}\p{M}*(?:[\p{L}\p{M} '’.-]*[\p{L}\p{M}.])?$/u;
 
 /** Something, an @, and a domain with at least one dot; no spaces. The mail server has the last word. */
 export const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;

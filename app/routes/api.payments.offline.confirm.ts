@@ -11,7 +11,8 @@ const cardSchema = z.object({
 });
 
 // POST /api/payments/offline/confirm: the offline test provider's card form. Like Stripe it
-// answers the card's outcome, and on success it settles the booking or donation at once, as Stripe's webhook would.
+// answers the card's outcome; on success it settles the booking or donation at once, and on a decline
+// it gives the booking's seats back, as Stripe's webhooks would.
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Confirming an offline card payment", async () => {
     allowMethods(request, "POST");
@@ -25,6 +26,10 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       throw new AppError("not-found", "This payment could not be found.");
     });
     if (result.error) {
+      // Declined: the seats go back now, not when the hold runs out (the visitor may try again).
+      await context.services.paymentFailed(result.payment.id).catch((error) => {
+        console.error("Releasing the seats of a declined offline payment failed:", (error as Error).message);
+      });
       return Response.json({ status: result.payment.status, error: result.error, code: "invalid" }, { status: 402 });
     }
     if (result.payment.status === "succeeded") {

@@ -4,8 +4,9 @@ import type { Route } from "./+types/confirmation";
 import { AlertDialog } from "~/components/ui/alert-dialog";
 import { Spinner } from "~/components/ui/spinner";
 import { bookingReturn, type ConfirmedDetails } from "~/features/booking/confirmation.server";
-import { bookingFeePence } from "~/features/booking/pricing";
+import { PriceRows } from "~/features/booking/components/booking-summary";
 import { logUnexpected } from "~/infra/http/api.server";
+import { shortCode } from "~/lib/booking-code";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 
@@ -96,7 +97,7 @@ function ConfirmationOutcome({ loaderData }: { loaderData: Outcome }) {
         <p className="notice">
           Sorry: your payment arrived after your seats were released and the event is now full. We have refunded{" "}
           {formatPounds(loaderData.details.totalPence)} in full and sent you an e-mail. Booking reference{" "}
-          {loaderData.details.bookingRef}.
+          {loaderData.details.bookingRef} (code {shortCode(loaderData.details.bookingRef)}).
         </p>
       ) : (
         <>
@@ -124,8 +125,10 @@ function BookingDetails({ details, paid }: { details: ConfirmedDetails; paid: bo
         </p>
       ) : null}
       <dl>
+        <dt>Booking code</dt>
+        <dd className="booking-code">{shortCode(details.bookingRef)}</dd>
         <dt>Booking reference</dt>
-        <dd>{details.bookingRef}</dd>
+        <dd className="booking-ref">{details.bookingRef}</dd>
         <dt>Event</dt>
         <dd>{details.eventName}</dd>
         {details.eventDate ? (
@@ -142,14 +145,11 @@ function BookingDetails({ details, paid }: { details: ConfirmedDetails; paid: bo
             <dd>{details.location}</dd>
           </>
         ) : null}
-        <dt>Event cost</dt>
-        <dd>{formatPounds(details.ticketCostPence)}</dd>
-        <dt>Booking fee</dt>
-        <dd>{formatPounds(bookingFeePence)}</dd>
-        <dt>Tickets</dt>
-        <dd>{details.quantity}</dd>
-        <dt className="total">Total</dt>
-        <dd className="total">{formatPounds(details.totalPence)}</dd>
+        <PriceRows
+          ticketCostPence={details.ticketCostPence}
+          quantity={details.quantity}
+          totalPence={details.totalPence}
+        />
       </dl>
     </section>
   );

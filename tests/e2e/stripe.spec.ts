@@ -52,6 +52,15 @@ test.describe("paying through Stripe", () => {
     await page.getByLabel("Stripe test card number").fill("4000 0000 0000 0002");
     await pay.click();
     await expect(page.getByText("Your card was declined.")).toBeVisible();
+    // Stripe.js told only the browser; the server checked with Stripe, cancelled the intent and gave the seats back.
+    const declinedRef = stripe.intents.get("pi_test_1")!.metadata as { booking_ref: string };
+    await expect
+      .poll(async () => {
+        const booking = await (await staffApi(site)).get(`/api/admin/bookings/${declinedRef.booking_ref}`);
+        return ((await booking.json()) as { status: string }).status;
+      })
+      .toBe("cancelled");
+    expect(stripe.intents.get("pi_test_1")!.status).toBe("canceled");
     await page.getByLabel("Stripe test card number").fill("4242 4242 4242 4242");
     await pay.click();
 

@@ -64,7 +64,19 @@ export class StripeStandIn {
           const intent = this.intents.get(match[1]!);
           if (!intent)
             return reply(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
-          if (match[2]) intent.status = "canceled";
+          if (match[2]) {
+            // As Stripe: a payment that succeeded, or is being processed, cannot be cancelled.
+            if (intent.status === "succeeded" || intent.status === "processing") {
+              return reply(400, {
+                error: {
+                  type: "invalid_request_error",
+                  code: "payment_intent_unexpected_state",
+                  message: `You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`,
+                },
+              });
+            }
+            intent.status = "canceled";
+          }
           return reply(200, intent);
         };
         const intentMatch = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);

@@ -30,9 +30,10 @@ export function useCardPayment() {
 
   /**
    * Checks the card, then `start` (which asks our server for the payment, or returns undefined after
-   * showing its own field errors), then confirms the card. On success the page moves on.
+   * showing its own field errors), then confirms the card. On success the page moves on. When the
+   * card is refused, `afterFailure` runs before the form is ready again (a booking gives back its seats).
    */
-  async function pay(start: () => Promise<StartedPayment | undefined>) {
+  async function pay(start: () => Promise<StartedPayment | undefined>, afterFailure?: () => Promise<void>) {
     const card = cardForm.current;
     if (submitting || !ready || !card) return;
     setSubmitting(true);
@@ -42,7 +43,10 @@ export function useCardPayment() {
       const started = await start();
       if (!started) return;
       const failure = await card.pay(started.clientSecret, started.returnUrl, started.email);
-      if (failure) setError(failure);
+      if (failure) {
+        setError(failure);
+        await afterFailure?.();
+      }
     } catch (caught) {
       setError(caught instanceof PaymentStartError ? caught.message : unexpectedError((caught as Error).message));
     } finally {

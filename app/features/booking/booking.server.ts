@@ -1,7 +1,9 @@
+import { timingSafeEqual } from "node:crypto";
 import { and, eq, sql, sum } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { seatsOf } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
+import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import { isUuid } from "~/lib/ids";
 import { queueMail } from "~/infra/email/outbox.server";
 import { announceChange } from "~/infra/live/changes.server";
@@ -10,7 +12,15 @@ import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
 import { bookingFeePence, bookingTotalPence } from "./pricing";
 import { refundsOfBooking } from "./refunds.server";
 import { bookingReceipt, refundNotice } from "./receipt.server";
-import { bookingMessages, onlyLeftMessage, validateTicketInformation, type StartedBooking } from "./schema";
+import {
+  bookingMessages,
+  onlyLeftMessage,
+  validateTicketInformation,
+  type OwnAttempt,
+  type ReleasedHold,
+  type ReleaseReason,
+  type StartedBooking,
+} from "./schema";
 
 /** How long seats stay held while the visitor pays. */
 export const holdMinutes = 15;
@@ -31,17 +41,23 @@ async function record(tx: Queryable, bookingRef: string, status: string, note: s
  * Starts a payment attempt: checks the ticket information with the form's rules, holds the seats
  * (atomically: the event row is locked while seats are counted, so two checkouts can never take the
  * same last seat), then asks the provider for a payment of the amount computed here, never one
- * from the browser. A previous unfinished attempt by the same visitor (`replaces`) is released.
+ * from the browser. A previous unfinished attempt by the same visitor (`replaces`, proved by its
+ * client secret) is released first, so it does not stand in the way of this one.
  */
 export async function startBooking(
   deps: PaymentDeps,
-  input: { eventId: string; name: unknown; email: unknown; quantity: unknown; replaces?: string },
+  input: { eventId: string; name: unknown; email: unknown; quantity: unknown; replaces?: OwnAttempt },
 ): Promise<StartedBooking> {
   const validation = validateTicketInformation(input);
   if (!validation.ok) throw new AppError("invalid", bookingMessages.summary, { fields: validation.errors });
   const { name, email, quantity } = validation.data;
+  if (input.replaces) {
+    await releaseOwnHold(deps, input.replaces, "replaced").catch((error) => {
+      // Not worth refusing the new attempt for: the old hold runs out by itself.
+      if (!(error instanceof AppError)) console.error("Releasing a replaced attempt failed:", error);
+    });
+  }
   const now = deps.clock.now();
-  if (input.replaces) await releaseHold(deps, input.replaces, "Replaced by a new attempt");
 
   const bookingRef = crypto.randomUUID();
   const { event, amountPence, holdExpiresAt } = await deps.db.transaction(async (tx) => {
@@ -54,8 +70,13 @@ export async function startBooking(
     if (event.ticketCostPence === null) {
       throw new AppError("conflict", "Tickets for this event are not sold on this site.");
     }
-    const remaining = event.totalAvailableTickets - (await seatsTaken(tx, event.id, now));
-    if (remaining <= 0) throw new AppError("conflict", "Sorry, this event is sold out.");
+    const seats = await seatsOf(tx, event.id, now);
+    const remaining = event.totalAvailableTickets - seats.sold - seats.held;
+    if (remaining <= 0) {
+      // Seats in other people's unfinished checkouts may come back: say when, not "sold out".
+      const soldOut = seats.sold >= event.totalAvailableTickets || !seats.heldUntil;
+      throw new AppError("conflict", soldOut ? soldOutMessage : reservedMessage(seats.heldUntil!));
+    }
     if (quantity > remaining) {
       throw new AppError("conflict", onlyLeftMessage(remaining), { fields: { quantity: onlyLeftMessage(remaining) } });
     }
@@ -107,27 +128,88 @@ export async function startBooking(
   }
 }
 
-/** Releases an unpaid attempt's seats (a new attempt replaced it, or the visitor left). */
-export async function releaseHold(
+/** Why an unpaid attempt's seats go back, as its history tells staff. */
+const releaseNotes: Record<ReleaseReason, string> = {
+  declined: "The card was declined",
+  quantity: "The visitor changed the number of tickets",
+  left: "The visitor left the booking page",
+  replaced: "Replaced by a new attempt",
+};
+
+/** What became of a hold asked to be released (ReleasedHold), the same however often it is asked. */
+export type HoldRelease = ReleasedHold["status"];
+
+// Payment states in which no money can have been taken, so the seats may go back.
+const unpaidStatuses = new Set(["requires_payment_method", "requires_confirmation", "canceled"]);
+const paidBookingStatuses = new Set(["paid", "refund_pending", "refunded"]);
+
+const noSuchAttempt = () => new AppError("not-found", "There is no unpaid booking with this reference.");
+
+function sameSecret(given: string, actual: string) {
+  const a = Buffer.from(given);
+  const b = Buffer.from(actual);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Gives an unpaid attempt's seats back at once (a declined card, a changed quantity, a visitor who
+ * left), judged by what the provider says of its payment, never by the browser: a payment that
+ * succeeded, or that the provider is still working on, keeps its hold. The payment is cancelled at
+ * the provider before the seats go back, so it can no longer succeed for seats someone else may
+ * take. (If it somehow still does, settling it is the ordinary late-payment path: the seats if they
+ * are free, otherwise a refund.) `proof`, when given, must hold for the payment (the visitor's own
+ * attempt); otherwise the attempt is treated as unknown.
+ */
+export async function releaseUnpaidHold(
   deps: Pick<PaymentDeps, "db" | "payments" | "clock">,
   bookingRef: string,
-  why: string,
-) {
-  if (!isUuid(bookingRef)) return;
+  reason: ReleaseReason,
+  proof?: (payment: Payment) => boolean,
+): Promise<HoldRelease> {
+  if (!isUuid(bookingRef)) throw noSuchAttempt();
+  const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
+  // Without a payment the visitor was never answered, so there is nothing they could release.
+  if (!booking?.providerPaymentId) throw noSuchAttempt();
+  const ask = (what: string, work: () => Promise<Payment>) =>
+    work().catch((error) => {
+      throw providerUnavailable(error, `${what} for booking ${bookingRef}`);
+    });
+  let payment = await ask("reading the payment", () => deps.payments.retrievePayment(booking.providerPaymentId!));
+  if (proof && !proof(payment)) throw noSuchAttempt();
+  if (paidBookingStatuses.has(booking.status)) return "paid";
+  if (booking.status !== "held") return "released";
+  if (payment.status !== "canceled") {
+    if (!unpaidStatuses.has(payment.status)) return payment.status === "succeeded" ? "paid" : "in-progress";
+    payment = await ask("cancelling the payment", async () => {
+      await deps.payments.cancelPayment(payment.id);
+      return deps.payments.retrievePayment(payment.id);
+    });
+    // Paid, or taken up by the provider, between our two questions: the hold stays.
+    if (payment.status !== "canceled") return payment.status === "succeeded" ? "paid" : "in-progress";
+  }
   const now = deps.clock.now();
-  const released = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(bookings)
       .set({ status: "cancelled", updatedAt: now })
       .where(and(eq(bookings.bookingRef, bookingRef), eq(bookings.status, "held")))
       .returning();
-    if (!row) return undefined;
-    await record(tx, bookingRef, "cancelled", why, now);
+    if (!row) return;
+    await record(tx, bookingRef, "cancelled", releaseNotes[reason], now);
     await announceChange(tx, "availability");
-    return row;
   });
-  // If its payment was already made, the confirmation or the webhook will still settle it.
-  if (released?.providerPaymentId) await deps.payments.cancelPayment(released.providerPaymentId).catch(() => undefined);
+  return "released";
+}
+
+/** The visitor's own attempt released, proved by its payment's client secret (which only their browser has). */
+export function releaseOwnHold(
+  deps: Pick<PaymentDeps, "db" | "payments" | "clock">,
+  attempt: OwnAttempt,
+  reason: ReleaseReason,
+) {
+  return releaseUnpaidHold(deps, attempt.bookingRef, reason, (payment) =>
+    sameSecret(attempt.clientSecret, payment.clientSecret),
+  );
 }
 
 export type Settlement =

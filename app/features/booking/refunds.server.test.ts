@@ -228,6 +228,10 @@ describe.each(engines)("refunds on %s", (engine) => {
     expect(view!.history.map((h) => h.note)).toEqual(
       expect.arrayContaining(["The buyer's e-mail address corrected by staff@example.org"]),
     );
+
+    // A name with full stops is a name (PRODUCT.md): staff can write it as the buyer does.
+    await correctBuyer(database.db, staff, ref, { name: "Dr A. Mushi", email: "amina.m@example.net" }, clock.now());
+    expect((await database.db.select().from(tickets))[0]).toMatchObject({ ticketHolderName: "Dr A. Mushi" });
   });
 
   it("finds a booking by its full reference or its receipt code", async () => {

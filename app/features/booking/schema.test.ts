@@ -4,8 +4,16 @@ import { bookingMessages, onlyLeftMessage, validateTicketInformation } from "./s
 const good = { name: "Amina Mushi", email: "amina@example.org", quantity: "2" };
 
 describe("the ticket information rules", () => {
-  it("accept letters of any alphabet with spaces, hyphens and apostrophes", () => {
-    for (const name of ["Amina Mushi", "Seán O'Brien", "Anne-Marie Dubois", "José Álvarez", "Zoë", "N’Golo Kanté"]) {
+  it("accept letters of any alphabet with spaces, hyphens, apostrophes and full stops", () => {
+    for (const name of [
+      "Amina Mushi",
+      "Seán O'Brien",
+      "Anne-Marie Dubois",
+      "José Álvarez",
+      "Zoë",
+      "N’Golo Kanté",
+      "Dr J. Smith",
+    ]) {
       expect(validateTicketInformation({ ...good, name }).ok, name).toBe(true);
     }
   });

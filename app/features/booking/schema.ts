@@ -43,6 +43,30 @@ export interface StartedBooking {
   holdExpiresAt: string;
 }
 
+/**
+ * An unpaid attempt as its visitor's browser knows it: the reference, and the payment's client
+ * secret, which only that browser (and the provider) has, as proof that it is theirs.
+ */
+export const ownAttemptSchema = z.object({
+  bookingRef: z.string().max(60),
+  clientSecret: z.string().min(1).max(200),
+});
+export type OwnAttempt = z.output<typeof ownAttemptSchema>;
+
+/** Why a visitor's unpaid attempt gives its seats back (POST /api/bookings/:bookingRef/release). */
+export const releaseReasons = ["declined", "quantity", "left"] as const;
+export type ReleaseReason = (typeof releaseReasons)[number] | "replaced";
+
+export const releaseRequestSchema = z.object({
+  clientSecret: ownAttemptSchema.shape.clientSecret,
+  reason: z.enum(releaseReasons).catch("left"),
+});
+
+/** What the release answers: "released", "paid" (never released) or "in-progress" (kept while the provider works). */
+export interface ReleasedHold {
+  status: "released" | "paid" | "in-progress";
+}
+
 // Staff: refunding a booking, correcting its buyer, cancelling its event (docs/decisions/015-bookings-and-refunds.md).
 
 export const refundMessages = {

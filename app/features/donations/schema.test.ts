@@ -62,6 +62,20 @@ describe("the donation form's rules", () => {
     });
   });
 
+  it("accepts full stops in the donor's and the declaration's names", () => {
+    const result = validateDonation({
+      ...donor,
+      name: "Dr J. Smith",
+      ...declaration,
+      firstName: "J.",
+      surname: "St. John",
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { name: "Dr J. Smith", giftAid: { firstName: "J.", surname: "St. John" } },
+    });
+  });
+
   it("asks for every declaration field once Gift Aid is ticked, each with its own message", () => {
     const result = validateDonation({ ...donor, giftAid: true });
     expect(result).toEqual({

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import { nextHoldExpiry } from "~/infra/db/seats.server";
 import type { Clock } from "~/lib/clock";
 import { changesChannel } from "~/infra/live/changes.server";
 import { availabilityByEvent } from "./events.server";
@@ -11,7 +12,8 @@ export type FeedMessage = { type: "availability"; events: Record<string, Availab
 /**
  * One per process: listens for changes, recounts availability once per burst of changes, and
  * passes the counts to every visitor connected to the live feed. The counts carry no names or
- * e-mail addresses.
+ * e-mail addresses. A hold that runs out changes nothing in the database, so the feed also
+ * recounts when the next hold runs out: its seats show as free again without anyone's reload.
  */
 export class AvailabilityFeed {
   private readonly listeners = new Set<Listener>();
@@ -20,6 +22,7 @@ export class AvailabilityFeed {
   closed = false;
   private pending: ReturnType<typeof setTimeout> | undefined;
   private eventsChanged = false;
+  private holdExpiry: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
     private readonly database: Pick<DatabaseHandle, "db" | "listen">,
@@ -29,13 +32,39 @@ export class AvailabilityFeed {
   async start() {
     this.stopListening = await this.database.listen(changesChannel, (payload) => {
       if (payload === "events") this.eventsChanged = true;
-      // A burst of changes (a busy sale, a batch edit) is recounted once.
-      this.pending ??= setTimeout(() => void this.publish(), 25);
+      this.recountSoon();
     });
   }
 
-  snapshot(): Promise<Record<string, Availability>> {
-    return availabilityByEvent(this.database.db, this.clock.now());
+  /** A burst of changes (a busy sale, a batch edit) is recounted once. */
+  private recountSoon() {
+    this.pending ??= setTimeout(() => void this.publish(), 25);
+  }
+
+  async snapshot(): Promise<Record<string, Availability>> {
+    const counts = await availabilityByEvent(this.database.db, this.clock.now());
+    await this.watchNextHoldExpiry();
+    return counts;
+  }
+
+  /** Arms one timer for the moment the next hold runs out (when there is one and anyone is listening). */
+  private async watchNextHoldExpiry() {
+    if (this.closed) return;
+    const now = this.clock.now();
+    const next = await nextHoldExpiry(this.database.db, now);
+    if (!next || this.closed) return;
+    if (this.holdExpiry?.at === next.getTime()) return;
+    clearTimeout(this.holdExpiry?.timer);
+    // A little after the moment, so the recount finds the hold expired.
+    const timer = setTimeout(
+      () => {
+        this.holdExpiry = undefined;
+        this.recountSoon();
+      },
+      Math.min(next.getTime() - now.getTime() + 250, 2 ** 31 - 1),
+    );
+    timer.unref?.();
+    this.holdExpiry = { at: next.getTime(), timer };
   }
 
   subscribe(listener: Listener): () => void {
@@ -67,6 +96,7 @@ export class AvailabilityFeed {
   async close() {
     this.closed = true;
     clearTimeout(this.pending);
+    clearTimeout(this.holdExpiry?.timer);
     this.closeHandlers.forEach((close) => close());
     this.listeners.clear();
     await this.stopListening?.();

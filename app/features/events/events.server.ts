@@ -191,6 +191,9 @@ export async function updateEvent(
 export async function availabilityByEvent(db: Queryable, now: Date): Promise<Record<string, Availability>> {
   const seats = await seatsByEvent(db, now);
   return Object.fromEntries(
-    Object.entries(seats).map(([id, { total, sold, held }]) => [id, availabilityOf(total, sold, held)]),
+    Object.entries(seats).map(([id, { total, sold, held, heldUntil }]) => [
+      id,
+      availabilityOf(total, sold, held, heldUntil),
+    ]),
   );
 }

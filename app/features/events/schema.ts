@@ -4,8 +4,15 @@ import { parsePence } from "~/lib/money";
 /** Tickets sold and left for one event: all the live feed says, never who bought them. */
 export interface Availability {
   sold: number;
+  /** Seats nobody has bought or holds in an unfinished checkout. */
   remaining: number;
+  /** The tickets sold have reached the total: nothing will come back on sale by itself. */
   soldOut: boolean;
+  /**
+   * Only when none are left but some are held in unfinished checkouts: when the first of those holds
+   * runs out (ISO 8601), so the page can say when to try again.
+   */
+  reservedUntil?: string;
 }
 
 /** An event as pages and the staff API see it, with the specification's field names. */

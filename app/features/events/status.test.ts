@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { EventView } from "./schema";
-import { availabilityOf, fundraisingLists, bookingClosedReason, isCurrent, mockEventList } from "./status";
+import {
+  availabilityOf,
+  fundraisingLists,
+  bookingClosedReason,
+  isCurrent,
+  mockEventList,
+  reservedNotice,
+} from "./status";
 
 const now = new Date("2026-11-22T12:00:00Z");
 let n = 0;
@@ -36,6 +43,36 @@ describe("an event's status", () => {
     expect(availabilityOf(50, 50)).toEqual({ sold: 50, remaining: 0, soldOut: true });
     expect(availabilityOf(50, 52)).toEqual({ sold: 52, remaining: 0, soldOut: true });
     expect(availabilityOf(0, 0).soldOut).toBe(true);
+  });
+
+  it("is not sold out while the seats left are held in unfinished checkouts, but reserved until the first hold runs out", () => {
+    const firstHold = new Date("2026-11-22T12:10:30Z");
+    expect(availabilityOf(50, 45, 5, firstHold)).toEqual({
+      sold: 45,
+      remaining: 0,
+      soldOut: false,
+      reservedUntil: "2026-11-22T12:10:30.000Z",
+    });
+    // Seats still free, or every seat sold: not reserved, whatever is held.
+    expect(availabilityOf(50, 45, 4, firstHold)).toEqual({ sold: 45, remaining: 1, soldOut: false });
+    expect(availabilityOf(50, 50, 0, null)).toEqual({ sold: 50, remaining: 0, soldOut: true });
+    expect(availabilityOf(2, 0, 2, firstHold)).toMatchObject({
+      soldOut: false,
+      reservedUntil: firstHold.toISOString(),
+    });
+  });
+
+  it("says when to try again in London time, rounded up to the minute, instead of sold out", () => {
+    const open = event({});
+    // 12:10:30 GMT in November; 11:59:00 UTC in July is 12:59 BST.
+    expect(bookingClosedReason(open, availabilityOf(50, 45, 5, new Date("2026-11-22T12:10:30Z")), now)).toBe(
+      "All remaining tickets are reserved. Try again after 12:11.",
+    );
+    expect(reservedNotice(availabilityOf(3, 1, 2, new Date("2026-07-01T11:59:00Z")))).toBe(
+      "All remaining tickets are reserved. Try again after 12:59.",
+    );
+    expect(reservedNotice(availabilityOf(3, 1, 1, new Date("2026-07-01T11:59:00Z")))).toBeNull();
+    expect(reservedNotice(undefined)).toBeNull();
   });
 
   it("is bookable only when current, priced and not sold out, and says why not", () => {

@@ -1,3 +1,4 @@
+import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import type { Availability, EventView } from "./schema";
 
 /** Tickets are on sale until ticketSaleExpiry; after that the event is past. */
@@ -5,9 +6,25 @@ export function isCurrent(event: Pick<EventView, "ticketSaleExpiry">, now: Date)
   return new Date(event.ticketSaleExpiry).getTime() > now.getTime();
 }
 
-export function availabilityOf(total: number, sold: number, held = 0): Availability {
+/**
+ * An event's availability from its seat counts (PRODUCT.md, sold out versus reserved): sold out when
+ * the tickets sold reach the total; when the seats left are all held in unfinished checkouts it is
+ * not sold out but reserved, until the first hold (`heldUntil`) runs out.
+ */
+export function availabilityOf(total: number, sold: number, held = 0, heldUntil: Date | null = null): Availability {
   const remaining = Math.max(0, total - sold - held);
-  return { sold, remaining, soldOut: remaining === 0 };
+  const soldOut = sold >= total;
+  return {
+    sold,
+    remaining,
+    soldOut,
+    ...(remaining === 0 && !soldOut && heldUntil && { reservedUntil: heldUntil.toISOString() }),
+  };
+}
+
+/** What a page says in place of Book when the seats left are all reserved; null when they are not. */
+export function reservedNotice(availability: Availability | undefined): string | null {
+  return availability?.reservedUntil ? reservedMessage(availability.reservedUntil) : null;
 }
 
 /** What the public pages say of an event staff cancelled. */
@@ -22,8 +39,13 @@ export function bookingClosedReason(
   if (event.cancelledAt) return cancelledMessage;
   if (!isCurrent(event, now)) return "Ticket sales for this event have closed.";
   if (event.ticketCostPence === null) return "Tickets for this event are not sold on this site.";
-  if (availability?.soldOut) return "Sorry, this event is sold out.";
-  return null;
+  return availabilityReason(availability);
+}
+
+/** Why nobody can book just now by the seat counts alone (sold out, or all reserved); null when they can. */
+export function availabilityReason(availability: Availability | undefined): string | null {
+  if (availability?.soldOut) return soldOutMessage;
+  return reservedNotice(availability);
 }
 
 function byEventDateNewestFirst(a: EventView, b: EventView) {

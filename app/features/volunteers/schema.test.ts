@@ -8,6 +8,12 @@ describe("the volunteering form's rules", () => {
     const result = validateVolunteer({ ...good, name: "  Amina Mushi " });
     expect(result).toEqual({ ok: true, data: good });
   });
+  it("accepts a name with full stops", () => {
+    expect(validateVolunteer({ ...good, name: "Dr J. Smith" })).toEqual({
+      ok: true,
+      data: { ...good, name: "Dr J. Smith" },
+    });
+  });
   it("says the spec's message for a blank name, including one of spaces", () => {
     expect(validateVolunteer({ ...good, name: "" })).toEqual({ ok: false, errors: { name: volunteerMessages.name } });
     expect(validateVolunteer({ ...good, name: "   " })).toEqual({

@@ -1,16 +1,19 @@
-import { useRef, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Link } from "react-router";
 import { TextField } from "~/components/ui/text-field";
 import { useFormFields } from "~/components/ui/use-form-fields";
-import { formatPounds } from "~/lib/money";
-import { bookingFeePence, bookingTotalPence, maxTickets, quantityForOverview } from "../pricing";
+import { bookingTotalPence, maxTickets, quantityForOverview } from "../pricing";
 import {
   bookingLimits,
   bookingMessages,
   onlyLeftMessage,
   validateTicketInformation,
+  type OwnAttempt,
+  type ReleasedHold,
   type StartedBooking,
   type TicketErrors,
 } from "../schema";
+import { PriceRows } from "./booking-summary";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
@@ -27,6 +30,8 @@ interface BookingFormProps {
   event: BookableEvent;
   /** Seats left right now (the live feed keeps it current). */
   remaining: number;
+  /** Why nobody can book just now (sold out, or every seat left reserved), from the live feed; null when they can. */
+  unavailable: string | null;
   provider: "offline" | "stripe";
   /** Stripe's publishable key, when Stripe takes the payments. */
   publishableKey?: string;
@@ -52,21 +57,87 @@ export function confirmationUrl(
   return `/confirmation?${params.toString()}`;
 }
 
+/** Why a page says a booking cannot be made, with the ways on. */
+export function BookingClosed({ reason, eventId }: { reason: string | null; eventId: string }) {
+  return (
+    <section className="section">
+      <p className="notice" role="status">
+        {reason}
+      </p>
+      <p>
+        <Link to={`/fundraising-event/${eventId}`}>About this event</Link> ·{" "}
+        <Link to="/fundraising">All fundraising events</Link>
+      </p>
+    </section>
+  );
+}
+
+/**
+ * Gives back the seats of the visitor's own unpaid attempt (docs/decisions/019-seat-holds-given-back.md):
+ * proved by its client secret, judged by the server with the provider. Leaving the page sends it
+ * as a beacon, which outlives the page.
+ */
+function releaseAttempt(attempt: OwnAttempt, reason: "declined" | "quantity" | "left", beacon = false) {
+  const url = `/api/bookings/${encodeURIComponent(attempt.bookingRef)}/release`;
+  const body = JSON.stringify({ clientSecret: attempt.clientSecret, reason });
+  if (beacon && navigator.sendBeacon?.(url, new Blob([body], { type: "application/json" }))) {
+    return Promise.resolve(undefined);
+  }
+  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true })
+    .then((response) => (response.ok ? (response.json() as Promise<ReleasedHold>) : undefined))
+    .catch(() => undefined);
+}
+
 /**
  * The booking overview, the ticket information form and the card form. Seats are held only when
- * the visitor presses Pay now; a second attempt (another card, another quantity) replaces the first.
+ * the visitor presses Pay now. An attempt that does not end in a payment gives its seats back at
+ * once: when the card is refused, when the number of tickets changes, and when the visitor leaves
+ * the page; a further attempt also replaces it.
  */
-export function BookingForm({ event, remaining, provider, publishableKey }: BookingFormProps) {
+export function BookingForm({ event, remaining, unavailable, provider, publishableKey }: BookingFormProps) {
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields({
     name: "",
     email: "",
     quantity: "1",
   });
   const payment = useCardPayment();
-  const previousAttempt = useRef<string | undefined>(undefined);
+  /** The visitor's unpaid attempt whose seats may still be held. */
+  const attempt = useRef<OwnAttempt | undefined>(undefined);
+  // Once the visitor has tried to pay, the form stays: a change in what is left (their own seats
+  // coming back, say) is answered when they next press Pay now, not by taking the form away.
+  const [tried, setTried] = useState(false);
 
   const quantity = quantityForOverview(values.quantity);
   const totalPence = bookingTotalPence(event.ticketCostPence, quantity);
+
+  useEffect(() => {
+    const leave = () => {
+      if (attempt.current) void releaseAttempt(attempt.current, "left", true);
+      attempt.current = undefined;
+    };
+    window.addEventListener("pagehide", leave);
+    return () => {
+      window.removeEventListener("pagehide", leave);
+      // Leaving for another page of the site.
+      leave();
+    };
+  }, []);
+
+  /** Gives the current attempt's seats back; kept when the provider is still working on its payment. */
+  async function release(reason: "declined" | "quantity") {
+    const current = attempt.current;
+    if (!current) return;
+    attempt.current = undefined;
+    const answer = await releaseAttempt(current, reason);
+    // Kept for the next chance (another change, leaving, a new attempt) if it could not go yet.
+    if (!answer || answer.status === "in-progress") attempt.current ??= current;
+  }
+
+  function changeQuantity(value: string) {
+    change("quantity", value);
+    // A different number of tickets is a different attempt: the seats held for this one go back.
+    if (!payment.submitting) void release("quantity");
+  }
 
   function check(): { name: string; email: string; quantity: number } | undefined {
     const validation = validateTicketInformation(values);
@@ -74,7 +145,8 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
       setErrors(validation.errors);
       return undefined;
     }
-    if (validation.data.quantity > remaining) {
+    // None left: the server says why (sold out, or reserved until when).
+    if (remaining > 0 && validation.data.quantity > remaining) {
       setErrors({ quantity: onlyLeftMessage(remaining) });
       return undefined;
     }
@@ -88,39 +160,38 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
     payment.setError(null);
     const details = check();
     if (!details) return;
-    await payment.pay(async () => {
-      const answer = await postJson<StartedBooking>("/api/bookings", {
-        eventId: event.id,
-        ...details,
-        replaces: previousAttempt.current,
-      });
-      if (!answer.ok) {
-        // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
-        if (answer.fields) return void setErrors(answer.fields as TicketErrors);
-        throw new PaymentStartError(
-          answer.code === "conflict" || answer.code === "not-found" ? answer.error : unexpectedError(answer.error),
-        );
-      }
-      const started = answer.data;
-      previousAttempt.current = started.bookingRef;
-      const returnUrl = confirmationUrl(event, { bookingRef: started.bookingRef }, details);
-      return { clientSecret: started.clientSecret, returnUrl, email: details.email };
-    });
+    setTried(true);
+    await payment.pay(
+      async () => {
+        const answer = await postJson<StartedBooking>("/api/bookings", {
+          eventId: event.id,
+          ...details,
+          replaces: attempt.current,
+        });
+        if (!answer.ok) {
+          // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
+          if (answer.fields) return void setErrors(answer.fields as TicketErrors);
+          throw new PaymentStartError(
+            answer.code === "conflict" || answer.code === "not-found" ? answer.error : unexpectedError(answer.error),
+          );
+        }
+        const started = answer.data;
+        attempt.current = { bookingRef: started.bookingRef, clientSecret: started.clientSecret };
+        const returnUrl = confirmationUrl(event, { bookingRef: started.bookingRef }, details);
+        return { clientSecret: started.clientSecret, returnUrl, email: details.email };
+      },
+      () => release("declined"),
+    );
   }
+
+  if (unavailable && !tried && !payment.submitting) return <BookingClosed reason={unavailable} eventId={event.id} />;
 
   return (
     <div className="booking-layout">
       <section className="booking-overview" aria-labelledby="overview-heading">
         <h2 id="overview-heading">Booking overview</h2>
         <dl aria-live="polite">
-          <dt>Event cost</dt>
-          <dd>{formatPounds(event.ticketCostPence)}</dd>
-          <dt>Booking fee</dt>
-          <dd>{formatPounds(bookingFeePence)}</dd>
-          <dt>Tickets</dt>
-          <dd>{quantity}</dd>
-          <dt className="total">Total</dt>
-          <dd className="total">{formatPounds(totalPence)}</dd>
+          <PriceRows ticketCostPence={event.ticketCostPence} quantity={quantity} totalPence={totalPence} />
         </dl>
       </section>
       <form className="form" noValidate onSubmit={pay} aria-labelledby="ticket-information">
@@ -161,7 +232,7 @@ export function BookingForm({ event, remaining, provider, publishableKey }: Book
           value={values.quantity}
           error={errors.quantity}
           maxLength={3}
-          onChange={(v) => change("quantity", v)}
+          onChange={changeQuantity}
         />
         <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={totalPence} />
       </form>

@@ -3,6 +3,7 @@ import { Picture } from "~/components/ui/picture";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { Availability, EventView } from "../schema";
+import { reservedNotice } from "../status";
 
 function eventPosterImage(event: Pick<EventView, "posterImage" | "name">) {
   return { src: event.posterImage, alt: `Poster for ${event.name}` };
@@ -46,7 +47,10 @@ interface EventCardProps {
   preview?: boolean;
 }
 
-/** An event in a list: poster, name, date, location, cost, and Book, Sold out or the external ticket link. */
+/**
+ * An event in a list: poster, name, date, location, cost, and Book, Sold out, the reserved notice
+ * or the external ticket link.
+ */
 export function EventCard({ event, availability, current, headingLevel = 3, preview = false }: EventCardProps) {
   const Heading = `h${headingLevel}` as const;
   const soldOut = availability?.soldOut ?? false;
@@ -131,6 +135,9 @@ export function EventAction({
       </a>
     ) : null;
   }
+  // Every seat left is in someone's unfinished checkout: not sold out, but not bookable until then.
+  const reserved = reservedNotice(availability);
+  if (reserved) return <p className="reserved">{reserved}</p>;
   return (
     <div className="event-action">
       <Link className="button" to={`/book-event/${event.id}`} state={{ event }}>

@@ -1,0 +1,23 @@
+import type { Route } from "./+types/api.bookings.ref.release";
+import { releaseOwnHold } from "~/features/booking/booking.server";
+import { releaseRequestSchema, type ReleasedHold } from "~/features/booking/schema";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { AppError } from "~/lib/errors";
+
+// POST /api/bookings/:bookingRef/release {clientSecret, reason?}: the visitor's own unpaid attempt
+// gives its seats back (a declined card, a changed quantity, leaving the page: sent by
+// navigator.sendBeacon then). Proved by the payment's client secret, judged by the provider; answers
+// {status}, the same however often it is asked (ReleasedHold).
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  apiRoute("Releasing a booking's hold", async () => {
+    allowMethods(request, "POST");
+    const parsed = releaseRequestSchema.safeParse(await readJsonBody(request));
+    if (!parsed.success) throw new AppError("invalid", "Send the payment's client secret.");
+    const { clientSecret, reason } = parsed.data;
+    const status = await releaseOwnHold(
+      await context.services.paymentDeps(),
+      { bookingRef: params.bookingRef, clientSecret },
+      reason,
+    );
+    return Response.json({ status } satisfies ReleasedHold, { headers: noStore });
+  });
