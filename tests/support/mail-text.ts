@@ -21,6 +21,8 @@ export function wordsOfHtml(html: string): string {
       .replace(/<\/th>/g, ": ")
       .replace(/<blockquote[^>]*>/g, "“")
       .replace(/<\/blockquote>/g, "”")
+      // Words in bold run on; every other element starts a new line.
+      .replace(/<\/?strong>/g, "")
       .replace(/<[^>]+>/g, " ")
       .replace(/&quot;/g, '"')
       .replace(/&lt;/g, "<")
