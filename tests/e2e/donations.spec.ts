@@ -264,7 +264,8 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       await expect(thanks).not.toContainText("Gift Aid");
       await expect.poll(() => running.smtp.received.length).toBe(1);
       expect(running.smtp.received[0]!.text).toContain("Thank you for your donation of £5.00 to Kilele Village Trust");
-      expect(running.smtp.received[0]!.text).not.toContain("Gift Aid");
+      expect(running.smtp.received[0]!.text).toContain("Gift Aid: Not declared");
+      expect(running.smtp.received[0]!.text).not.toContain("Your Gift Aid declaration");
       // The declined attempt was given up when the second began: one gift, one charge.
       expect((await staffDonations(running.site)).map((d) => [d.status, d.amountPence, d.giftAid])).toEqual([
         ["paid", 500, null],
