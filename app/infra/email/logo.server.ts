@@ -1,7 +1,13 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import sharp from "sharp";
-// The logo in the site's header, built into the server: one drawing for the pages and the e-mails.
-import headerLogo from "../../../public/favicon.svg?raw";
 import type { MailAttachment } from "./mailer.server";
+
+/**
+ * The logo in the site's header: one drawing for the pages and the e-mails. Read from the site's
+ * folder, where the server runs (as it serves build/client from there).
+ */
+const headerLogo = path.resolve("public", "favicon.svg");
 
 /** The Content-ID the receipts' HTML names the logo by (`<img src="cid:charity-logo">`). */
 export const logoCid = "charity-logo";
@@ -17,10 +23,14 @@ let rendered: Promise<MailAttachment> | undefined;
  * logged, if it cannot be drawn: a receipt is never held up by its logo.
  */
 export async function logoAttachment(): Promise<MailAttachment | undefined> {
-  rendered ??= sharp(Buffer.from(headerLogo), { density: (72 * logoSize * 2) / 64 })
-    .resize(logoSize * 2, logoSize * 2)
-    .png({ compressionLevel: 9, palette: true })
-    .toBuffer()
+  rendered ??= fs
+    .readFile(headerLogo)
+    .then((svg) =>
+      sharp(svg, { density: (72 * logoSize * 2) / 64 })
+        .resize(logoSize * 2, logoSize * 2)
+        .png({ compressionLevel: 9, palette: true })
+        .toBuffer(),
+    )
     .then((png) => ({ filename: "logo.png", contentType: "image/png", content: png.toString("base64"), cid: logoCid }));
   try {
     return await rendered;
