@@ -199,6 +199,9 @@ export const bookings = pgTable(
     providerPaymentId: text("provider_payment_id").unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** The card it was paid with, where the provider says (for the receipt): brand and last four digits. */
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
     /** Money given back so far (partial or full refunds); what was taken is amount_pence less this. */
     refundedPence: integer("refunded_pence").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
@@ -273,6 +276,9 @@ export const offlinePayments = pgTable("offline_payments", {
   receiptEmail: text("receipt_email"),
   status: text("status").notNull(),
   lastError: text("last_error"),
+  /** The test card that paid it (brand and last four digits, as Stripe reports them); never the whole number. */
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
   refundedAt: timestamp("refunded_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });
@@ -307,6 +313,9 @@ export const donations = pgTable(
     providerPaymentId: text("provider_payment_id").unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** The card it was paid with, where the provider says (for the receipt): brand and last four digits. */
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
     refundedAt: timestamp("refunded_at", { withTimezone: true }),
     /** The Gift Aid claim it was claimed in; null while not yet claimed. */
     giftAidClaimId: uuid("gift_aid_claim_id").references(() => giftAidClaims.id, { onDelete: "restrict" }),

@@ -16,7 +16,7 @@ import { OutboxWorker } from "~/infra/email/outbox.server";
 import { BackgroundJob } from "~/infra/jobs/background-job.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
-import type { Payment, PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
+import { charityOf, type Payment, type PaymentDeps, type PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { systemClock, type Clock } from "~/lib/clock";
 import { paymentFailed, paymentWebhook, settlePayment } from "./payments";
@@ -74,24 +74,16 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     const availability = new AvailabilityFeed(database, clock);
     await availability.start();
     const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(database.db, clock);
+    // Every e-mail's Reply-To is the charity's address, as the `site` content has it when it is sent.
+    const sender = { from: config.mailFrom, replyTo: async () => (await currentContent()).site.email };
     const mailer = config.smtpUrl
-      ? smtpMailer(config.smtpUrl, config.mailFrom)
-      : folderMailer(path.join(config.dataDir, "outbox"), config.mailFrom);
+      ? smtpMailer(config.smtpUrl, sender)
+      : folderMailer(path.join(config.dataDir, "outbox"), sender);
     const outbox = new OutboxWorker(database.db, mailer, clock);
     outbox.start();
     async function paymentDeps(): Promise<PaymentDeps> {
       const { site } = await currentContent();
-      return {
-        db: database.db,
-        payments,
-        clock,
-        charity: {
-          name: site.charityName,
-          registrationNumber: site.registrationNumber,
-          email: site.email,
-          website: config.publicUrl,
-        },
-      };
+      return { db: database.db, payments, clock, charity: charityOf(site, config.publicUrl) };
     }
     async function currentContent() {
       if (!config.production) content = await loadContent(config.contentDir);

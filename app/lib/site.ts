@@ -12,6 +12,17 @@ export const siteSchema = z.object({
   charityName: text,
   registrationNumber: z.string().regex(/^\d{6,8}$/, "must be 6 to 8 digits"),
   email: z.email(),
+  /** The charity's postal address, printed at the foot of its e-mails when set. */
+  address: text.optional(),
+  /** What receipts say besides the facts of the payment (docs/decisions/020-receipts-worth-keeping.md). */
+  receipts: z.object({
+    /** Printed on every booking receipt. */
+    ticketRefundPolicy: text,
+    /** Printed on every donation receipt. */
+    donationRefundPolicy: text,
+    /** What a gift does, in the donation receipt. */
+    whatYourGiftDoes: text,
+  }),
   description: text,
   donationPageUrl: httpsUrl,
   quizTicketingUrl: httpsUrl,

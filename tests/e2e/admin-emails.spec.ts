@@ -80,7 +80,7 @@ test("an e-mail that failed is retried from /admin/emails and arrives; its previ
     const html = await page.request.get(`${site.url}${await htmlLink.getAttribute("href")}`);
     expect(html.headers()["content-type"]).toBe("text/html; charset=utf-8");
     expect(html.headers()["content-security-policy"]).toContain("sandbox; default-src 'none'");
-    expect(await html.text()).toContain('<h1 style="color:#143820;font-size:22px">Thank you for offering to help</h1>');
+    expect(await html.text()).toMatch(/<h1 [^>]*>Thank you for offering to help<\/h1>/);
     await expectNoSeriousA11yViolations(page);
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoSeriousA11yViolations(page);

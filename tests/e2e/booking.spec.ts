@@ -117,10 +117,11 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
         .replace(/^(.{4})/, "$1-");
       expect(mail.text).toContain(`Booking code for the door: ${code}`);
       expect(mail.html).toContain(`QR code for the door: booking ${code}`);
-      const qr = mail.attachments.find((a) => a.contentType === "image/png")!;
-      expect(qr.cid).toBe("booking-qr");
+      const qr = mail.attachments.find((a) => a.cid === "booking-qr")!;
+      expect(qr.contentType).toBe("image/png");
       expect(await readQr(qr.content)).toMatch(new RegExp(`^https?://[^/]+/admin/check-in/ticket/${bookingRef}$`));
-      expect(mail.attachments.map((a) => a.contentType).sort()).toEqual(["image/png", "text/calendar"]);
+      // The charity's logo, the QR code and the calendar file.
+      expect(mail.attachments.map((a) => a.contentType).sort()).toEqual(["image/png", "image/png", "text/calendar"]);
       const ics = mail.attachments.find((a) => a.contentType === "text/calendar")!.content.toString();
       expect(ics).toContain("DTSTART:20300704T183000Z");
 

@@ -264,7 +264,8 @@ sharedSiteTest.describe("with a mail server on loopback", () => {
       await expect.poll(() => running.smtp.sentTo("amina@example.org").length).toBe(1);
       const [receipt] = running.smtp.sentTo("amina@example.org");
       expect(receipt!.text).toContain("Thank you for your donation of £5.00 to Kilele Village Trust");
-      expect(receipt!.text).not.toContain("Gift Aid");
+      expect(receipt!.text).toContain("Gift Aid: Not declared");
+      expect(receipt!.text).not.toContain("Your Gift Aid declaration");
       // The declined attempt was given up when the second began: one gift, one charge.
       expect((await staffDonations(running.site)).map((d) => [d.status, d.amountPence, d.giftAid])).toEqual([
         ["paid", 500, null],

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { contentFiles, type ContentName, type ContentOf } from "~/features/content/schema";
+import { charityOf } from "~/infra/payments/provider.server";
 
 /** A content file as the site reads it, so tests expect what the charity wrote. */
 export function readContent<N extends ContentName>(name: N): ContentOf<N> {
@@ -9,9 +10,4 @@ export function readContent<N extends ContentName>(name: N): ContentOf<N> {
 }
 
 /** The charity's details as receipts use them (from content/site), for the data-layer tests. */
-export const testCharity = {
-  name: "Kilele Village Trust",
-  registrationNumber: "1187432",
-  email: "kilele@example.org",
-  website: "https://kilele.example",
-};
+export const testCharity = charityOf(readContent("site"), "https://kilele.example");

@@ -7,6 +7,8 @@ export interface RecordedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   form: URLSearchParams;
+  /** The query string (a GET's parameters, such as `expand[0]`). */
+  query: URLSearchParams;
 }
 
 /**
@@ -16,6 +18,8 @@ export interface RecordedRequest {
 export class StripeStandIn {
   readonly requests: RecordedRequest[] = [];
   readonly intents = new Map<string, Record<string, unknown>>();
+  /** The charges of succeeded intents, each with the card that paid it. */
+  readonly charges = new Map<string, Record<string, unknown>>();
   /** The refunds made, one per idempotency key. */
   readonly refunds: { id: string; amount: number; _idempotencyKey: string }[] = [];
   private server: http.Server | undefined;
@@ -29,8 +33,9 @@ export class StripeStandIn {
       req.on("data", (chunk) => (body += chunk));
       req.on("end", () => {
         const form = new URLSearchParams(body);
-        const path = (req.url ?? "").split("?")[0]!;
-        this.requests.push({ method: req.method ?? "", path, headers: req.headers, form });
+        const [path = "", search = ""] = (req.url ?? "").split("?");
+        const query = new URLSearchParams(search);
+        this.requests.push({ method: req.method ?? "", path, headers: req.headers, form, query });
         const reply = (status: number, json: unknown) => {
           res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${this.next}` });
           res.end(JSON.stringify(json));
@@ -54,6 +59,7 @@ export class StripeStandIn {
             receipt_email: form.get("receipt_email"),
             status: "requires_payment_method",
             client_secret: `${id}_secret_test`,
+            latest_charge: null,
             metadata,
             _idempotencyKey: key,
           };
@@ -77,6 +83,10 @@ export class StripeStandIn {
             }
             intent.status = "canceled";
           }
+          // As Stripe: `expand[]=latest_charge` gives the charge object in place of its id.
+          const expand = [...query].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+          const charge = typeof intent.latest_charge === "string" ? this.charges.get(intent.latest_charge) : undefined;
+          if (expand.includes("latest_charge") && charge) return reply(200, { ...intent, latest_charge: charge });
           return reply(200, intent);
         };
         const intentMatch = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
@@ -127,8 +137,29 @@ export class StripeStandIn {
     return { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret, apiUrl: this.url };
   }
 
-  setStatus(id: string, status: string) {
-    this.intents.get(id)!.status = status;
+  /**
+   * Sets an intent's status. Succeeding charges the card (a Visa ending 4242 unless told), as
+   * Stripe's test card does: the intent's `latest_charge` then names the charge, which carries the card.
+   */
+  setStatus(id: string, status: string, card: { brand: string; last4: string } = { brand: "visa", last4: "4242" }) {
+    const intent = this.intents.get(id)!;
+    intent.status = status;
+    if (status !== "succeeded" || intent.latest_charge) return;
+    const charge = {
+      id: `ch_test_${this.next++}`,
+      object: "charge",
+      amount: intent.amount,
+      currency: intent.currency,
+      payment_intent: id,
+      paid: true,
+      status: "succeeded",
+      payment_method_details: {
+        type: "card",
+        card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: 2034, funding: "credit", country: "US" },
+      },
+    };
+    this.charges.set(charge.id, charge);
+    intent.latest_charge = charge.id;
   }
 
   async stop() {

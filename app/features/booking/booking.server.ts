@@ -281,13 +281,20 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
         cancelled ? "Paid after the event was cancelled" : "Paid after the hold expired, and the seats had gone",
         now,
       );
-      const notice = refundNotice(details, cancelled ? "cancelled" : "full");
+      const notice = await refundNotice(details, cancelled ? "cancelled" : "full");
       await queueMail(tx, { kind: "booking-refunded", about: bookingRef, message: notice, now });
       return { outcome: "refund", booking: updated! } as const;
     }
     const [updated] = await tx
       .update(bookings)
-      .set({ status: "paid", paidAt: now, updatedAt: now })
+      // The card is kept for the receipt (and a receipt sent again): brand and last four digits only.
+      .set({
+        status: "paid",
+        paidAt: now,
+        cardBrand: payment.card?.brand,
+        cardLast4: payment.card?.last4,
+        updatedAt: now,
+      })
       .where(eq(bookings.bookingRef, bookingRef))
       .returning();
     await tx.insert(tickets).values({
@@ -307,7 +314,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       now,
     );
     const ticketCostPence = (locked.amountPence - bookingFeePence) / locked.quantity;
-    const receipt = await bookingReceipt({ ...details, ticketCostPence });
+    const receipt = await bookingReceipt({ ...details, ticketCostPence, paidAt: now, card: payment.card });
     await queueMail(tx, { kind: "booking-receipt", about: bookingRef, message: receipt, now });
     await announceChange(tx, "availability");
     return { outcome: "paid", booking: updated!, firstTime: true } as const;

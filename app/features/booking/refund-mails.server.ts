@@ -1,12 +1,12 @@
+import { composeLetter } from "~/infra/email/letter.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
 import type { Charity } from "~/infra/payments/provider.server";
 import { shortCode } from "~/lib/booking-code";
-import { escapeHtml } from "~/lib/html";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 
 // The buyer's e-mails about money given back: a refund staff made (part or all of a booking), and
-// an event cancelled. Text and HTML say the same, paragraph by paragraph.
+// an event cancelled. Letters from the charity (infra/email/letter.server.ts), paragraph by paragraph.
 
 interface Buyer {
   bookingRef: string;
@@ -16,19 +16,15 @@ interface Buyer {
   charity: Charity;
 }
 
-function message(to: Buyer, subject: string, heading: string, paragraphs: string[]): MailMessage {
-  const footer = [
-    `${to.charity.name}, registered charity number ${to.charity.registrationNumber}`,
-    `Questions? Reply to ${to.charity.email}.`,
-  ];
-  const text = [`Dear ${to.holderName},`, "", ...paragraphs.flatMap((p) => [p, ""]), ...footer].join("\n");
-  const html = `<!doctype html><html lang="en-GB"><body style="font-family:Arial,Helvetica,sans-serif;color:#1d1d1b;line-height:1.5">
-<h1 style="color:#143820;font-size:22px">${escapeHtml(heading)}</h1>
-<p>Dear ${escapeHtml(to.holderName)},</p>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
-<p style="color:#4d4a44;font-size:13px">${escapeHtml(footer[0]!)}.<br>Questions? Reply to <a href="mailto:${escapeHtml(to.charity.email)}">${escapeHtml(to.charity.email)}</a>.</p>
-</body></html>`;
-  return { to: `${to.holderName} <${to.email}>`, subject, text, html };
+function message(to: Buyer, subject: string, title: string, paragraphs: string[]): Promise<MailMessage> {
+  return composeLetter({
+    to: `${to.holderName} <${to.email}>`,
+    subject,
+    title,
+    greeting: `Dear ${to.holderName},`,
+    charity: to.charity,
+    blocks: paragraphs.map((paragraph) => ({ paragraph })),
+  });
 }
 
 function when(event: Buyer["event"]) {
@@ -39,7 +35,7 @@ function when(event: Buyer["event"]) {
 export function refundMade(
   to: Buyer,
   refund: { quantity: number; amountPence: number; reason: string; ticketsLeft: number },
-): MailMessage {
+): Promise<MailMessage> {
   const tickets = `${refund.quantity} ${refund.quantity === 1 ? "ticket" : "tickets"}`;
   const left =
     refund.ticketsLeft === 0
@@ -54,7 +50,10 @@ export function refundMade(
 }
 
 /** The event will not take place; the money is back on the buyer's card. */
-export function eventCancelledNotice(to: Buyer, cancellation: { reason: string; amountPence: number }): MailMessage {
+export function eventCancelledNotice(
+  to: Buyer,
+  cancellation: { reason: string; amountPence: number },
+): Promise<MailMessage> {
   return message(to, `Cancelled: ${to.event.name} (${to.bookingRef})`, `${to.event.name} is cancelled`, [
     `We are sorry: ${to.event.name}, planned for ${when(to.event)}, has been cancelled.`,
     `Why: ${cancellation.reason}`,

@@ -255,12 +255,12 @@ async function queueRefundMail(db: Queryable, deps: RefundDeps, refund: RefundRo
     charity: deps.charity,
   };
   if (refund.key.startsWith("cancel:")) {
-    const message = eventCancelledNotice(to, { reason: refund.reason, amountPence: refund.amountPence });
+    const message = await eventCancelledNotice(to, { reason: refund.reason, amountPence: refund.amountPence });
     await queueMail(db, { kind: "event-cancelled", about: row.booking.bookingRef, message, now });
     return { kind: "event-cancelled" as const, about: row.booking.bookingRef };
   }
   const ticketsLeft = row.ticket?.isValid ? row.ticket.quantity : 0;
-  const message = refundMade(to, {
+  const message = await refundMade(to, {
     quantity: refund.quantity ?? 0,
     amountPence: refund.amountPence,
     reason: refund.reason,

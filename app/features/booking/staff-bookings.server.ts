@@ -201,6 +201,8 @@ export async function resendReceipt(
       amountPence: booking.amountPence - booking.refundedPence,
       ticketCostPence: ticketPriceOf(booking),
       event: { name: event.name, eventDate: event.eventDate, location: event.location },
+      paidAt: booking.paidAt ?? ticket.dateSold,
+      card: booking.cardBrand && booking.cardLast4 ? { brand: booking.cardBrand, last4: booking.cardLast4 } : null,
       charity: deps.charity,
     });
     await queueMail(tx, { kind: "receipt-sent-again", about: resendId, message: receipt, now });

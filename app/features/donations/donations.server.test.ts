@@ -144,13 +144,31 @@ describe.each(engines)("donations on %s", (engine) => {
     expect(receipt.html).toContain("registered charity number 1187432");
   });
 
-  it("a receipt without Gift Aid says nothing about a declaration", async () => {
+  it("a receipt without Gift Aid names no declaration, and says what Gift Aid would add and how", async () => {
     const started = await startDonation(deps, donor);
     await payments.confirmCard(started.clientSecret, card);
     await settleDonation(deps, started.donationId);
     const [receipt] = await mails();
     expect(receipt!.text).toContain("registered charity number 1187432");
-    expect(receipt!.text).not.toContain("Gift Aid");
+    expect(receipt!.text).not.toContain("Your Gift Aid declaration");
+    expect(receipt!.text).not.toContain("you declared");
+    expect(receipt!.text).toContain("Gift Aid: Not declared");
+    expect(receipt!.text).toContain("£2.50 on this gift, making it worth £12.50");
+  });
+
+  it("the receipt says when it was paid and with which card, as the provider reported it, and keeps the card", async () => {
+    const started = await startDonation(deps, donor);
+    clock.advance(90_000);
+    await payments.confirmCard(started.clientSecret, card);
+    await settleDonation(deps, started.donationId);
+    const [receipt] = await mails();
+    expect(receipt!.text).toContain("Paid on: 22/11/2026 at 10:31");
+    expect(receipt!.text).toContain("Card: Visa ending 4242");
+    const [donation] = await database.db.select().from(donations);
+    expect(donation).toMatchObject({ cardBrand: "visa", cardLast4: "4242" });
+    // Nothing more of the card is kept anywhere.
+    const [payment] = await database.db.select().from(offlinePayments);
+    expect(JSON.stringify(payment)).not.toContain("42424242");
   });
 
   it("a declined card records nothing as paid", async () => {
@@ -264,6 +282,19 @@ describe.each(engines)("donations through Stripe on %s", (engine) => {
     const [donation] = await database.db.select().from(donations);
     expect(donation!.status).toBe("paid");
     expect(await database.db.select().from(outbox)).toHaveLength(1);
+  });
+
+  it("reads the card from the PaymentIntent's latest charge, for the receipt, and keeps only its brand and last four", async () => {
+    const started = await startDonation(deps, donor);
+    stripe.setStatus("pi_test_1", "succeeded", { brand: "mastercard", last4: "4444" });
+    await paymentWebhook(deps, signedDelivery(succeeded("evt_card", "pi_test_1")));
+    const reads = stripe.requests.filter((r) => r.method === "GET" && r.path === "/v1/payment_intents/pi_test_1");
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read.query.getAll("expand[0]")).toEqual(["latest_charge"]);
+    const [donation] = await database.db.select().from(donations);
+    expect(donation).toMatchObject({ id: started.donationId, cardBrand: "mastercard", cardLast4: "4444" });
+    const [receipt] = await database.db.select().from(outbox);
+    expect((receipt!.payload as unknown as QueuedMail).text).toContain("Card: Mastercard ending 4444");
   });
 
   it("trusts Stripe, not the payload: a 'succeeded' event for an unpaid intent records nothing", async () => {

@@ -134,15 +134,23 @@ export async function settleDonation(
     // A cancelled attempt that was paid after all is still a gift received.
     const [paid] = await tx
       .update(donations)
-      .set({ status: "paid", paidAt: now, updatedAt: now })
+      // The card is kept for the receipt: brand and last four digits only.
+      .set({
+        status: "paid",
+        paidAt: now,
+        cardBrand: payment.card?.brand,
+        cardLast4: payment.card?.last4,
+        updatedAt: now,
+      })
       .where(eq(donations.id, donationId))
       .returning();
-    const receipt = donationReceipt({
+    const receipt = await donationReceipt({
       donationId,
       donorName: paid!.donorName,
       email: paid!.email,
       amountPence: paid!.amountPence,
       paidAt: now,
+      card: payment.card,
       giftAid: declaration,
       charity: deps.charity,
     });

@@ -1,8 +1,9 @@
 import type { Charity } from "~/infra/payments/provider.server";
+import { composeLetter, paragraphs, type Block, type Line } from "~/infra/email/letter.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
-import { escapeHtml } from "~/lib/html";
-import { londonDate } from "~/lib/london-time";
+import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
+import { cardLabel, type PaymentCard } from "~/lib/payment-card";
 import { giftAidPence } from "./amount";
 
 export interface DonationReceiptDetails {
@@ -11,6 +12,8 @@ export interface DonationReceiptDetails {
   email: string;
   amountPence: number;
   paidAt: Date;
+  /** The card it was taken from, where the provider said. */
+  card: PaymentCard | null;
   giftAid: {
     firstName: string;
     surname: string;
@@ -23,65 +26,82 @@ export interface DonationReceiptDetails {
 }
 
 /**
- * The thank-you receipt for a donation: the amount, the date, the charity's name and registration
- * number, and, when Gift Aid was declared, the declaration word for word with how to cancel it.
+ * The thank-you receipt for a donation: the amount, when it was paid and with which card, what the
+ * gift does, the charity's name and registration number, the refund policy, and Gift Aid: with a
+ * declaration, the declaration word for word, what it adds and how to cancel it; without one, what
+ * it would add and how to add it.
  */
-export function donationReceipt(details: DonationReceiptDetails): MailMessage {
+export function donationReceipt(details: DonationReceiptDetails): Promise<MailMessage> {
   const { charity, giftAid } = details;
   const amount = formatPounds(details.amountPence);
-  const date = londonDate(details.paidAt);
+  const paid = `${londonDate(details.paidAt)} at ${londonTime(details.paidAt)}`;
   const extra = formatPounds(giftAidPence(details.amountPence));
   const worth = formatPounds(details.amountPence + giftAidPence(details.amountPence));
-  const cancelText = `To cancel this declaration, or if you change your name or home address, or no longer pay enough Income Tax and/or Capital Gains Tax, please tell us at ${charity.email}.`;
 
-  const giftAidLines = giftAid
+  const giftAidBlocks: Block[] = giftAid
     ? [
-        "Your Gift Aid declaration",
-        `On ${londonDate(giftAid.declaredAt)} you declared: "${giftAid.wording}"`,
-        `Name: ${giftAid.firstName} ${giftAid.surname}`,
-        `Home address: ${giftAid.houseNameOrNumber}, ${giftAid.postcode}`,
-        `Gift Aid lets us claim ${extra} from HMRC, so your gift is worth ${worth} to the Trust at no extra cost to you.`,
-        cancelText,
-        "",
+        { heading: "Your Gift Aid declaration" },
+        { paragraph: `On ${londonDate(giftAid.declaredAt)} you declared: "${giftAid.wording}"` },
+        {
+          rows: [
+            ["Name", `${giftAid.firstName} ${giftAid.surname}`],
+            ["Home address", `${giftAid.houseNameOrNumber}, ${giftAid.postcode}`],
+          ],
+        },
+        {
+          paragraph: [
+            `Gift Aid lets us claim ${extra} from HMRC, so your gift is worth `,
+            { strong: worth },
+            " to the Trust at no extra cost to you.",
+          ],
+        },
+        {
+          paragraph: [
+            "To cancel this declaration, or if you change your name or home address, or no longer pay enough Income Tax and/or Capital Gains Tax, please tell us at ",
+            { link: charity.email, href: `mailto:${charity.email}` },
+            ".",
+          ],
+        },
       ]
-    : [];
-  const lines = [
-    `Dear ${details.donorName},`,
-    "",
-    `Thank you for your donation of ${amount} to ${charity.name}, received on ${date}.`,
-    `Your donation reference is ${details.donationId}.`,
-    "",
-    "Asante sana: your gift goes straight to work in the village of Kilele, Tanzania.",
-    "",
-    ...giftAidLines,
-    `${charity.name}, registered charity number ${charity.registrationNumber}`,
-    `Questions? Reply to ${charity.email}.`,
+    : [
+        { heading: "Add Gift Aid at no cost to you" },
+        {
+          paragraph: `If you pay UK Income Tax or Capital Gains Tax, Gift Aid lets us claim 25% more from HMRC: ${extra} on this gift, making it worth ${worth} to the Trust, at no extra cost to you.`,
+        },
+        {
+          paragraph: [
+            "To add it: the next time you give on ",
+            { link: "our donation page", href: new URL("/payment", charity.website).toString() },
+            " with this e-mail address, tick Gift Aid and choose a declaration that covers the past four years; it will cover this gift too. Questions about Gift Aid? Reply to this e-mail.",
+          ],
+        },
+      ];
+
+  const facts: [string, Line][] = [
+    ["Amount", [{ strong: amount }]],
+    ["Paid on", paid],
+    ...(details.card ? [["Card", cardLabel(details.card)] as [string, Line]] : []),
+    ["Donation reference", details.donationId],
+    ["Gift Aid", giftAid ? `Declared: we will claim ${extra} more from HMRC` : "Not declared"],
   ];
 
-  const giftAidHtml = giftAid
-    ? `<h2 style="color:#143820;font-size:18px">Your Gift Aid declaration</h2>
-<p>On ${londonDate(giftAid.declaredAt)} you declared:</p>
-<blockquote style="margin:0 0 1em;padding-left:12px;border-left:4px solid #2f7a3e">${escapeHtml(giftAid.wording)}</blockquote>
-<table role="presentation" cellpadding="4" style="border-collapse:collapse">
-<tr><th align="left">Name</th><td>${escapeHtml(`${giftAid.firstName} ${giftAid.surname}`)}</td></tr>
-<tr><th align="left">Home address</th><td>${escapeHtml(`${giftAid.houseNameOrNumber}, ${giftAid.postcode}`)}</td></tr>
-</table>
-<p>Gift Aid lets us claim ${extra} from HMRC, so your gift is worth <strong>${worth}</strong> to the Trust at no extra cost to you.</p>
-<p>${escapeHtml(cancelText)}</p>`
-    : "";
-  const html = `<!doctype html><html lang="en-GB"><body style="font-family:Arial,Helvetica,sans-serif;color:#1d1d1b;line-height:1.5">
-<h1 style="color:#143820;font-size:22px">Thank you for your donation</h1>
-<p>Dear ${escapeHtml(details.donorName)},</p>
-<p>Thank you for your donation of <strong>${amount}</strong> to ${escapeHtml(charity.name)}, received on ${date}. Your donation reference is <strong>${details.donationId}</strong>.</p>
-<p>Asante sana: your gift goes straight to work in the village of Kilele, Tanzania.</p>
-${giftAidHtml}
-<p style="color:#4d4a44;font-size:13px">${escapeHtml(charity.name)}, registered charity number ${escapeHtml(charity.registrationNumber)}.<br>Questions? Reply to <a href="mailto:${escapeHtml(charity.email)}">${escapeHtml(charity.email)}</a>.</p>
-</body></html>`;
-
-  return {
+  return composeLetter({
     to: `${details.donorName} <${details.email}>`,
     subject: `Thank you for your donation of ${amount} to ${charity.name}`,
-    text: lines.join("\n"),
-    html,
-  };
+    title: "Thank you for your donation",
+    greeting: `Dear ${details.donorName},`,
+    charity,
+    blocks: [
+      { paragraph: `Thank you for your donation of ${amount} to ${charity.name}, received on ${paid}.` },
+      { paragraph: `Your donation reference is ${details.donationId}.` },
+      { paragraph: "Asante sana: thank you very much." },
+      { heading: "What your gift does" },
+      ...paragraphs(charity.receipts.whatYourGiftDoes),
+      { heading: "Your donation" },
+      { rows: facts },
+      ...giftAidBlocks,
+      { heading: "Refunds" },
+      ...paragraphs(charity.receipts.donationRefundPolicy),
+    ],
+  });
 }

@@ -128,7 +128,7 @@ export async function sendDonationRefund(
     await queueMail(tx, {
       kind: "donation-refunded",
       about: donation!.id,
-      message: donationRefundNotice({
+      message: await donationRefundNotice({
         donationId: donation!.id,
         donorName: donation!.donorName,
         email: donation!.email,

@@ -36,7 +36,11 @@ describe.each(engines)("the e-mails page's rules on %s", (engine) => {
     await smtp.start();
     const port = smtp.port;
     await smtp.stop(); // the mail server is down
-    const worker = new OutboxWorker(database.db, smtpMailer(`smtp://127.0.0.1:${port}`, "t@example.org"), clock);
+    const worker = new OutboxWorker(
+      database.db,
+      smtpMailer(`smtp://127.0.0.1:${port}`, { from: "t@example.org", replyTo: () => "kilele@example.org" }),
+      clock,
+    );
     await queueMail(database.db, { kind: "booking-receipt", about: "1", message: receipt, now: clock.now() });
     await worker.deliverDue();
 

@@ -42,7 +42,7 @@ export async function submitVolunteer(
     await queueMail(tx, {
       kind: "volunteer-confirmation",
       about: row!.id,
-      message: volunteerConfirmation(validation.data, charity),
+      message: await volunteerConfirmation(validation.data, charity),
       now,
     });
   });

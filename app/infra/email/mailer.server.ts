@@ -29,9 +29,20 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-function toNodemailer(from: string, message: MailMessage) {
+/**
+ * Who every e-mail is from, and where a reply goes: the charity's own address (PRODUCT.md), read
+ * when the e-mail is sent, so a retried e-mail follows the `site` content as it is now.
+ */
+export interface Sender {
+  /** MAIL_FROM: an address the mail server may send from, such as no-reply@... */
+  from: string;
+  replyTo: () => string | Promise<string>;
+}
+
+async function toNodemailer(sender: Sender, message: MailMessage) {
   return {
-    from,
+    from: sender.from,
+    replyTo: await sender.replyTo(),
     to: message.to,
     subject: message.subject,
     text: message.text,
@@ -46,7 +57,7 @@ function toNodemailer(from: string, message: MailMessage) {
 }
 
 /** Real SMTP (SMTP_URL), with short timeouts: a slow server is retried later by the outbox. */
-export function smtpMailer(url: string, from: string): Mailer {
+export function smtpMailer(url: string, sender: Sender): Mailer {
   const transport = nodemailer.createTransport(url, {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
@@ -56,18 +67,18 @@ export function smtpMailer(url: string, from: string): Mailer {
   return {
     describe: () => `${where.protocol}//${where.hostname}:${where.port || 587}`,
     async send(message) {
-      await transport.sendMail(toNodemailer(from, message));
+      await transport.sendMail(await toNodemailer(sender, message));
     },
   };
 }
 
 /** Without SMTP: each e-mail becomes an .eml file in DATA_DIR/outbox/, readable by any mail program. */
-export function folderMailer(dir: string, from: string): Mailer {
+export function folderMailer(dir: string, sender: Sender): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     describe: () => dir,
     async send(message) {
-      const info = (await transport.sendMail(toNodemailer(from, message))) as unknown as { message: Buffer };
+      const info = (await transport.sendMail(await toNodemailer(sender, message))) as unknown as { message: Buffer };
       await fs.mkdir(dir, { recursive: true });
       // eslint-disable-next-line no-restricted-syntax -- only a file name, sorting the folder by arrival
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.to.replace(/[^\w.@-]/g, "_")}.eml`;

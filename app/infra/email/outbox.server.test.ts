@@ -41,7 +41,10 @@ describe.each(engines)("the outbox on %s", (engine) => {
     await smtp.start();
     const port = smtp.port;
     await smtp.stop(); // the mail server is down
-    const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, "Kilele Village Trust <tickets@example.org>");
+    const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, {
+      from: "Kilele Village Trust <tickets@example.org>",
+      replyTo: () => "kilele@example.org",
+    });
     // One fixed clock for the queue and the worker: whatever the machine's date, they agree.
     const clock = testClock("2026-11-22T10:00:00Z");
     await queueMail(database.db, { kind: "booking-receipt", about: "1", message: receipt, now: clock.now() });
@@ -64,22 +67,46 @@ describe.each(engines)("the outbox on %s", (engine) => {
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.subject).toBe("Your booking");
     expect(smtp.received[0]!.from?.text).toContain("tickets@example.org");
+    // A reply goes to the charity, not to the address the mail server sends from.
+    expect(smtp.received[0]!.replyTo?.text).toBe("kilele@example.org");
     const [row] = await database.db.select().from(outbox);
     expect(row).toMatchObject({ attempts: 2, lastError: null });
     expect(row!.sentAt).not.toBeNull();
+  });
+
+  it("reads the charity's address for Reply-To when each e-mail is sent, so a retry follows a change", async () => {
+    await smtp.start();
+    const clock = testClock("2026-11-22T10:00:00Z");
+    let charityAddress = "kilele@example.org";
+    const mailer = smtpMailer(smtp.url, { from: "Kilele <no-reply@example.org>", replyTo: () => charityAddress });
+    const worker = new OutboxWorker(database.db, mailer, clock);
+    await queueMail(database.db, { kind: "booking-receipt", about: "a", message: receipt, now: clock.now() });
+    await worker.deliver("booking-receipt", "a");
+    charityAddress = "office@kilele.example";
+    await queueMail(database.db, { kind: "booking-receipt", about: "b", message: receipt, now: clock.now() });
+    await worker.deliver("booking-receipt", "b");
+    expect(smtp.received.map((mail) => [mail.from?.value[0]?.address, mail.replyTo?.text])).toEqual([
+      ["no-reply@example.org", "kilele@example.org"],
+      ["no-reply@example.org", "office@kilele.example"],
+    ]);
   });
 
   it("without SMTP, writes each e-mail as an .eml file in the outbox folder", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-outbox-"));
     try {
       await queueMail(database.db, { kind: "booking-receipt", about: "2", message: receipt, now: systemClock.now() });
-      const worker = new OutboxWorker(database.db, folderMailer(dir, "Kilele <tickets@example.org>"), systemClock);
+      const worker = new OutboxWorker(
+        database.db,
+        folderMailer(dir, { from: "Kilele <tickets@example.org>", replyTo: () => "kilele@example.org" }),
+        systemClock,
+      );
       await worker.deliverDue();
       const files = await fs.readdir(dir);
       expect(files).toHaveLength(1);
       const eml = await fs.readFile(path.join(dir, files[0]!), "utf8");
       expect(eml).toContain("Subject: Your booking");
       expect(eml).toContain("To: Amina Mushi <amina@example.org>");
+      expect(eml).toContain("Reply-To: kilele@example.org");
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
@@ -100,7 +127,10 @@ describe.each(engines)("the outbox on %s", (engine) => {
     await queueMail(database.db, { kind: "booking-receipt", about: "3", message: receipt, now: clock.now() });
     const worker = new OutboxWorker(
       database.db,
-      smtpMailer(`smtp://127.0.0.1:${smtp.port}`, "Kilele <t@example.org>"),
+      smtpMailer(`smtp://127.0.0.1:${smtp.port}`, {
+        from: "Kilele <t@example.org>",
+        replyTo: () => "kilele@example.org",
+      }),
       clock,
     );
     await worker.deliverDue();

@@ -5,6 +5,7 @@ import type { Database } from "../db/database.server";
 import { offlinePayments, offlineRefunds } from "../../../db/schema";
 import type { NewPayment, Payment, PaymentProvider } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
+import { cardBrandOf } from "~/lib/payment-card";
 import { cardDigits, cardProblem, testCards, type CardDetails } from "~/lib/test-cards";
 
 export type { CardDetails };
@@ -30,6 +31,7 @@ function toPayment(row: Row): Payment {
     amountPence: row.amountPence,
     currency: row.currency,
     metadata: row.metadata,
+    card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
   };
 }
 
@@ -115,9 +117,11 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         await db.update(offlinePayments).set({ lastError: result.message }).where(eq(offlinePayments.id, row.id));
         return { payment: toPayment(row), error: result.message };
       }
+      const digits = cardDigits(card.number);
       const [updated] = await db
         .update(offlinePayments)
-        .set({ status: "succeeded", lastError: null })
+        // Only what Stripe would tell us of the card: its brand and last four digits.
+        .set({ status: "succeeded", lastError: null, cardBrand: cardBrandOf(digits), cardLast4: digits.slice(-4) })
         .where(eq(offlinePayments.id, row.id))
         .returning();
       return { payment: toPayment(updated!) };

@@ -1,5 +1,7 @@
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
+import type { PaymentCard } from "~/lib/payment-card";
+import type { Site } from "~/lib/site";
 import type { Database } from "../db/database.server";
 
 /** A card payment as our code sees it, whichever provider took it. Amounts are in pence. */
@@ -11,6 +13,8 @@ export interface Payment {
   amountPence: number;
   currency: string;
   metadata: Record<string, string>;
+  /** The card it was paid with, once it succeeded, where the provider says (for the receipt). */
+  card: PaymentCard | null;
 }
 
 export interface NewPayment {
@@ -77,6 +81,22 @@ export interface Charity {
   email: string;
   /** The site's public address, for links in e-mails (the receipt's QR code opens the door page there). */
   website: string;
+  /** Its postal address, if the content gives one. */
+  address?: string | undefined;
+  /** The receipts' refund policies and what a gift does, as the charity wrote them. */
+  receipts: Site["receipts"];
+}
+
+/** The charity's details for receipts, from the `site` content and the site's public address. */
+export function charityOf(site: Site, website: string): Charity {
+  return {
+    name: site.charityName,
+    registrationNumber: site.registrationNumber,
+    email: site.email,
+    website,
+    address: site.address,
+    receipts: site.receipts,
+  };
 }
 
 /** What taking a card payment needs, for a booking or a donation. */

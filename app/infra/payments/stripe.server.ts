@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { isPaymentCard, type PaymentCard } from "~/lib/payment-card";
 import type { NewPayment, Payment, PaymentProvider, WebhookEvent } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
 
@@ -18,7 +19,16 @@ function toPayment(intent: Stripe.PaymentIntent): Payment {
     amountPence: intent.amount,
     currency: intent.currency,
     metadata: { ...intent.metadata },
+    card: cardOf(intent),
   };
+}
+
+/** The card's brand and last four digits, from the intent's latest charge when it was read expanded. */
+function cardOf(intent: Stripe.PaymentIntent): PaymentCard | null {
+  const charge = intent.latest_charge;
+  if (!charge || typeof charge === "string") return null;
+  const card = charge.payment_method_details?.card;
+  return isPaymentCard(card) ? { brand: card.brand, last4: card.last4 } : null;
 }
 
 /** Stripe's PaymentIntents, created and checked only on the server with the secret key. */
@@ -51,7 +61,8 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       return toPayment(intent);
     },
     async retrievePayment(id: string) {
-      return toPayment(await stripe.paymentIntents.retrieve(id));
+      // The latest charge carries the card (brand, last four digits) the receipt names.
+      return toPayment(await stripe.paymentIntents.retrieve(id, { expand: ["latest_charge"] }));
     },
     async cancelPayment(id: string) {
       try {
