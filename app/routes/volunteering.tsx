@@ -55,7 +55,7 @@ export default function Volunteering({ loaderData: { volunteering }, actionData 
       <PageHeader title={volunteering.title} image={volunteering.image} />
       <TwoColumns col1Text={volunteering.col1Text} col2Text={volunteering.col2Text} />
       <section className="section narrow" aria-labelledby="join-us">
-        <h2 id="join-us">Join us in 2025</h2>
+        <h2 id="join-us">{volunteering.formTitle}</h2>
         <p>{volunteering.formIntro}</p>
         <VolunteerForm
           key={actionData ? "answered" : "new"}
