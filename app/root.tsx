@@ -13,6 +13,7 @@ import { Footer } from "~/components/layout/footer";
 import { NavBar } from "~/components/layout/nav-bar";
 import { useNonce } from "~/components/layout/nonce";
 import { ErrorPage } from "~/components/layout/error-page";
+import { donateLink } from "~/features/donations/donate-button.server";
 import stylesheet from "~/styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -21,13 +22,16 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const content = await context.services.content();
-  return { site: content.site };
+  const [content, donate] = await Promise.all([context.services.content(), donateLink(context.services.db)]);
+  return { site: content.site, donate };
 }
 
-// The site's settings do not change when a visitor sends a form, so a form does not reload them.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
-  formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate;
+// The site's settings do not change when a visitor sends a form, so a form does not reload them;
+// staff saving the Settings page (where the Donate button's target is chosen) does.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, defaultShouldRevalidate }) =>
+  formMethod && formMethod.toUpperCase() !== "GET"
+    ? formAction?.split("?")[0] === "/admin/settings"
+    : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -46,7 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links nonce="" />
       </head>
       <body>
-        {data ? <NavBar site={data.site} /> : null}
+        {data ? <NavBar site={data.site} donate={data.donate} /> : null}
         {children}
         {data ? <Footer site={data.site} /> : null}
         <ScrollRestoration nonce={nonce} />

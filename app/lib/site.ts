@@ -13,7 +13,6 @@ export const siteSchema = z.object({
   registrationNumber: z.string().regex(/^\d{6,8}$/, "must be 6 to 8 digits"),
   email: z.email(),
   description: text,
-  donationPageUrl: httpsUrl,
   quizTicketingUrl: httpsUrl,
   socialUrl: httpsUrl,
   socialLabel: text,
@@ -22,3 +21,12 @@ export const siteSchema = z.object({
   defaultVideoUrl: httpsUrl,
 });
 export type Site = z.infer<typeof siteSchema>;
+
+/**
+ * Where the navigation bar's Donate button goes: the site's own donation page, or an external one
+ * staff named in Settings (opened in a new tab).
+ */
+export interface DonateLink {
+  href: string;
+  external: boolean;
+}
