@@ -14,6 +14,8 @@ import { NavBar } from "~/components/layout/nav-bar";
 import { useNonce } from "~/components/layout/nonce";
 import { ErrorPage } from "~/components/layout/error-page";
 import { donateLink } from "~/features/donations/donate-button.server";
+import { publicOrigin } from "~/infra/http/public-origin.server";
+import type { ShareSite } from "~/lib/page-meta";
 import stylesheet from "~/styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -21,9 +23,16 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const [content, donate] = await Promise.all([context.services.content(), donateLink(context.services.db)]);
-  return { site: content.site, donate };
+  // What pages put in their link-preview tags (lib/page-meta.ts): absolute addresses need the
+  // site's public address, and a page without a picture of its own shows the home page's first.
+  const share: ShareSite = {
+    origin: publicOrigin(context.services.config, request),
+    siteName: content.site.charityName,
+    image: content.home.imageWheel.images[0]!,
+  };
+  return { site: content.site, donate, share };
 }
 
 // The site's settings do not change when a visitor sends a form, so a form does not reload them;

@@ -78,6 +78,8 @@ export default [
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),
+  // The picture a shared link shows: 1200×630, from a content picture or an upload.
+  route("images/share/*", "routes/images.share.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("*", "routes/not-found.tsx"),

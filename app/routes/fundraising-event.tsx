@@ -9,7 +9,7 @@ import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
 import { cancelledMessage, isCurrent } from "~/features/events/status";
-import { pageMeta } from "~/lib/page-meta";
+import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
   const { db, clock } = context.services;
@@ -20,10 +20,14 @@ export const loader = pageWork("An event page", async ({ context, params }: Rout
   return { event, current: isCurrent(event, now), availability: { [event.id]: availability[event.id]! } };
 });
 
-export const meta: Route.MetaFunction = ({ data }) =>
+export const meta: Route.MetaFunction = ({ data, matches }) =>
   data
     ? [
-        ...pageMeta(data.event.name, data.event.description.slice(0, 160)),
+        ...pageMeta(data.event.name, summary(data.event.description), {
+          site: matches[0].loaderData?.share,
+          path: `/fundraising-event/${data.event.id}`,
+          image: data.event.posterImage ? { src: data.event.posterImage, alt: `Poster for ${data.event.name}` } : null,
+        }),
         ...(data.event.isTest ? [{ name: "robots", content: "noindex, nofollow" }] : []),
       ]
     : [];

@@ -39,8 +39,8 @@ export const loader = pageWork("The donation page", async ({ request, context }:
   return { ...page, view: { kind: "form" as const, amountPence: amount.pence } };
 });
 
-export const meta: Route.MetaFunction = ({ data, location }) => [
-  ...pageMeta("Donate", data?.content.description),
+export const meta: Route.MetaFunction = ({ data, location, matches }) => [
+  ...pageMeta("Donate", data?.content.description, { site: matches[0].loaderData?.share, path: "/payment" }),
   // A donor's return link is theirs alone.
   ...(new URLSearchParams(location.search).has("donation") ? [{ name: "robots", content: "noindex" }] : []),
 ];

@@ -16,8 +16,14 @@ export const loader = pageWork("A project page", async ({ context, params }: Rou
   return { project, presetAmounts: content.payment.presetAmounts };
 });
 
-export const meta: Route.MetaFunction = ({ data }) =>
-  data ? pageMeta(`Project - ${data.project.title}`, data.project.info) : [];
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  data
+    ? pageMeta(`Project - ${data.project.title}`, data.project.info, {
+        site: matches[0].loaderData?.share,
+        path: `/project/${data.project.slug}`,
+        image: data.project.imageBanner,
+      })
+    : [];
 
 export default function ProjectPage({ loaderData: { project, presetAmounts } }: Route.ComponentProps) {
   return (

@@ -47,7 +47,12 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
   formAction === "/volunteering" ? false : defaultShouldRevalidate;
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta("Volunteering", data?.volunteering.description);
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageMeta("Volunteering", data?.volunteering.description, {
+    site: matches[0].loaderData?.share,
+    path: "/volunteering",
+    image: data?.volunteering.image,
+  });
 
 export default function Volunteering({ loaderData: { volunteering }, actionData }: Route.ComponentProps) {
   return (
