@@ -10,6 +10,7 @@ export default [
   route("fundraising", "routes/fundraising.tsx"),
   route("fundraising-event", "routes/fundraising-event.redirect.ts"),
   route("fundraising-event/:id", "routes/fundraising-event.tsx"),
+  route("fundraising-event/:id/calendar.ics", "routes/fundraising-event.calendar.ts"),
   route("mock-event", "routes/mock-event.tsx"),
   route("book-event", "routes/book-event.redirect.ts"),
   route("book-event/:id", "routes/book-event.tsx"),

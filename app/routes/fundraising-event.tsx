@@ -8,7 +8,7 @@ import { EventAction, EventFacts, EventPoster } from "~/features/events/componen
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
-import { cancelledMessage, isCurrent } from "~/features/events/status";
+import { cancelledMessage, isCurrent, offersCalendar } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
@@ -17,7 +17,12 @@ export const loader = pageWork("An event page", async ({ context, params }: Rout
   const event = await findEvent(db, params.id);
   if (!event) throw data(null, { status: 404 });
   const availability = await availabilityByEvent(db, now);
-  return { event, current: isCurrent(event, now), availability: { [event.id]: availability[event.id]! } };
+  return {
+    event,
+    current: isCurrent(event, now),
+    addToCalendar: offersCalendar(event, now),
+    availability: { [event.id]: availability[event.id]! },
+  };
 });
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>
@@ -33,7 +38,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) =>
     : [];
 
 export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
-  const { event, current } = loaderData;
+  const { event, current, addToCalendar } = loaderData;
   const live = useLiveAvailability(loaderData.availability);
   const availability = live.availability[event.id];
   return (
@@ -68,6 +73,13 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
         </p>
       ) : !current ? (
         <p>Ticket sales for this event have closed.</p>
+      ) : null}
+      {addToCalendar ? (
+        <p>
+          <a className="calendar-link" href={`/fundraising-event/${event.id}/calendar.ics`} download>
+            Add to calendar
+          </a>
+        </p>
       ) : null}
       {event.link && event.ticketCostPence !== null ? (
         <p>

@@ -26,6 +26,11 @@ export function bookingClosedReason(
   return null;
 }
 
+/** Whether an event's page offers "Add to calendar": a real event, not cancelled, still to come. */
+export function offersCalendar(event: Pick<EventView, "eventDate" | "isTest" | "cancelledAt">, now: Date): boolean {
+  return !event.isTest && !event.cancelledAt && new Date(event.eventDate).getTime() > now.getTime();
+}
+
 /** Events still to come: the soonest first, what a visitor is looking for (PRODUCT.md, event order). */
 export function bySoonestFirst(a: Pick<EventView, "eventDate" | "name">, b: Pick<EventView, "eventDate" | "name">) {
   return a.eventDate.localeCompare(b.eventDate) || a.name.localeCompare(b.name);
