@@ -13,6 +13,9 @@ import { Footer } from "~/components/layout/footer";
 import { NavBar } from "~/components/layout/nav-bar";
 import { useNonce } from "~/components/layout/nonce";
 import { ErrorPage } from "~/components/layout/error-page";
+import { donateLink } from "~/features/donations/donate-button.server";
+import { publicOrigin } from "~/infra/http/public-origin.server";
+import type { ShareSite } from "~/lib/page-meta";
 import stylesheet from "~/styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -20,14 +23,24 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const content = await context.services.content();
-  return { site: content.site };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [content, donate] = await Promise.all([context.services.content(), donateLink(context.services.db)]);
+  // What pages put in their link-preview tags (lib/page-meta.ts): absolute addresses need the
+  // site's public address, and a page without a picture of its own shows the home page's first.
+  const share: ShareSite = {
+    origin: publicOrigin(context.services.config, request),
+    siteName: content.site.charityName,
+    image: content.home.imageWheel.images[0]!,
+  };
+  return { site: content.site, donate, share };
 }
 
-// The site's settings do not change when a visitor sends a form, so a form does not reload them.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
-  formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate;
+// The site's settings do not change when a visitor sends a form, so a form does not reload them;
+// staff saving the Settings page (where the Donate button's target is chosen) does.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, defaultShouldRevalidate }) =>
+  formMethod && formMethod.toUpperCase() !== "GET"
+    ? formAction?.split("?")[0] === "/admin/settings"
+    : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -46,7 +59,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links nonce="" />
       </head>
       <body>
-        {data ? <NavBar site={data.site} /> : null}
+        {data ? <NavBar site={data.site} donate={data.donate} /> : null}
         {children}
         {data ? <Footer site={data.site} /> : null}
         <ScrollRestoration nonce={nonce} />

@@ -10,6 +10,7 @@ export default [
   route("fundraising", "routes/fundraising.tsx"),
   route("fundraising-event", "routes/fundraising-event.redirect.ts"),
   route("fundraising-event/:id", "routes/fundraising-event.tsx"),
+  route("fundraising-event/:id/calendar.ics", "routes/fundraising-event.calendar.ts"),
   route("mock-event", "routes/mock-event.tsx"),
   route("book-event", "routes/book-event.redirect.ts"),
   route("book-event/:id", "routes/book-event.tsx"),
@@ -79,6 +80,8 @@ export default [
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),
+  // The picture a shared link shows: 1200×630, from a content picture or an upload.
+  route("images/share/*", "routes/images.share.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
   route("*", "routes/not-found.tsx"),

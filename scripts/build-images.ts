@@ -70,6 +70,10 @@ async function findSources(): Promise<Source[]> {
     if (name.startsWith(uploadedImagePrefix)) {
       throw new Error(`${path.relative(root, file)}: the folder uploads/ is kept for pictures staff upload`);
     }
+    // /images/share/ is where link previews are served (app/routes/images.share.ts).
+    if (name.startsWith("share/")) {
+      throw new Error(`${path.relative(root, file)}: the folder share/ is kept for link-preview pictures`);
+    }
     const other = byName.get(name);
     if (other) {
       throw new Error(

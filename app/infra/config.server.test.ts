@@ -13,6 +13,11 @@ describe("the configuration", () => {
       smtpUrl: undefined,
       dataDir: path.resolve("data"),
       publicUrl: "http://localhost:3000",
+      publicUrlSet: false,
+    });
+    expect(parseConfig({ PUBLIC_URL: "https://www.example.org" })).toMatchObject({
+      publicUrl: "https://www.example.org",
+      publicUrlSet: true,
     });
   });
 

@@ -76,6 +76,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     contentDir: path.resolve(e.CONTENT_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    /** Whether PUBLIC_URL was given: without it, links a page shares use the address it was asked at. */
+    publicUrlSet: Boolean(e.PUBLIC_URL),
     trustProxy: e.TRUST_PROXY === "true",
     /** Start an empty embedded database with sample events (default), never a PostgreSQL one unless asked. */
     sampleEvents: e.SAMPLE_EVENTS ? e.SAMPLE_EVENTS === "true" : !e.DATABASE_URL,

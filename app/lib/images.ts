@@ -15,6 +15,15 @@ export function imageUrl(src: string, width: number, format: ImageFormat): strin
   return `/images/${src}-${width}.${format}`;
 }
 
+/** Link previews (Open Graph, Twitter cards) show one JPEG of a picture at 1200×630, cropped to fill. */
+export const shareImageWidth = 1200;
+export const shareImageHeight = 630;
+
+/** Where a picture's link-preview JPEG is served ("pages/quiz-night" → "/images/share/pages/quiz-night.jpg"). */
+export function shareImageUrl(src: string): string {
+  return `/images/share/${src}.jpg`;
+}
+
 export function imageSrcSet(src: string, format: ImageFormat): string {
   return imageWidths.map((w) => `${imageUrl(src, w, format)} ${w}w`).join(", ");
 }

@@ -24,7 +24,6 @@ export const siteSchema = z.object({
     whatYourGiftDoes: text,
   }),
   description: text,
-  donationPageUrl: httpsUrl,
   quizTicketingUrl: httpsUrl,
   socialUrl: httpsUrl,
   socialLabel: text,
@@ -33,3 +32,12 @@ export const siteSchema = z.object({
   defaultVideoUrl: httpsUrl,
 });
 export type Site = z.infer<typeof siteSchema>;
+
+/**
+ * Where the navigation bar's Donate button goes: the site's own donation page, or an external one
+ * staff named in Settings (opened in a new tab).
+ */
+export interface DonateLink {
+  href: string;
+  external: boolean;
+}

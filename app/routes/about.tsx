@@ -10,7 +10,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { about, defaultVideoUrl: site.defaultVideoUrl };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta("About Us", data?.about.description);
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageMeta("About Us", data?.about.description, { site: matches[0].loaderData?.share, path: "/about" });
 
 export default function About({ loaderData: { about, defaultVideoUrl } }: Route.ComponentProps) {
   return (

@@ -1,6 +1,8 @@
 import { Form, data, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.settings";
 import { ErrorPage } from "~/components/layout/error-page";
+import { donateButtonSettings, saveDonateButton } from "~/features/donations/donate-button.server";
+import { externalDonationPageMaxLength } from "~/features/donations/schema";
 import { officeSettings, saveOfficeSettings } from "~/features/office/office.server";
 import { officeModeLabels, officeModes } from "~/features/office/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
@@ -11,14 +13,18 @@ import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 
 // /admin/settings: where the charity's office is told of bookings, donations and sign-ups (the
-// office address, the charity's own by default) and how: each one, a summary a day, or none.
+// office address, the charity's own by default) and how: each one, a summary a day, or none; and
+// where the navigation bar's Donate button goes (this site's own page, or an external one). Each
+// section is its own form, saved on its own.
 export const loader = pageWork("The settings page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const [settings, { site }] = await Promise.all([
-    officeSettings(context.services.db, context.services.clock.now()),
+  const { db } = context.services;
+  const [settings, donate, { site }] = await Promise.all([
+    officeSettings(db, context.services.clock.now()),
+    donateButtonSettings(db),
     context.services.content(),
   ]);
-  return { address: settings.address ?? site.email, mode: settings.mode };
+  return { address: settings.address ?? site.email, mode: settings.mode, externalUrl: donate.externalUrl ?? "" };
 });
 
 export const action = pageWork("Saving the settings", async ({ request, context }: Route.ActionArgs) => {
@@ -26,26 +32,49 @@ export const action = pageWork("Saving the settings", async ({ request, context 
   const { services } = context;
   const staff = await requireStaffPage(services, request);
   const form = await request.formData();
+  const now = services.clock.now();
+  const refused = (error: unknown, section: Section, input: Record<string, string>) => {
+    if (error instanceof AppError && error.code === "invalid") {
+      return data({ ok: false, section, message: error.message, fields: error.fields, input }, { status: 400 });
+    }
+    throw error;
+  };
+  if (form.get("section") === "donate") {
+    const input = { externalUrl: String(form.get("externalUrl") ?? "").slice(0, externalDonationPageMaxLength + 100) };
+    try {
+      await saveDonateButton(services.db, staff, input, { now });
+      return saved("donate", "The Donate button is saved.", input);
+    } catch (error) {
+      return refused(error, "donate", input);
+    }
+  }
   const input = { address: String(form.get("address") ?? "").slice(0, 300), mode: String(form.get("mode") ?? "") };
   const { site } = await services.content();
   try {
-    await saveOfficeSettings(services.db, staff, input, { now: services.clock.now(), charityEmail: site.email });
+    await saveOfficeSettings(services.db, staff, input, { now, charityEmail: site.email });
     void services.office.kick();
-    return { ok: true, message: "The settings are saved.", fields: undefined as FieldErrors | undefined, input };
+    return saved("office", "The settings are saved.", input);
   } catch (error) {
-    if (error instanceof AppError && error.code === "invalid") {
-      return data({ ok: false, message: error.message, fields: error.fields, input }, { status: 400 });
-    }
-    throw error;
+    return refused(error, "office", input);
   }
 });
+
+type Section = "office" | "donate";
+
+function saved(section: Section, message: string, input: Record<string, string>) {
+  return { ok: true, section, message, fields: undefined as FieldErrors | undefined, input };
+}
 
 export const meta: Route.MetaFunction = () => adminMeta("Settings");
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const refused = actionData && !actionData.ok ? actionData : undefined;
+  const answer = (section: Section) => (actionData?.section === section ? actionData : undefined);
+  const office = answer("office");
+  const donate = answer("donate");
+  const refused = office && !office.ok ? office : undefined;
+  const refusedDonate = donate && !donate.ok ? donate : undefined;
   const mode = refused?.input.mode ?? loaderData.mode;
   const modeError = refused?.fields?.mode;
   return (
@@ -58,10 +87,11 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           of the day before. They name the buyers, donors and volunteers, so send them only to the charity's own
           address.
         </p>
-        <Form method="post" className="form" key={actionData?.ok ? "saved" : "settings"} noValidate>
-          {actionData ? (
-            <p className={actionData.ok ? "notice" : "form-summary"} role={actionData.ok ? "status" : "alert"}>
-              {actionData.message}
+        <Form method="post" className="form" key={office?.ok ? "saved" : "settings"} noValidate>
+          <input type="hidden" name="section" value="office" />
+          {office ? (
+            <p className={office.ok ? "notice" : "form-summary"} role={office.ok ? "status" : "alert"}>
+              {office.message}
             </p>
           ) : null}
           <PlainField
@@ -99,6 +129,37 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </fieldset>
           <button type="submit" className="button" aria-disabled={busy}>
             {busy ? "Saving…" : "Save the settings"}
+          </button>
+        </Form>
+      </section>
+      <section className="section" aria-labelledby="donate-heading">
+        <h2 id="donate-heading">The Donate button</h2>
+        <p>
+          The Donate button at the top of every page goes to this site's own donation page, where donors give by card
+          and add Gift Aid. If the charity takes donations on another site instead, give its address here: the button
+          will open it in a new tab. Leave it empty to use this site's own page.
+        </p>
+        <Form method="post" className="form" key={donate?.ok ? "donate-saved" : "donate"} noValidate>
+          <input type="hidden" name="section" value="donate" />
+          {donate ? (
+            <p className={donate.ok ? "notice" : "form-summary"} role={donate.ok ? "status" : "alert"}>
+              {donate.message}
+            </p>
+          ) : null}
+          <PlainField
+            id="external-donation-page"
+            label="External donation page"
+            name="externalUrl"
+            type="url"
+            autoComplete="off"
+            required={false}
+            hint="Optional. A full address starting with https://"
+            maxLength={externalDonationPageMaxLength}
+            defaultValue={refusedDonate?.input.externalUrl ?? loaderData.externalUrl}
+            error={refusedDonate?.fields?.externalUrl}
+          />
+          <button type="submit" className="button" aria-disabled={busy}>
+            {busy ? "Saving…" : "Save the Donate button"}
           </button>
         </Form>
       </section>

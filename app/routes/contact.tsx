@@ -7,7 +7,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { contact, email: site.email };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta("Contact Us", data?.contact.description);
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageMeta("Contact Us", data?.contact.description, {
+    site: matches[0].loaderData?.share,
+    path: "/contact",
+    image: data?.contact.image,
+  });
 
 export default function Contact({ loaderData: { contact, email } }: Route.ComponentProps) {
   return (

@@ -8,8 +8,8 @@ import { EventAction, EventFacts, EventPoster } from "~/features/events/componen
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
-import { cancelledMessage, isCurrent } from "~/features/events/status";
-import { pageMeta } from "~/lib/page-meta";
+import { cancelledMessage, isCurrent, offersCalendar } from "~/features/events/status";
+import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
   const { db, clock } = context.services;
@@ -17,19 +17,28 @@ export const loader = pageWork("An event page", async ({ context, params }: Rout
   const event = await findEvent(db, params.id);
   if (!event) throw data(null, { status: 404 });
   const availability = await availabilityByEvent(db, now);
-  return { event, current: isCurrent(event, now), availability: { [event.id]: availability[event.id]! } };
+  return {
+    event,
+    current: isCurrent(event, now),
+    addToCalendar: offersCalendar(event, now),
+    availability: { [event.id]: availability[event.id]! },
+  };
 });
 
-export const meta: Route.MetaFunction = ({ data }) =>
+export const meta: Route.MetaFunction = ({ data, matches }) =>
   data
     ? [
-        ...pageMeta(data.event.name, data.event.description.slice(0, 160)),
+        ...pageMeta(data.event.name, summary(data.event.description), {
+          site: matches[0].loaderData?.share,
+          path: `/fundraising-event/${data.event.id}`,
+          image: data.event.posterImage ? { src: data.event.posterImage, alt: `Poster for ${data.event.name}` } : null,
+        }),
         ...(data.event.isTest ? [{ name: "robots", content: "noindex, nofollow" }] : []),
       ]
     : [];
 
 export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
-  const { event, current } = loaderData;
+  const { event, current, addToCalendar } = loaderData;
   const live = useLiveAvailability(loaderData.availability);
   const availability = live.availability[event.id];
   return (
@@ -64,6 +73,13 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
         </p>
       ) : !current ? (
         <p>Ticket sales for this event have closed.</p>
+      ) : null}
+      {addToCalendar ? (
+        <p>
+          <a className="calendar-link" href={`/fundraising-event/${event.id}/calendar.ics`} download>
+            Add to calendar
+          </a>
+        </p>
       ) : null}
       {event.link && event.ticketCostPence !== null ? (
         <p>

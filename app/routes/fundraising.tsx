@@ -26,7 +26,12 @@ export const loader = pageWork("The fundraising page", async ({ context }: Route
   };
 });
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta("Fundraising", data?.fundraising.description);
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageMeta("Fundraising", data?.fundraising.description, {
+    site: matches[0].loaderData?.share,
+    path: "/fundraising",
+    image: data?.fundraising.image,
+  });
 
 export default function Fundraising({ loaderData }: Route.ComponentProps) {
   const { fundraising, quizTicketingUrl, current, past, presetAmounts } = loaderData;

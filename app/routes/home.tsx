@@ -21,7 +21,8 @@ export const loader = pageWork("The home page", async ({ context }: Route.Loader
   return { home, site, latestEvents: fundraisingLists(events, now).current, availability };
 });
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.site.shortName ?? "Home", data?.site.description);
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageMeta(data?.site.shortName ?? "Home", data?.site.description, { site: matches[0].loaderData?.share, path: "/" });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { home, site, latestEvents } = loaderData;

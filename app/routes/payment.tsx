@@ -3,7 +3,9 @@ import { Link, redirect } from "react-router";
 import type { Route } from "./+types/payment";
 import { ErrorPage } from "~/components/layout/error-page";
 import { pageWork } from "~/infra/http/page.server";
+import { publicOrigin } from "~/infra/http/public-origin.server";
 import { Picture } from "~/components/ui/picture";
+import { ShareLink } from "~/components/ui/share-link";
 import { amountParam, parseDonationAmount } from "~/features/donations/amount";
 import { AmountChooser, donationPath } from "~/features/donations/components/amount-chooser";
 import { DonationForm } from "~/features/donations/components/donation-form";
@@ -24,6 +26,8 @@ export const loader = pageWork("The donation page", async ({ request, context }:
     email: site.email,
     provider: context.services.payments.name,
     publishableKey: context.services.payments.publishableKey,
+    /** This page's public address, for the thank-you view's "tell a friend". */
+    shareUrl: `${publicOrigin(context.services.config, request)}/payment`,
   };
   const donationId = params.get("donation");
   if (donationId) {
@@ -39,14 +43,14 @@ export const loader = pageWork("The donation page", async ({ request, context }:
   return { ...page, view: { kind: "form" as const, amountPence: amount.pence } };
 });
 
-export const meta: Route.MetaFunction = ({ data, location }) => [
-  ...pageMeta("Donate", data?.content.description),
+export const meta: Route.MetaFunction = ({ data, location, matches }) => [
+  ...pageMeta("Donate", data?.content.description, { site: matches[0].loaderData?.share, path: "/payment" }),
   // A donor's return link is theirs alone.
   ...(new URLSearchParams(location.search).has("donation") ? [{ name: "robots", content: "noindex" }] : []),
 ];
 
 export default function Payment({ loaderData }: Route.ComponentProps) {
-  const { content, view, charityName, email, provider, publishableKey } = loaderData;
+  const { content, view, charityName, email, provider, publishableKey, shareUrl } = loaderData;
   return (
     <main id="main" className="page">
       <h1>Donate</h1>
@@ -57,6 +61,8 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
           image={content.paymentSuccessImage}
           amountPence={view.amountPence}
           giftAidPence={view.giftAidPence}
+          charityName={charityName}
+          shareUrl={shareUrl}
         />
       ) : (
         <>
@@ -107,7 +113,10 @@ function ThankYou(props: {
   image: { src: string; alt: string };
   amountPence: number;
   giftAidPence: number | null;
+  charityName: string;
+  shareUrl: string;
 }) {
+  const invitation = `I have just given to ${props.charityName}, a small charity working with the village of Kilele in Tanzania. Would you like to give too?`;
   const heading = useRef<HTMLHeadingElement>(null);
   // After an in-app navigation, screen readers hear the outcome first.
   useEffect(() => heading.current?.focus(), []);
@@ -128,6 +137,37 @@ function ThankYou(props: {
         ) : null}
         .
       </p>
+      <section className="next-steps" aria-labelledby="next-steps-title">
+        <h3 id="next-steps-title">What next?</h3>
+        <ul>
+          <li>
+            <Link to="/fundraising">Come to one of our fundraising events</Link>
+          </li>
+          <li>
+            <Link to="/volunteering">Volunteer with us</Link>
+          </li>
+          <li>
+            <a
+              href={`mailto:?${new URLSearchParams({
+                subject: `Give to ${props.charityName}`,
+                body: `${invitation}\n\n${props.shareUrl}`,
+              })
+                .toString()
+                .replace(/\+/g, "%20")}`}
+            >
+              Tell a friend by e-mail
+            </a>
+          </li>
+        </ul>
+        <p className="next-steps-share">
+          <ShareLink
+            url={props.shareUrl}
+            title={`Give to ${props.charityName}`}
+            text={invitation}
+            label="Share our Donate page"
+          />
+        </p>
+      </section>
       <p>
         <Link to="/">Back to the home page</Link> · <Link to="/payment">Make another donation</Link>
       </p>

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/robots";
+import { publicOrigin } from "~/infra/http/public-origin.server";
 
-export function loader({ context }: Route.LoaderArgs) {
-  const base = context.services.config.publicUrl.replace(/\/$/, "");
+export function loader({ request, context }: Route.LoaderArgs) {
+  const base = publicOrigin(context.services.config, request);
   const body = [
     "User-agent: *",
     "Disallow: /api/",

@@ -47,7 +47,12 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
   formAction === "/volunteering" ? false : defaultShouldRevalidate;
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta("Volunteering", data?.volunteering.description);
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  pageMeta("Volunteering", data?.volunteering.description, {
+    site: matches[0].loaderData?.share,
+    path: "/volunteering",
+    image: data?.volunteering.image,
+  });
 
 export default function Volunteering({ loaderData: { volunteering }, actionData }: Route.ComponentProps) {
   return (
@@ -55,7 +60,7 @@ export default function Volunteering({ loaderData: { volunteering }, actionData 
       <PageHeader title={volunteering.title} image={volunteering.image} />
       <TwoColumns col1Text={volunteering.col1Text} col2Text={volunteering.col2Text} />
       <section className="section narrow" aria-labelledby="join-us">
-        <h2 id="join-us">Join us in 2025</h2>
+        <h2 id="join-us">{volunteering.formTitle}</h2>
         <p>{volunteering.formIntro}</p>
         <VolunteerForm
           key={actionData ? "answered" : "new"}

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { eventPictures } from "./pictures/events";
 import { gallery } from "./pictures/gallery";
 import { pages } from "./pictures/pages";
 import { people } from "./pictures/people";
@@ -26,7 +27,7 @@ function save(name: string, svg: string): boolean {
   return true;
 }
 
-const pictures = [...wheel, ...projects, ...gallery, ...people, ...pages];
+const pictures = [...wheel, ...projects, ...gallery, ...people, ...pages, ...eventPictures];
 
 let changed = 0;
 const names = new Set<string>();

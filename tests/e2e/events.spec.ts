@@ -43,8 +43,8 @@ testWithOwnSite(
 
     await page.goto("/fundraising");
     const latest = page.locator("#latest-events");
-    // Newest event date first; no test event, no past event.
-    const names = ["Summer Fair", "Golf Day", "Ceilidh", "Quiz Night"];
+    // Soonest first (PRODUCT.md, event order); no test event, no past event.
+    const names = ["Quiz Night", "Ceilidh", "Golf Day", "Summer Fair"];
     await expect(latest.locator("h3")).toHaveText(names);
 
     const quiz = latest.locator("article", { hasText: "Quiz Night" });

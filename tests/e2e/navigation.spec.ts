@@ -1,5 +1,6 @@
-import { expect, test } from "../support/fixtures";
+import { expect, expectNoSeriousA11yViolations, test, testWithOwnSite } from "../support/fixtures";
 import { readContent } from "../support/content";
+import { staffAccount } from "../support/site-process";
 
 const site = readContent("site");
 const navLinks = [
@@ -39,18 +40,71 @@ test("each navigation starts at the top of the page", async ({ page }) => {
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
-test("Donate opens the donation page in a new tab, safely", async ({ page, context }) => {
-  await context.route(site.donationPageUrl, (route) =>
-    route.fulfill({ body: "<title>Donate</title>", contentType: "text/html" }),
-  );
-  await page.goto("/");
-  const donate = page.getByRole("banner").getByRole("link", { name: /^Donate/ });
-  await expect(donate).toHaveAttribute("target", "_blank");
-  await expect(donate).toHaveAttribute("rel", /noopener/);
-  const [tab] = await Promise.all([context.waitForEvent("page"), donate.click()]);
-  await expect(tab).toHaveURL(site.donationPageUrl);
-  expect(await tab.evaluate(() => window.opener)).toBeNull();
-});
+testWithOwnSite(
+  "Donate goes to the site's own donation page, and to the charity's external page in a new tab once staff set one",
+  async ({ page, context, ownSite }) => {
+    // By default: this site's own page, in the same tab, from every page.
+    for (const path of ["/", "/about", "/fundraising"]) {
+      await page.goto(path);
+      const donate = page.getByRole("banner").getByRole("link", { name: "Donate", exact: true });
+      await expect(donate).toHaveAttribute("href", "/payment");
+      await expect(donate).not.toHaveAttribute("target");
+    }
+    await page.getByRole("banner").getByRole("link", { name: "Donate", exact: true }).click();
+    await expect(page).toHaveURL(/\/payment$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Donate");
+    expect(context.pages()).toHaveLength(1);
+
+    // Staff name an external page on Settings: a bad address is refused with a message and changes nothing.
+    expect((await page.request.post(`${ownSite.url}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
+    await page.goto("/admin/settings");
+    const field = page.getByLabel("External donation page");
+    await expect(field).toHaveValue("");
+    await field.fill("http://donate.example.net/kilele");
+    await page.getByRole("button", { name: "Save the Donate button" }).click();
+    await expect(page.getByRole("alert")).toContainText("starting with https://");
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expectNoSeriousA11yViolations(page);
+    await page.goto("/");
+    await expect(page.getByRole("banner").getByRole("link", { name: "Donate", exact: true })).toHaveAttribute(
+      "href",
+      "/payment",
+    );
+
+    const external = "https://give.example.net/kilele-trust";
+    await context.route(external, (route) => route.fulfill({ body: "<title>Give</title>", contentType: "text/html" }));
+    await page.goto("/admin/settings");
+    await page.getByLabel("External donation page").fill(external);
+    await page.getByRole("button", { name: "Save the Donate button" }).click();
+    await expect(page.getByRole("status")).toHaveText("The Donate button is saved.");
+    await page.reload();
+    await expect(page.getByLabel("External donation page")).toHaveValue(external);
+
+    await page.goto("/contact");
+    const donate = page.getByRole("banner").getByRole("link", { name: /^Donate/ });
+    await expect(donate).toHaveAccessibleName("Donate (opens in a new tab)");
+    await expect(donate).toHaveAttribute("target", "_blank");
+    await expect(donate).toHaveAttribute("rel", /noopener/);
+    const [tab] = await Promise.all([context.waitForEvent("page"), donate.click()]);
+    await expect(tab).toHaveURL(external);
+    expect(await tab.evaluate(() => window.opener)).toBeNull();
+    await tab.close();
+    await expect(page).toHaveURL(/\/contact$/);
+
+    // Emptied again: back to the site's own page.
+    await page.goto("/admin/settings");
+    await page.getByLabel("External donation page").fill("");
+    await page.getByRole("button", { name: "Save the Donate button" }).click();
+    await expect(page.getByRole("status")).toHaveText("The Donate button is saved.");
+    await page.goto("/");
+    await expect(page.getByRole("banner").getByRole("link", { name: "Donate", exact: true })).toHaveAttribute(
+      "href",
+      "/payment",
+    );
+    await page.goto("/admin/audit");
+    await expect(page.locator("tbody")).toContainText("Changed the settings");
+  },
+);
 
 test("the footer has Find us, the policy, the social link, the credit and the charity number", async ({
   page,

@@ -76,6 +76,30 @@ test("a project opens on its own page, which survives a reload and a shared link
   await expectNoSeriousA11yViolations(page);
 });
 
+test("every project's page offers a way to give, which leads to the donation form for that amount", async ({
+  page,
+}) => {
+  const presets = readContent("payment").presetAmounts;
+  for (const project of [active[0]!, comingSoon, home.previousProjects[0]!]) {
+    await page.goto(`/project/${project.slug}`);
+    const give = page.getByRole("region", { name: "Give to Kilele" });
+    await expect(give).toBeVisible();
+    for (const pounds of presets) {
+      await expect(give.getByRole("link", { name: `Donate £${pounds}`, exact: true })).toHaveAttribute(
+        "href",
+        `/payment?amount=${pounds}.00`,
+      );
+    }
+  }
+  await expectNoSeriousA11yViolations(page);
+  const give = page.getByRole("region", { name: "Give to Kilele" });
+  await give.getByLabel("Other amount (£)").fill("12.50");
+  await give.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/payment\?amount=12\.50$/);
+  await expect(page.getByRole("heading", { name: "Your donation" })).toBeVisible();
+  await expect(page.getByRole("main")).toContainText("£12.50");
+});
+
 test("the coming-soon project's page says so", async ({ page }) => {
   await page.goto(`/project/${comingSoon.slug}`);
   await expect(page.getByRole("main").getByText("Coming Soon", { exact: true })).toBeVisible();

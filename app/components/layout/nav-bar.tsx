@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import type { Site } from "~/lib/site";
+import type { DonateLink, Site } from "~/lib/site";
 
 const links = [
   { to: "/", label: "Home" },
@@ -10,8 +10,11 @@ const links = [
   { to: "/contact", label: "Contact" },
 ] as const;
 
-/** The navigation bar: the five links (the current one underlined), a burger menu on small screens, Donate. */
-export function NavBar({ site }: { site: Site }) {
+/**
+ * The navigation bar: the five links (the current one underlined), a burger menu on small screens,
+ * and Donate: the site's own donation page, or the external one staff chose (in a new tab).
+ */
+export function NavBar({ site, donate }: { site: Site; donate: DonateLink }) {
   const [open, setOpen] = useState(false);
   const navRef = useRef<HTMLElement>(null);
   const burgerRef = useRef<HTMLButtonElement>(null);
@@ -69,9 +72,15 @@ export function NavBar({ site }: { site: Site }) {
             </li>
           ))}
         </ul>
-        <a className="button button-donate" href={site.donationPageUrl} target="_blank" rel="noopener noreferrer">
-          Donate<span className="visually-hidden"> (opens in a new tab)</span>
-        </a>
+        {donate.external ? (
+          <a className="button button-donate" href={donate.href} target="_blank" rel="noopener noreferrer">
+            Donate<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        ) : (
+          <Link className="button button-donate" to={donate.href} prefetch="intent">
+            Donate
+          </Link>
+        )}
       </nav>
     </header>
   );

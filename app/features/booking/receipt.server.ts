@@ -1,9 +1,9 @@
-import { createEvent as createCalendarEvent } from "ics";
 import QRCode from "qrcode";
 import type { Charity } from "~/infra/payments/provider.server";
 import { composeLetter, mapLink, paragraphs, type Line } from "~/infra/email/letter.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
 import { checkInPath, shortCode } from "~/lib/booking-code";
+import { calendarFile as eventCalendarFile } from "~/lib/calendar";
 import { cardLabel, type PaymentCard } from "~/lib/payment-card";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
@@ -104,20 +104,14 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
 }
 
 function calendarFile(details: ReceiptDetails): string | undefined {
-  const start = details.event.eventDate;
-  const { error, value } = createCalendarEvent({
+  return eventCalendarFile({
     uid: `${details.bookingRef}@kilele-trust`,
     title: details.event.name,
-    start: start.getTime(),
-    startInputType: "utc",
-    startOutputType: "utc",
-    duration: { hours: 3 },
-    location: details.event.location || undefined,
+    start: details.event.eventDate,
+    location: details.event.location,
     description: `Booking reference ${details.bookingRef}: ${details.quantity} ticket(s).`,
     organizer: { name: details.charity.name, email: details.charity.email },
   });
-  if (error) console.error("Could not make the calendar file:", error.message);
-  return value ?? undefined;
 }
 
 /** The apology when seats had gone by the time a late payment arrived, and the money went back. */

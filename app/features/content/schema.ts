@@ -105,6 +105,8 @@ export const volunteeringSchema = z.object({
   image: imageSchema,
   col1Text: text,
   col2Text: text,
+  /** The heading above the sign-up form ("Join us in 2025"): the charity changes it as the years go by. */
+  formTitle: text,
   formIntro: text,
 });
 export type VolunteeringContent = z.infer<typeof volunteeringSchema>;

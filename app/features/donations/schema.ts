@@ -218,3 +218,34 @@ export const giftAidClaimSchema = z.object({
   claimedOn: z.string(staffDonationMessages.claimDate).trim().refine(isCalendarDay, staffDonationMessages.claimDate),
   donationIds: z.array(z.uuid(), staffDonationMessages.noDonations).min(1, staffDonationMessages.noDonations),
 });
+
+/** The most an external donation page's address may be. */
+export const externalDonationPageMaxLength = 500;
+
+export const externalDonationPageMessage =
+  "Enter the full address of the donation page, starting with https:// (for example https://www.example.org/donate), or leave it empty to use this site's own Donate page.";
+
+/**
+ * The Settings page's External donation page (PRODUCT.md, the Donate button): empty for the
+ * site's own /payment, else an https address, which the button opens in a new tab.
+ */
+export function parseExternalDonationPage(
+  input: string,
+): { ok: true; url: string | null } | { ok: false; message: string } {
+  const typed = input.trim();
+  if (!typed) return { ok: true, url: null };
+  if (typed.length > externalDonationPageMaxLength || /\s/.test(typed)) {
+    return { ok: false, message: externalDonationPageMessage };
+  }
+  let url: URL;
+  try {
+    url = new URL(typed);
+  } catch {
+    return { ok: false, message: externalDonationPageMessage };
+  }
+  // A page on the web: https, a host name with a dot, and no password written into it.
+  if (url.protocol !== "https:" || !url.hostname.includes(".") || url.username || url.password) {
+    return { ok: false, message: externalDonationPageMessage };
+  }
+  return { ok: true, url: url.href };
+}

@@ -11,9 +11,27 @@ function evening(now: Date, days: number, hourUtc = 19) {
 }
 
 /**
+ * The last `month`/`day` (at `hourUtc`) at least a week before `now`: a past event's date that
+ * agrees with its name (a summer ceilidh in July, carols in December), whenever the site starts.
+ */
+function lastPast(now: Date, month: number, day: number, hourUtc = 19) {
+  const date = new Date(Date.UTC(now.getUTCFullYear(), month - 1, day, hourUtc));
+  if (date.getTime() > now.getTime() - 7 * 24 * 60 * 60 * 1000) date.setUTCFullYear(date.getUTCFullYear() - 1);
+  return date;
+}
+
+/** A day before `date`, at noon UTC: when a past event's ticket sale closed. */
+function dayBefore(date: Date) {
+  const closed = new Date(date.getTime() - day);
+  closed.setUTCHours(12, 0, 0, 0);
+  return closed;
+}
+
+/**
  * What the embedded default starts with, so a new install shows every state of the events pages:
  * two current events (one nearly sold out), two past, one test event and one sold elsewhere.
- * Dates are relative to the first start. Only ever added to an empty events table.
+ * Dates are relative to the first start (the past ones in their season). Each has a picture of what
+ * it is. Only ever added to an empty events table.
  */
 export async function seedSampleEvents(
   db: Database,
@@ -71,23 +89,23 @@ export async function seedSampleEvents(
             name: "Summer Ceilidh",
             description:
               "An evening of Scottish and Irish dancing with the Hereford Ceilidh Band, and a Tanzanian supper.",
-            posterImage: "wheel/village-dusk",
-            eventDate: evening(now, -120),
+            posterImage: "pages/ceilidh",
+            eventDate: lastPast(now, 7, 11),
             location: "Ledbury Market Hall",
             ticketCostPence: 1800,
             totalAvailableTickets: 120,
-            ticketSaleExpiry: evening(now, -121, 12),
+            ticketSaleExpiry: dayBefore(lastPast(now, 7, 11)),
           },
           {
             name: "Christmas Carol Concert",
             description:
               "Carols by candlelight with the Ledbury Community Choir and the children's choir of Kilele Primary, on film.",
-            posterImage: "wheel/baobab-afternoon",
-            eventDate: evening(now, -330),
+            posterImage: "pages/carol-concert",
+            eventDate: lastPast(now, 12, 14, 18),
             location: "St Michael and All Angels, Ledbury",
             ticketCostPence: 800,
             totalAvailableTickets: 200,
-            ticketSaleExpiry: evening(now, -331, 12),
+            ticketSaleExpiry: dayBefore(lastPast(now, 12, 14, 18)),
           },
           {
             name: "Test event: card payment check",
@@ -105,7 +123,7 @@ export async function seedSampleEvents(
             name: "Kilele Golf Day",
             description:
               "A Texas scramble at Ross-on-Wye Golf Club, with lunch and prizes. Places are booked through the club's own ticketing page.",
-            posterImage: "projects/football-pitch",
+            posterImage: "pages/golf-day",
             eventDate: evening(now, 70, 9),
             location: "Ross-on-Wye Golf Club",
             ticketCostPence: null,

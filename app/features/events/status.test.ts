@@ -108,17 +108,39 @@ describe("the event lists", () => {
   });
   const pastTest = event({ name: "Past test", isTest: true, ticketSaleExpiry: "2026-01-01T00:00:00.000Z" });
 
-  it("split current from past, newest event date first, test events left out", () => {
+  it("split current from past, test events left out: current soonest first, past most recent first", () => {
     const lists = fundraisingLists([past2, soon, test, past1, later, pastTest], now);
-    expect(lists.current.map((e) => e.name)).toEqual(["Later", "Soon"]);
+    expect(lists.current.map((e) => e.name)).toEqual(["Soon", "Later"]);
     expect(lists.past.map((e) => e.name)).toEqual(["Past 1", "Past 2"]);
   });
 
-  it("on the test page, show every event still on sale, test events included", () => {
+  it("keep that order whatever order the database gives, two events at one time by name", () => {
+    const sameTime = event({ name: "Another soon", eventDate: soon.eventDate });
+    for (const given of [
+      [soon, later, past1, past2, sameTime],
+      [past2, past1, later, sameTime, soon],
+    ]) {
+      const lists = fundraisingLists(given, now);
+      expect(lists.current.map((e) => e.name)).toEqual(["Another soon", "Soon", "Later"]);
+      expect(lists.past.map((e) => e.name)).toEqual(["Past 1", "Past 2"]);
+    }
+  });
+
+  it("put next month's event before one next March, as a visitor looks for it", () => {
+    const nextMonth = event({ name: "Next month", eventDate: "2026-12-20T19:00:00.000Z" });
+    const march = event({
+      name: "March",
+      eventDate: "2027-03-12T19:00:00.000Z",
+      ticketSaleExpiry: "2027-03-11T12:00:00.000Z",
+    });
+    expect(fundraisingLists([march, nextMonth], now).current.map((e) => e.name)).toEqual(["Next month", "March"]);
+  });
+
+  it("on the test page, show every event still on sale, test events included, soonest first", () => {
     expect(mockEventList([past1, soon, test, pastTest, later], now).map((e) => e.name)).toEqual([
-      "Later",
-      "Test",
       "Soon",
+      "Test",
+      "Later",
     ]);
   });
 });

@@ -48,20 +48,34 @@ export function availabilityReason(availability: Availability | undefined): stri
   return reservedNotice(availability);
 }
 
-function byEventDateNewestFirst(a: EventView, b: EventView) {
+/** Whether an event's page offers "Add to calendar": a real event, not cancelled, still to come. */
+export function offersCalendar(event: Pick<EventView, "eventDate" | "isTest" | "cancelledAt">, now: Date): boolean {
+  return !event.isTest && !event.cancelledAt && new Date(event.eventDate).getTime() > now.getTime();
+}
+
+/** Events still to come: the soonest first, what a visitor is looking for (PRODUCT.md, event order). */
+export function bySoonestFirst(a: Pick<EventView, "eventDate" | "name">, b: Pick<EventView, "eventDate" | "name">) {
+  return a.eventDate.localeCompare(b.eventDate) || a.name.localeCompare(b.name);
+}
+
+/** Events that have been: the most recent first. */
+export function byMostRecentFirst(a: Pick<EventView, "eventDate" | "name">, b: Pick<EventView, "eventDate" | "name">) {
   return b.eventDate.localeCompare(a.eventDate) || a.name.localeCompare(b.name);
 }
 
-/** The Fundraising page's two lists: current and past, test events left out, newest event date first. */
+/**
+ * The public lists (the Fundraising page, the home page): current and past, test events left out;
+ * current events soonest first, past events most recent first.
+ */
 export function fundraisingLists(events: EventView[], now: Date) {
-  const real = events.filter((event) => !event.isTest).sort(byEventDateNewestFirst);
+  const real = events.filter((event) => !event.isTest);
   return {
-    current: real.filter((event) => isCurrent(event, now)),
-    past: real.filter((event) => !isCurrent(event, now)),
+    current: real.filter((event) => isCurrent(event, now)).sort(bySoonestFirst),
+    past: real.filter((event) => !isCurrent(event, now)).sort(byMostRecentFirst),
   };
 }
 
-/** The test page's list: every event still on sale, test events included. */
+/** The test page's list: every event still on sale, test events included, soonest first. */
 export function mockEventList(events: EventView[], now: Date) {
-  return events.filter((event) => isCurrent(event, now)).sort(byEventDateNewestFirst);
+  return events.filter((event) => isCurrent(event, now)).sort(bySoonestFirst);
 }

@@ -6,6 +6,7 @@ import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
 import { formatPounds } from "~/lib/money";
 import { amountParam, giftAidPence } from "../amount";
+import { giftAidNamesFrom } from "../donor-names";
 import {
   declarationWording,
   donationLimits,
@@ -57,6 +58,21 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
   const payment = useCardPayment();
   const previousAttempt = useRef<string | undefined>(undefined);
   const extraPence = giftAidPence(amountPence);
+  // Gift Aid's first name and surname follow Name until the donor types in them; emptied, they follow it again.
+  const typedByDonor = useRef({ firstName: false, surname: false });
+
+  function changeName(name: string) {
+    change("name", name);
+    const names = giftAidNamesFrom(name);
+    for (const field of ["firstName", "surname"] as const) {
+      if (!typedByDonor.current[field]) change(field, names[field]);
+    }
+  }
+
+  function changeGiftAidName(field: "firstName" | "surname", value: string) {
+    typedByDonor.current[field] = value.trim() !== "";
+    change(field, value);
+  }
 
   async function donate(submitEvent: FormEvent<HTMLFormElement>) {
     submitEvent.preventDefault();
@@ -124,7 +140,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
           value={values.name}
           error={errors.name}
           maxLength={donationLimits.name}
-          onChange={(v) => change("name", v)}
+          onChange={changeName}
         />
         <TextField
           idPrefix="donor"
@@ -160,7 +176,10 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
           </p>
           {values.giftAid ? (
             <div className="gift-aid-details">
-              <p>HMRC needs your full name and home address for the claim.</p>
+              <p>
+                HMRC needs your full name and home address for the claim. Your first name and surname are taken from
+                your name above: correct them if they are not right.
+              </p>
               <div className="field-pair">
                 <TextField
                   idPrefix="gift-aid"
@@ -170,7 +189,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
                   value={values.firstName}
                   error={errors.firstName}
                   maxLength={donationLimits.firstName}
-                  onChange={(v) => change("firstName", v)}
+                  onChange={(v) => changeGiftAidName("firstName", v)}
                 />
                 <TextField
                   idPrefix="gift-aid"
@@ -180,7 +199,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
                   value={values.surname}
                   error={errors.surname}
                   maxLength={donationLimits.surname}
-                  onChange={(v) => change("surname", v)}
+                  onChange={(v) => changeGiftAidName("surname", v)}
                 />
               </div>
               <div className="field-pair">

@@ -12,20 +12,33 @@ export function PlainField({
   defaultValue,
   error,
   maxLength = 200,
+  required = true,
+  hint,
 }: {
   id: string;
   label: string;
   name: string;
-  type?: "text" | "email" | "password";
+  type?: "text" | "email" | "password" | "url";
   autoComplete?: string;
   defaultValue?: string;
   error?: string;
   maxLength?: number;
+  /** False for a field that may be left empty. */
+  required?: boolean;
+  /** A line under the label saying what to type. */
+  hint?: string;
 }) {
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ");
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <input
         id={id}
         name={name}
@@ -33,9 +46,9 @@ export function PlainField({
         autoComplete={autoComplete}
         defaultValue={defaultValue}
         maxLength={maxLength}
-        required
+        required={required}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy || undefined}
       />
       {error ? (
         <p id={errorId} className="field-error">
