@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from "react";
+import { Picture } from "~/components/ui/picture";
+import { fallbackWidth, imageUrl, type Image } from "~/lib/images";
+import { videoType, youtubeEmbedOrigin, youtubeEmbedUrl, type Video, type VideoFile } from "~/lib/video";
+
+interface VideoBlockProps {
+  video: Video;
+  /** The picture shown until the visitor presses play. */
+  poster: Image;
+  /** Shown under the picture, never over it. */
+  caption: string;
+}
+
+/**
+ * A video with its caption underneath (the home page's video block, the About page's header).
+ * Our own file plays in the browser's player, with its captions; a YouTube video is its poster
+ * and a play button until pressed, so no third party hears of the visit before the visitor
+ * chooses to watch (docs/decisions/021-our-own-video.md). Nothing plays by itself.
+ */
+export function VideoBlock({ video, poster, caption }: VideoBlockProps) {
+  return (
+    <figure className="video-block">
+      <div className="video-frame">
+        {video.kind === "file" ? (
+          <OwnVideo video={video} poster={poster} />
+        ) : (
+          <YoutubeVideo id={video.youtube} title={video.title} poster={poster} />
+        )}
+      </div>
+      <figcaption className="video-caption">{caption}</figcaption>
+    </figure>
+  );
+}
+
+function OwnVideo({ video, poster }: { video: VideoFile; poster: Image }) {
+  const download = video.sources[video.sources.length - 1];
+  return (
+    <video
+      controls
+      preload="none"
+      playsInline
+      poster={imageUrl(poster.src, fallbackWidth, "jpg")}
+      aria-label={video.title}
+      width={1152}
+      height={720}
+    >
+      {video.sources.map((src) => (
+        <source key={src} src={src} type={videoType(src)} />
+      ))}
+      <track
+        kind="captions"
+        src={video.captions}
+        srcLang={video.captionsLanguage}
+        label={video.captionsLabel}
+        default
+      />
+      <p>
+        This browser cannot play the video: <a href={download}>download it</a>.
+      </p>
+    </video>
+  );
+}
+
+function YoutubeVideo({ id, title, poster }: { id: string; title: string; poster: Image }) {
+  const [playing, setPlaying] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+  // The play button is gone once pressed: keyboard users carry on in the player.
+  useEffect(() => {
+    if (playing) frame.current?.focus();
+  }, [playing]);
+  if (playing) {
+    return (
+      <iframe
+        ref={frame}
+        src={youtubeEmbedUrl(id)}
+        title={title}
+        allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+        allowFullScreen
+        referrerPolicy="strict-origin-when-cross-origin"
+      />
+    );
+  }
+  return (
+    <>
+      <Picture image={poster} sizes="(min-width: 56rem) 52rem, 100vw" width={1600} height={1000} />
+      {/* Without JavaScript the link opens the privacy-enhanced player itself. */}
+      <a
+        className="video-play"
+        href={`${youtubeEmbedOrigin}/embed/${id}`}
+        onClick={(event) => {
+          event.preventDefault();
+          setPlaying(true);
+        }}
+      >
+        <span className="video-play-label">
+          <span className="video-play-icon" aria-hidden="true">
+            ▶
+          </span>
+          Play video<span className="visually-hidden">: {title}</span>
+        </span>
+      </a>
+    </>
+  );
+}
