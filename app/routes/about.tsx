@@ -17,7 +17,7 @@ export default function About({ loaderData: { about, video } }: Route.ComponentP
     <main id="main" className="page">
       <PageHeader
         title={about.title}
-        media={<VideoBlock video={video} poster={about.video.poster} caption={about.video.caption} />}
+        media={<VideoBlock video={video} poster={about.video.poster} caption={about.video.caption} priority />}
       />
       <TwoColumns col1Text={about.col1Text} col2Text={about.col2Text} />
       <MissionBlock mission={about.mission} />

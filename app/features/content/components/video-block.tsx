@@ -9,6 +9,8 @@ interface VideoBlockProps {
   poster: Image;
   /** Shown under the picture, never over it. */
   caption: string;
+  /** At the top of the page (the About header): its picture loads first. */
+  priority?: boolean;
 }
 
 /**
@@ -17,14 +19,14 @@ interface VideoBlockProps {
  * and a play button until pressed, so no third party hears of the visit before the visitor
  * chooses to watch (docs/decisions/021-our-own-video.md). Nothing plays by itself.
  */
-export function VideoBlock({ video, poster, caption }: VideoBlockProps) {
+export function VideoBlock({ video, poster, caption, priority = false }: VideoBlockProps) {
   return (
     <figure className="video-block">
       <div className="video-frame">
         {video.kind === "file" ? (
           <OwnVideo video={video} poster={poster} />
         ) : (
-          <YoutubeVideo id={video.youtube} title={video.title} poster={poster} />
+          <YoutubeVideo id={video.youtube} title={video.title} poster={poster} priority={priority} />
         )}
       </div>
       <figcaption className="video-caption">{caption}</figcaption>
@@ -61,7 +63,17 @@ function OwnVideo({ video, poster }: { video: VideoFile; poster: Image }) {
   );
 }
 
-function YoutubeVideo({ id, title, poster }: { id: string; title: string; poster: Image }) {
+function YoutubeVideo({
+  id,
+  title,
+  poster,
+  priority,
+}: {
+  id: string;
+  title: string;
+  poster: Image;
+  priority: boolean;
+}) {
   const [playing, setPlaying] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);
   // The play button is gone once pressed: keyboard users carry on in the player.
@@ -82,10 +94,11 @@ function YoutubeVideo({ id, title, poster }: { id: string; title: string; poster
   }
   return (
     <>
-      <Picture image={poster} sizes="(min-width: 56rem) 52rem, 100vw" width={1600} height={1000} />
+      <Picture image={poster} sizes="(min-width: 56rem) 52rem, 100vw" width={1600} height={1000} priority={priority} />
       {/* Without JavaScript the link opens the privacy-enhanced player itself. */}
       <a
         className="video-play"
+        aria-label={`Play video: ${title}`}
         href={`${youtubeEmbedOrigin}/embed/${id}`}
         onClick={(event) => {
           event.preventDefault();
@@ -96,7 +109,7 @@ function YoutubeVideo({ id, title, poster }: { id: string; title: string; poster
           <span className="video-play-icon" aria-hidden="true">
             ▶
           </span>
-          Play video<span className="visually-hidden">: {title}</span>
+          Play video
         </span>
       </a>
     </>
