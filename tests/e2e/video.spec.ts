@@ -122,7 +122,7 @@ test.describe("our own video, shown by default", () => {
       await expect(video).toHaveAttribute("playsinline", "");
       await expect(video).toHaveAttribute("preload", "none");
       await expect(video).not.toHaveAttribute("autoplay");
-      await expect(video).toHaveAttribute("poster", /^\/images\//);
+      await expect(video).toHaveAttribute("poster", /^\/images\/pages\/[a-z-]+-960\.avif$/);
       await expect(video.locator("source")).toHaveCount(ownVideo!.sources.length);
       await expect(video.locator("track")).toHaveAttribute("kind", "captions");
       await expect(video.locator("track")).toHaveAttribute("src", ownVideo!.captions);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Picture } from "~/components/ui/picture";
-import { fallbackWidth, imageUrl, type Image } from "~/lib/images";
+import { imageUrl, imageWidths, type Image } from "~/lib/images";
 import { videoType, youtubeEmbedOrigin, youtubeEmbedUrl, type Video, type VideoFile } from "~/lib/video";
 
 interface VideoBlockProps {
@@ -34,6 +34,9 @@ export function VideoBlock({ video, poster, caption, priority = false }: VideoBl
   );
 }
 
+/** The middle rendition (960 px): sharp in the 52rem frame, light on a phone. */
+const posterWidth = imageWidths[1];
+
 function OwnVideo({ video, poster }: { video: VideoFile; poster: Image }) {
   const download = video.sources[video.sources.length - 1];
   return (
@@ -41,7 +44,8 @@ function OwnVideo({ video, poster }: { video: VideoFile; poster: Image }) {
       controls
       preload="none"
       playsInline
-      poster={imageUrl(poster.src, fallbackWidth, "jpg")}
+      // A poster has no srcset: one AVIF wide enough for a laptop, as small as the site's other pictures.
+      poster={imageUrl(poster.src, posterWidth, "avif")}
       aria-label={video.title}
       width={1152}
       height={720}
