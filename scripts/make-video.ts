@@ -80,13 +80,7 @@ async function readShow(file: string): Promise<Slideshow> {
 async function pictureFile(name: string): Promise<string> {
   for (const ext of sourceExtensions) {
     const file = path.join(imagesDir, `${name}${ext}`);
-    if (
-      await fs.stat(file).then(
-        () => true,
-        () => false,
-      )
-    )
-      return file;
+    if (await exists(file)) return file;
   }
   return fail(`no picture content/images/${name} (${sourceExtensions.join(", ")})`);
 }
@@ -163,28 +157,30 @@ async function publish(name: string, ext: string, data: Buffer | string): Promis
   return `/video/${file}`;
 }
 
-/** Content files that named an earlier version of this video now name the new files. */
+async function exists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Content files that name this video (any version) now name the new files. Returns each such file,
+ * and whether it changed (it does not when the outputs came out byte for byte the same).
+ */
 async function updateContent(name: string, published: Map<string, string>): Promise<string[]> {
   const pattern = new RegExp(`/video/${name.replace(/[.-]/g, "\\$&")}\\.[0-9a-f]+\\.(webm|mp4|vtt)\\b`, "g");
-  const updated: string[] = [];
+  const naming: string[] = [];
   for (const entry of await fs.readdir(contentDir, { withFileTypes: true })) {
     const file = path.join(contentDir, entry.name, "content.json");
-    if (
-      !entry.isDirectory() ||
-      !(await fs.stat(file).then(
-        () => true,
-        () => false,
-      ))
-    )
-      continue;
+    if (!entry.isDirectory() || !(await exists(file))) continue;
     const before = await fs.readFile(file, "utf8");
     const after = before.replace(pattern, (whole, ext: string) => published.get(ext) ?? whole);
-    if (after !== before) {
-      await fs.writeFile(file, after);
-      updated.push(path.relative(root, file));
-    }
+    if (!before.match(pattern)) continue;
+    if (after !== before) await fs.writeFile(file, after);
+    naming.push(`${path.relative(root, file)} (${after === before ? "unchanged" : "updated"})`);
   }
-  return updated;
+  return naming;
 }
 
 async function makeVideo(showFile: string): Promise<void> {
@@ -208,7 +204,7 @@ async function makeVideo(showFile: string): Promise<void> {
 
     const current = new Set([...published.values()].map((src) => path.basename(src)));
     for (const file of earlier) if (!current.has(file)) await fs.rm(path.join(outputDir, file));
-    const updated = await updateContent(name, published);
+    const naming = await updateContent(name, published);
 
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     console.log(`make-video: ${name}, ${totalSeconds(show)} s, ${show.slides.length} slides, made in ${seconds} s:`);
@@ -216,7 +212,7 @@ async function makeVideo(showFile: string): Promise<void> {
       const { size } = await fs.stat(path.join(root, "public", src));
       console.log(`  public${src}  ${Math.round(size / 1024)} KB`);
     }
-    if (updated.length > 0) console.log(`  named in ${updated.join(", ")}`);
+    if (naming.length > 0) console.log(`  named in ${naming.join(", ")}`);
     else {
       console.log(
         "  No content file names this video yet. To show it, set content/site/content.json's defaultVideo to:",
