@@ -39,6 +39,9 @@ if (development) {
   );
   // File names under /assets carry a content hash, so browsers may keep them for a year.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  // The video's files carry a hash of their bytes in their names too (npm run video, decision 021),
+  // and are answered in ranges (206), as players ask when seeking.
+  app.use("/video", express.static("build/client/video", { immutable: true, maxAge: "1y", index: false }));
   app.use(
     express.static("build/client", {
       maxAge: "1d",

@@ -1,13 +1,14 @@
 import crypto from "node:crypto";
 import type { RequestHandler } from "express";
+import { youtubeEmbedOrigin } from "../app/lib/video";
 
-/** Origins of embedded videos (the site's default video link and any in content). */
-const videoOrigins = ["https://www.youtube-nocookie.com"];
+/** Where a YouTube video named in content is played from, once the visitor presses play (decision 021). */
+const videoOrigins = [youtubeEmbedOrigin];
 
 /**
  * Security headers on every response. The Content-Security-Policy allows exactly what the pages
  * use: our own scripts (plus React Router's inline ones, which carry this response's nonce),
- * our own styles, images and fetches, and the video player's frame.
+ * our own styles, images, fetches and video files, and YouTube's privacy-enhanced player's frame.
  */
 export function securityHeaders(options: {
   production: boolean;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { videoSchema } from "./video";
 
 // The charity's site-wide settings (content/site/content.json): the navigation, the footer and
 // receipts use them, so they live below the features that edit and load them.
@@ -29,7 +30,8 @@ export const siteSchema = z.object({
   socialLabel: text,
   privacyPolicyUrl: sitePath,
   builderCredit: z.object({ name: text, url: httpsUrl }),
-  defaultVideoUrl: httpsUrl,
+  /** The video the home page and About show unless their own content names another. */
+  defaultVideo: videoSchema,
 });
 export type Site = z.infer<typeof siteSchema>;
 

@@ -10,7 +10,7 @@ import { availabilityByEvent, listEvents } from "~/features/events/events.server
 import { fundraisingLists } from "~/features/events/status";
 import { MissionBlock } from "~/features/content/components/mission-block";
 import { ProjectList } from "~/features/content/components/project-list";
-import { VideoPlayer } from "~/features/content/components/video-player";
+import { VideoBlock } from "~/features/content/components/video-block";
 import { pageMeta } from "~/lib/page-meta";
 
 export const loader = pageWork("The home page", async ({ context }: Route.LoaderArgs) => {
@@ -55,10 +55,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       />
       <ProjectList id="previous-projects" title={home.previousProjectsTitle} projects={home.previousProjects} />
       <MissionBlock mission={home.mission} />
-      <section className="section video-block" aria-labelledby="video-title">
+      <section className="section video-section" aria-labelledby="video-title">
         <h2 id="video-title">{home.video.title}</h2>
-        <p>{home.video.text}</p>
-        <VideoPlayer url={home.video.url ?? site.defaultVideoUrl} poster={home.video.poster} title={home.video.title} />
+        <VideoBlock
+          video={home.video.source ?? site.defaultVideo}
+          poster={home.video.poster}
+          caption={home.video.text}
+        />
       </section>
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>

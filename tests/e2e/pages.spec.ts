@@ -57,16 +57,6 @@ test("the home page shows its sections in order", async ({ page }) => {
   await expect(page.getByRole("heading", { name: /Latest fundraising event/i })).toHaveCount(0);
 });
 
-test("the video loads only when asked for, from the privacy-enhanced player", async ({ page }) => {
-  await page.route("https://www.youtube-nocookie.com/**", (route) =>
-    route.fulfill({ body: "<p>video</p>", contentType: "text/html" }),
-  );
-  await page.goto("/");
-  await expect(page.locator("iframe")).toHaveCount(0);
-  await page.getByRole("link", { name: `Play video: ${home.video.title}` }).click();
-  await expect(page.locator("iframe")).toHaveAttribute("src", /^https:\/\/www\.youtube-nocookie\.com\/embed\//);
-});
-
 test("About Us shows the mission, the team cards and the trustees", async ({ page }) => {
   await page.goto("/about");
   await expect(page.getByText(about.col1Text)).toBeVisible();

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { imageSchema } from "~/lib/images";
 import { siteSchema } from "~/lib/site";
-
-const httpsUrl = z.url({ protocol: /^https$/ });
+import { videoSchema } from "~/lib/video";
 
 // Schemas for the charity's editable texts in content/<name>/content.json.
 // They are browser-safe: pages import the inferred types, the server validates the files.
@@ -74,14 +73,16 @@ export const homeSchema = z.object({
   previousProjectsTitle: text,
   previousProjects: z.array(projectSchema),
   mission: missionSchema,
-  video: z.object({ title: text, text: text, url: httpsUrl.optional(), poster: imageSchema }),
+  /** The video block: its heading, the caption under the picture, the picture shown before play, and its own video (the site's defaultVideo otherwise). */
+  video: z.object({ title: text, text: text, poster: imageSchema, source: videoSchema.optional() }),
 });
 export type HomeContent = z.infer<typeof homeSchema>;
 
 export const aboutSchema = z.object({
   title: text,
   description: text,
-  video: z.object({ url: httpsUrl.optional(), poster: imageSchema, caption: text }),
+  /** The header's video: the caption under it, the picture shown before play, and its own video (the site's defaultVideo otherwise). */
+  video: z.object({ caption: text, poster: imageSchema, source: videoSchema.optional() }),
   col1Text: text,
   col2Text: text,
   mission: missionSchema,
