@@ -75,7 +75,7 @@ function blockHtml(block: Block): string {
     const rows = block.rows
       .map(
         ([label, value]) =>
-          `<tr><th scope="row" align="left" valign="top" style="padding:6px 16px 6px 0;border-bottom:1px solid ${rule};font-weight:bold;white-space:nowrap">${escapeHtml(label)}</th><td valign="top" style="padding:6px 0;border-bottom:1px solid ${rule}">${lineHtml(value)}</td></tr>`,
+          `<tr><th scope="row" align="left" valign="top" style="width:40%;padding:6px 16px 6px 0;border-bottom:1px solid ${rule};font-weight:bold">${escapeHtml(label)}</th><td valign="top" style="padding:6px 0;border-bottom:1px solid ${rule};word-break:break-word">${lineHtml(value)}</td></tr>`,
       )
       .join("\n");
     // A data table (not role=presentation): each value is announced with its label, under the heading before it.
