@@ -9,7 +9,9 @@ export default defineConfig({
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 30_000,
+  // A budget for a whole scenario (its own server's start, several pages, axe on each), not a wait:
+  // on two cores with two workers the longest take 25-35 s. Conditions are still awaited, never times.
+  timeout: 60_000,
   expect: { timeout: 7_500 },
   reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
   use: {
