@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { bookingForm, fillCard } from "../support/bookings";
 import {
   confirmationOutcome,
   expect,
@@ -14,29 +14,10 @@ import { createEvent, staffApi } from "../support/staff-api";
 
 const test = testWithOwnSite;
 
-function bookingForm(page: Page) {
-  return {
-    name: page.getByLabel("Name", { exact: true }),
-    email: page.getByLabel("Email", { exact: true }),
-    quantity: page.getByLabel(/^Number of tickets/),
-    cardNumber: page.getByLabel("Card number"),
-    expiry: page.getByLabel("Expiration date"),
-    cvc: page.getByLabel("Security code"),
-    pay: page.getByRole("button", { name: /^Pay now/ }),
-  };
-}
-
 /** The buyer's name and e-mail, as most tests use them. */
 async function fillBuyer(f: ReturnType<typeof bookingForm>) {
   await f.name.fill("Amina Mushi");
   await f.email.fill("amina@example.org");
-}
-
-async function fillCard(page: Page, number: string) {
-  const f = bookingForm(page);
-  await f.cardNumber.fill(number);
-  await f.expiry.fill("12/34");
-  await f.cvc.fill("123");
 }
 
 // Tests that start a site of their own (with a mail server or Stripe's stand-in) need no other.

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { fillCard } from "../support/bookings";
 import {
   expect,
   expectNoSeriousA11yViolations,
@@ -29,12 +30,6 @@ async function fillDonor(page: Page) {
   const f = donationForm(page);
   await f.name.fill("Amina Mushi");
   await f.email.fill("amina@example.org");
-}
-
-async function fillCard(page: Page, number: string) {
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiration date").fill("12/34");
-  await page.getByLabel("Security code").fill("123");
 }
 
 interface StaffDonation {

@@ -1,7 +1,7 @@
-import type { Page } from "@playwright/test";
 import type { ParsedMail } from "mailparser";
 import sharp from "sharp";
 import { fromLondonInput } from "~/lib/london-time";
+import { fillCard } from "../support/bookings";
 import { confirmationOutcome, expect, test, useSiteWithMailServer } from "../support/fixtures";
 import { readContent } from "../support/content";
 import { readQr } from "../support/qr";
@@ -12,12 +12,6 @@ import { createEvent, staffApi } from "../support/staff-api";
 // payment is named by its date and the card's last four digits.
 
 const site = readContent("site");
-
-async function fillCard(page: Page) {
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiration date").fill("12/34");
-  await page.getByLabel("Security code").fill("123");
-}
 
 /** Replying reaches the charity, from whichever address the mail server sends. */
 function expectRepliesToTheCharity(mail: ParsedMail) {

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
+import { bookingForm, buyTickets } from "../support/bookings";
 import { confirmationOutcome, expect, expectNoSeriousA11yViolations, test } from "../support/fixtures";
-import { buyTickets } from "../support/bookings";
 import { createEvent, staffApi } from "../support/staff-api";
 
 // PRODUCT.md, sold out versus reserved (issue 12, points 3, 8 and 9): a declined or abandoned
@@ -10,18 +10,6 @@ import { createEvent, staffApi } from "../support/staff-api";
 
 // The offline provider answers a declined card with 402, which Chromium logs.
 test.use({ allowedConsoleErrors: [/status of 402 \(Payment Required\)/] });
-
-function bookingForm(page: Page) {
-  return {
-    name: page.getByLabel("Name", { exact: true }),
-    email: page.getByLabel("Email", { exact: true }),
-    quantity: page.getByLabel(/^Number of tickets/),
-    cardNumber: page.getByLabel("Card number"),
-    expiry: page.getByLabel("Expiration date"),
-    cvc: page.getByLabel("Security code"),
-    pay: page.getByRole("button", { name: /^Pay now/ }),
-  };
-}
 
 async function fillBooking(page: Page, buyer: { name: string; quantity: string; card: string }) {
   const f = bookingForm(page);

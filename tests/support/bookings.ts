@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
  * A visitor's booking, paid, as the booking page makes it: POST /api/bookings, then the offline
@@ -17,4 +17,24 @@ export async function buyTickets(
   });
   expect(await paid.json()).toEqual({ status: "succeeded" });
   return bookingRef;
+}
+
+/** The booking page's fields, by their labels. */
+export function bookingForm(page: Page) {
+  return {
+    name: page.getByLabel("Name", { exact: true }),
+    email: page.getByLabel("Email", { exact: true }),
+    quantity: page.getByLabel(/^Number of tickets/),
+    cardNumber: page.getByLabel("Card number"),
+    expiry: page.getByLabel("Expiration date"),
+    cvc: page.getByLabel("Security code"),
+    pay: page.getByRole("button", { name: /^Pay now/ }),
+  };
+}
+
+/** Types a test card into the offline card form of the booking or Donate page. */
+export async function fillCard(page: Page, number = "4242 4242 4242 4242") {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiration date").fill("12/34");
+  await page.getByLabel("Security code").fill("123");
 }
