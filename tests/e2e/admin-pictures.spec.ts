@@ -5,6 +5,12 @@ import { expect, expectNoSeriousA11yViolations, test, testWithOwnSite } from "..
 import { startSiteProcess, staffAccount } from "../support/site-process";
 import { createEvent, eventInput, staffApi } from "../support/staff-api";
 
+/**
+ * A save that carries new pictures answers once the server has made their renditions (AVIF and WebP
+ * at each size): on two busy cores that can take longer than the usual wait for a condition.
+ */
+const renditionsMade = { timeout: 30_000 };
+
 // Staff upload pictures (posters, gallery pictures, a reviewer's photo) from the event form and the
 // API; visitors see them as renditions served from the database, and an event without a poster
 // shows a placeholder, never a broken image.
@@ -72,6 +78,7 @@ testWithOwnSite(
     release();
     await expect(page.getByRole("status").filter({ hasText: "Saved" })).toHaveText(
       "Saved: the public pages show the change.",
+      renditionsMade,
     );
     await page.unroute("**/admin/events/**");
 
@@ -198,7 +205,7 @@ testWithOwnSite(
     await page.getByLabel("New picture 2", { exact: true }).setInputFiles(await photo("#143820", "png"));
     // No caption for the second picture: a mistake, but its upload is kept on the form.
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page.getByText("Caption for picture 2 must not be blank.")).toBeVisible();
+    await expect(page.getByText("Caption for picture 2 must not be blank.")).toBeVisible(renditionsMade);
     await expect(page.getByLabel("Caption for picture 1")).toHaveValue("The cake stall at noon.");
     await expect(page.getByLabel("Caption for picture 2")).toHaveValue("");
     await expect(page.getByLabel("Remove picture 2")).toBeVisible();
@@ -330,7 +337,7 @@ testWithOwnSite.describe("on a 390 px phone", () => {
 
       await page.getByRole("button", { name: "Create event" }).focus();
       await page.keyboard.press("Enter");
-      await expect(page.getByRole("heading", { name: "Edit Barn Dance" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Edit Barn Dance" })).toBeVisible(renditionsMade);
       await expect(page.getByRole("status").filter({ hasText: "created" })).toBeVisible();
       await shown(preview.getByRole("img", { name: "Poster for Barn Dance" }));
       expect(await width()).toBeLessThanOrEqual(390);
