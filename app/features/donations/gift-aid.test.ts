@@ -85,7 +85,9 @@ describe("which donations a Gift Aid declaration covers", () => {
   it("a refunded, refund-pending, claimed or unpaid donation is not ready to claim", () => {
     const d = declaration({ scope: "past-four-years-and-future" });
     expect(readyToClaim(after, [d])).toBe(d);
-    expect(readyToClaim(donation({ ...after, status: "refunded", refundedAt: new Date("2026-09-08T10:00:00Z") }), [d])).toBeUndefined();
+    expect(
+      readyToClaim(donation({ ...after, status: "refunded", refundedAt: new Date("2026-09-08T10:00:00Z") }), [d]),
+    ).toBeUndefined();
     expect(readyToClaim(donation({ ...after, status: "refund_pending" }), [d])).toBeUndefined();
     expect(readyToClaim(donation({ ...after, giftAidClaimId: "c-1" }), [d])).toBeUndefined();
     expect(readyToClaim(donation({ ...after, status: "pending", paidAt: null }), [d])).toBeUndefined();
