@@ -477,3 +477,29 @@ export const siteSettings = pgTable("site_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   updatedBy: text("updated_by").notNull(),
 });
+
+/**
+ * One rate limit's count for one key (an address, an address and an account) in its current fixed
+ * window (app/infra/rate-limit.server.ts): shared by every server process on the database. A key's
+ * row starts again when its window has passed; rows past `resets_at` are deleted now and then.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    name: text("name").notNull(),
+    key: text("key").notNull(),
+    count: integer("count").notNull(),
+    resetsAt: timestamp("resets_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.key] }), index("rate_limits_resets_at_idx").on(t.resetsAt)],
+);
+
+/**
+ * Secrets the site makes for itself on first start when the environment gives none (the key that
+ * signs known-device cookies, unless SESSION_SECRET is set), so every process and restart agrees.
+ */
+export const siteSecrets = pgTable("site_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+});

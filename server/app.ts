@@ -9,7 +9,10 @@ declare module "react-router" {
     /** This response's Content-Security-Policy nonce, for React Router's inline scripts. */
     nonce: string;
     services: Services;
-    /** The visitor's address (behind a proxy only when TRUST_PROXY=true), for rate limits. */
+    /**
+     * The visitor's address, for rate limits: the X-Forwarded-For entry the outermost of the
+     * TRUST_PROXY proxies added, or the connection's own address when there are none.
+     */
     clientAddress: string;
   }
 }

@@ -9,6 +9,8 @@ import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
+import { staffSignInLimits, type StaffSignInLimits } from "~/features/staff/sign-in.server";
+import { storedSecret } from "~/infra/db/site-secrets.server";
 import { finishPendingDonationRefunds } from "~/features/donations/refunds.server";
 import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
@@ -54,10 +56,16 @@ export interface Services {
   paymentFailed(paymentId: string): Promise<unknown>;
   /** POST /api/payments/webhook. */
   paymentWebhook(request: Request): Promise<Response>;
+  /**
+   * SESSION_SECRET, or the secret the site made and keeps in its database: signs known-device
+   * cookies (decision 025).
+   */
+  sessionSecret: string;
+  /** Rate limits, counted in the database so every process shares them (decision 025). */
   limits: {
     volunteerSignUps: RateLimiter;
-    /** Failed staff sign-ins, per address and per e-mail. */
-    staffSignIns: RateLimiter;
+    /** Failed staff sign-ins, per address, per address and account, and per account. */
+    staffSignIns: StaffSignInLimits;
   };
   /** Ends long-lived connections (the live feed) so the HTTP server can finish. */
   drain(): Promise<void>;
@@ -70,6 +78,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await ensureFirstStaffUser(database.db, config.firstStaff, clock.now());
+    const sessionSecret = config.sessionSecret ?? (await storedSecret(database.db, "session", clock.now()));
     if (config.sampleEvents) await seedSampleEvents(database.db, clock.now(), bookingTotalPence);
     const availability = new AvailabilityFeed(database, clock);
     await availability.start();
@@ -129,9 +138,10 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       settlePayment: async (paymentId, known) => settlePayment(await paymentDeps(), paymentId, known),
       paymentFailed: async (paymentId) => paymentFailed(await paymentDeps(), paymentId),
       paymentWebhook: async (request) => paymentWebhook(await paymentDeps(), request),
+      sessionSecret,
       limits: {
-        volunteerSignUps: new RateLimiter({ limit: 5, windowMs: 15 * 60_000 }),
-        staffSignIns: new RateLimiter({ limit: 10, windowMs: 15 * 60_000 }),
+        volunteerSignUps: new RateLimiter(database.db, { name: "volunteer-sign-ups", limit: 5, windowMs: 15 * 60_000 }),
+        staffSignIns: staffSignInLimits(database.db),
       },
       drain: () => availability.close(),
       async close() {

@@ -46,4 +46,14 @@ describe("the configuration", () => {
   it("wants ADMIN_EMAIL and ADMIN_PASSWORD together", () => {
     expect(() => parseConfig({ ADMIN_EMAIL: "staff@example.org" })).toThrow(/ADMIN_PASSWORD/);
   });
+
+  it("takes TRUST_PROXY as a number of proxy hops, and refuses true", () => {
+    expect(parseConfig({}).trustProxy).toBe(0);
+    expect(parseConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
+    expect(parseConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(() => parseConfig({ TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY: must be the number of proxies .*not "true"/,
+    );
+    expect(() => parseConfig({ TRUST_PROXY: "many" })).toThrow(/TRUST_PROXY: must be the number of proxies/);
+  });
 });

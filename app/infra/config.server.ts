@@ -10,6 +10,24 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
+/**
+ * TRUST_PROXY: how many proxies stand in front of the site, each adding the address it was reached
+ * from to X-Forwarded-For; the visitor's address is the entry the outermost of them added
+ * (decision 025). `false` is 0. `true` is refused: it trusted whatever a visitor claims.
+ */
+const proxyHops = z.string().transform((value, ctx) => {
+  if (value === "false") return 0;
+  if (/^\d{1,2}$/.test(value) && Number(value) <= 10) return Number(value);
+  ctx.addIssue({
+    code: "custom",
+    message:
+      value === "true"
+        ? 'must be the number of proxies in front of the site (usually 1), not "true": that trusted any address a visitor claims'
+        : "must be the number of proxies in front of the site: 0 (none, the default) to 10",
+  });
+  return z.NEVER;
+});
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -21,7 +39,7 @@ const envSchema = z
       z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
     ),
     PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    TRUST_PROXY: optionalString.pipe(z.enum(["true", "false"]).optional()),
+    TRUST_PROXY: optionalString.pipe(proxyHops.optional()),
     SAMPLE_EVENTS: optionalString.pipe(z.enum(["true", "false"], { error: "must be true or false" }).optional()),
     STRIPE_SECRET_KEY: optionalString.pipe(z.string().startsWith("sk_").optional()),
     STRIPE_PUBLISHABLE_KEY: optionalString.pipe(z.string().startsWith("pk_").optional()),
@@ -78,7 +96,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     /** Whether PUBLIC_URL was given: without it, links a page shares use the address it was asked at. */
     publicUrlSet: Boolean(e.PUBLIC_URL),
-    trustProxy: e.TRUST_PROXY === "true",
+    /** Proxies in front of the site whose X-Forwarded-For entries are believed (Express's `trust proxy` hop count). */
+    trustProxy: e.TRUST_PROXY ?? 0,
     /** Start an empty embedded database with sample events (default), never a PostgreSQL one unless asked. */
     sampleEvents: e.SAMPLE_EVENTS ? e.SAMPLE_EVENTS === "true" : !e.DATABASE_URL,
     stripe:
@@ -93,6 +112,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? "Kilele Village Trust <no-reply@example.org>",
     firstStaff: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    /** Signs known-device cookies; unset, the site makes one and keeps it in the database (decision 025). */
     sessionSecret: e.SESSION_SECRET,
     /** A pause between the bookings a cancelled event refunds: 0 normally; the tests slow it to stop it half way. */
     refundPauseMs: e.REFUND_PAUSE_MS ?? 0,

@@ -28,11 +28,18 @@ export const action = pageWork("Signing staff in", async ({ request, context }: 
     return data({ error: "Enter your email and password.", email }, { status: 400 });
   }
   try {
-    const { cookie } = await signIn(context.services, { email, password }, context.clientAddress);
-    return redirect(next, { headers: { "Set-Cookie": cookie } });
+    const { cookies } = await signIn(
+      context.services,
+      { email, password },
+      { clientAddress: context.clientAddress, cookieHeader: request.headers.get("Cookie") },
+    );
+    return redirect(next, { headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]) });
   } catch (error) {
     if (error instanceof AppError && (error.code === "unauthorised" || error.code === "too-many-requests")) {
-      return data({ error: error.message, email }, { status: error.code === "unauthorised" ? 401 : 429 });
+      return data(
+        { error: error.message, email },
+        { status: error.code === "unauthorised" ? 401 : 429, headers: error.extra.headers },
+      );
     }
     throw error;
   }

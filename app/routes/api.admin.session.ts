@@ -6,7 +6,7 @@ import { AppError } from "~/lib/errors";
 
 const credentialsSchema = z.object({ email: z.string().max(200), password: z.string().max(200) });
 
-// POST /api/admin/session {email, password} → 204 with the session cookie; DELETE signs out.
+// POST /api/admin/session {email, password} → 204 with the session and known-device cookies; DELETE signs out.
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Staff sign-in", async () => {
     allowMethods(request, "POST", "DELETE");
@@ -16,6 +16,11 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     }
     const credentials = credentialsSchema.safeParse(await readJsonBody(request));
     if (!credentials.success) throw new AppError("invalid", "Send an email and a password.");
-    const { cookie } = await signIn(context.services, credentials.data, context.clientAddress);
-    return new Response(null, { status: 204, headers: { "Set-Cookie": cookie, ...noStore } });
+    const { cookies } = await signIn(context.services, credentials.data, {
+      clientAddress: context.clientAddress,
+      cookieHeader: request.headers.get("Cookie"),
+    });
+    const headers = new Headers(noStore);
+    for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+    return new Response(null, { status: 204, headers });
   });

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
+import { AppError } from "~/lib/errors";
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
@@ -12,23 +13,66 @@ const scrypt = promisify(crypto.scrypt) as (
 const cost = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 };
 const keyLength = 32;
 
+/**
+ * scrypt runs on Node's small shared thread pool (four threads), which also reads the static files
+ * from disk: a flood of sign-ins would stall every page. At most two hashes run at once; a few more
+ * wait their turn; a password check beyond that is refused at once (decision 025).
+ */
+class HashQueue {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly bounds: { running: number; waiting: number }) {}
+
+  /** Runs `work` when a place is free; `refuseWhenFull` refuses (429) rather than wait beyond the bounded queue. */
+  async run<T>(work: () => Promise<T>, refuseWhenFull: boolean): Promise<T> {
+    if (this.running >= this.bounds.running) {
+      if (refuseWhenFull && this.waiting.length >= this.bounds.waiting) {
+        throw new AppError(
+          "too-many-requests",
+          "We are checking many passwords just now. Please try again in a few seconds.",
+          {
+            headers: { "Retry-After": "5" },
+          },
+        );
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      // The place passes straight to the next in line, or is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
+const hashes = new HashQueue({ running: 2, waiting: 16 });
+
 /** A self-describing hash: scrypt$N$r$p$salt$key (base64). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await scrypt(password.normalize("NFKC"), salt, keyLength, cost);
+  const key = await hashes.run(() => scrypt(password.normalize("NFKC"), salt, keyLength, cost), false);
   return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
+/**
+ * Whether the password matches the stored hash. Throws a "too-many-requests" AppError, without
+ * checking, when the queue of password checks is full.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltText, keyText] = stored.split("$");
   if (scheme !== "scrypt" || !saltText || !keyText) return false;
   const expected = Buffer.from(keyText, "base64");
-  const key = await scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: cost.maxmem,
-  });
+  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: cost.maxmem };
+  const key = await hashes.run(
+    () => scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64"), expected.length, options),
+    true,
+  );
   return crypto.timingSafeEqual(key, expected);
 }
 

@@ -46,14 +46,30 @@ export async function ensureFirstStaffUser(
   if (count === 0) await createStaffUser(db, first.email, first.password, now);
 }
 
-/** The account for these credentials, or undefined; takes as long whether or not the e-mail exists. */
-export async function authenticate(db: Database, email: string, password: string): Promise<StaffUser | undefined> {
+/** The account with this e-mail and its password hash, if there is one. */
+export async function staffAccountByEmail(db: Database, email: string) {
   const [user] = await db
-    .select()
+    .select({ id: staffUsers.id, email: staffUsers.email, passwordHash: staffUsers.passwordHash })
     .from(staffUsers)
     .where(eq(staffUsers.email, normaliseEmail(email)));
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
-  return ok && user ? { id: user.id, email: user.email } : undefined;
+  return user;
+}
+
+/**
+ * Whether the password is this account's (none: never), taking as long whether or not there is an
+ * account. May refuse with a "too-many-requests" AppError when too many checks are waiting.
+ */
+export async function passwordMatches(
+  account: { id: string; email: string; passwordHash: string } | undefined,
+  password: string,
+): Promise<StaffUser | undefined> {
+  const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+  return ok && account ? { id: account.id, email: account.email } : undefined;
+}
+
+/** The account for these credentials, or undefined; takes as long whether or not the e-mail exists. */
+export async function authenticate(db: Database, email: string, password: string): Promise<StaffUser | undefined> {
+  return passwordMatches(await staffAccountByEmail(db, email), password);
 }
 
 /** The SHA-256 of a session or invitation token, as kept in the database (the token itself never is). */

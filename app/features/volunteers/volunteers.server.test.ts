@@ -16,7 +16,7 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
   let limiter: RateLimiter;
   beforeEach(async () => {
     database = await freshDatabase(engine);
-    limiter = new RateLimiter({ limit: 3, windowMs: 60_000 });
+    limiter = new RateLimiter(database.db, { name: "volunteer-sign-ups", limit: 3, windowMs: 60_000 });
   });
   afterEach(() => database.close());
 
@@ -81,7 +81,7 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
         { ...good, name: `Grace ${String.fromCharCode(65 + (i % 26))}` },
         {
           db: database.db,
-          limiter: new RateLimiter({ limit: 100, windowMs: 60_000 }),
+          limiter: new RateLimiter(database.db, { name: "volunteer-sign-ups", limit: 100, windowMs: 60_000 }),
           clientAddress: "203.0.113.8",
           now: new Date(now.getTime() + i * 60_000),
           charity: testCharity,

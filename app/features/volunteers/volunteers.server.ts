@@ -28,7 +28,7 @@ export async function submitVolunteer(
   input: Record<string, unknown>,
   { db, limiter, clientAddress, now, charity }: SubmissionContext,
 ): Promise<VolunteerSubmissionResult> {
-  if (!limiter.attempt(clientAddress, now)) return { status: "limited", message: volunteerReplies.limited };
+  if (!(await limiter.attempt(clientAddress, now))) return { status: "limited", message: volunteerReplies.limited };
   const validation = validateVolunteer(input);
   if (!validation.ok) return { status: "invalid", errors: validation.errors };
   if (typeof input.website === "string" && input.website.trim() !== "") return { status: "ok" };
