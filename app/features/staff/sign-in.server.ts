@@ -31,8 +31,12 @@ const quarterHour = 15 * 60_000;
 /** The site's limits on staff sign-ins, kept in the database so every process counts together. */
 export function staffSignInLimits(db: Database): StaffSignInLimits {
   return {
-    address: new RateLimiter(db, { name: "staff-sign-ins-address", limit: 10, windowMs: quarterHour }),
-    addressAndAccount: new RateLimiter(db, { name: "staff-sign-ins-address-account", limit: 5, windowMs: quarterHour }),
+    address: new RateLimiter(db, { name: "staff-sign-ins-address", limit: 20, windowMs: quarterHour }),
+    addressAndAccount: new RateLimiter(db, {
+      name: "staff-sign-ins-address-account",
+      limit: 10,
+      windowMs: quarterHour,
+    }),
     account: new RateLimiter(db, { name: "staff-sign-ins-account", limit: 50, windowMs: 4 * quarterHour }),
   };
 }
@@ -83,7 +87,7 @@ export async function signIn(
     [
       limits.staffSignIns.addressAndAccount,
       `${from.clientAddress} ${email}`,
-      (wait) => `Too many failed sign-in attempts for this account. Please wait ${wait} and try again.`,
+      (wait) => `Too many failed sign-in attempts. Please wait ${wait} and try again.`,
     ],
   ];
   if (!knownDevice) {
