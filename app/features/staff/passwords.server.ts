@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import os from "node:os";
 import { promisify } from "node:util";
 import { AppError } from "~/lib/errors";
 
@@ -15,8 +16,9 @@ const keyLength = 32;
 
 /**
  * scrypt runs on Node's small shared thread pool (four threads), which also reads the static files
- * from disk: a flood of sign-ins would stall every page. At most two hashes run at once; a few more
- * wait their turn; a password check beyond that is refused at once (decision 025).
+ * from disk, and each hash keeps a core busy: a flood of sign-ins would stall every page. Half the
+ * cores (one to two) hash at once; sixteen more checks wait their turn; a password check beyond
+ * that is refused at once (decision 025).
  */
 class HashQueue {
   private running = 0;
@@ -51,7 +53,13 @@ class HashQueue {
   }
 }
 
-const hashes = new HashQueue({ running: 2, waiting: 16 });
+/** How many password hashes run at once, and how many checks may wait for one. */
+export const passwordCheckBounds = {
+  running: Math.min(2, Math.max(1, Math.floor(os.availableParallelism() / 2))),
+  waiting: 16,
+};
+
+const hashes = new HashQueue(passwordCheckBounds);
 
 /** A self-describing hash: scrypt$N$r$p$salt$key (base64). */
 export async function hashPassword(password: string): Promise<string> {
