@@ -21,36 +21,59 @@ const keyLength = 32;
  * that is refused at once (decision 025).
  */
 class HashQueue {
+  private admitted = 0;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly bounds: { running: number; waiting: number }) {}
 
-  /** Runs `work` when a place is free; `refuseWhenFull` refuses (429) rather than wait beyond the bounded queue. */
-  async run<T>(work: () => Promise<T>, refuseWhenFull: boolean): Promise<T> {
-    if (this.running >= this.bounds.running) {
-      if (refuseWhenFull && this.waiting.length >= this.bounds.waiting) {
-        throw new AppError(
-          "too-many-requests",
-          "We are checking many passwords just now. Please try again in a few seconds.",
-          {
-            headers: { "Retry-After": "5" },
-          },
-        );
-      }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running += 1;
-    }
+  /** A place for one password check, or a 429 when every place, running and waiting, is taken. */
+  admit(): PasswordCheckPlace {
+    if (this.admitted >= this.bounds.running + this.bounds.waiting) throw busy();
+    this.admitted += 1;
+    let left = false;
+    return {
+      leave: () => {
+        if (!left) this.admitted -= 1;
+        left = true;
+      },
+    };
+  }
+
+  /** Runs `work` when one of the running places is free. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.bounds.running) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
     try {
       return await work();
     } finally {
-      // The place passes straight to the next in line, or is freed.
+      // The running place passes straight to the next in line, or is freed.
       const next = this.waiting.shift();
       if (next) next();
       else this.running -= 1;
     }
   }
+}
+
+/** A place in the queue of password checks, taken before a sign-in's other work; leave it when done. */
+export interface PasswordCheckPlace {
+  leave(): void;
+}
+
+function busy() {
+  return new AppError(
+    "too-many-requests",
+    "We are checking many passwords just now. Please try again in a few seconds.",
+    { headers: { "Retry-After": "5" } },
+  );
+}
+
+/**
+ * Takes a place in the queue of password checks, or refuses at once (429) when all are taken. A
+ * sign-in takes it first, so a flood's surplus costs no database work either.
+ */
+export function admitPasswordCheck(): PasswordCheckPlace {
+  return hashes.admit();
 }
 
 /** How many password hashes run at once, and how many checks may wait for one. */
@@ -64,24 +87,28 @@ const hashes = new HashQueue(passwordCheckBounds);
 /** A self-describing hash: scrypt$N$r$p$salt$key (base64). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await hashes.run(() => scrypt(password.normalize("NFKC"), salt, keyLength, cost), false);
+  const key = await hashes.run(() => scrypt(password.normalize("NFKC"), salt, keyLength, cost));
   return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
 /**
- * Whether the password matches the stored hash. Throws a "too-many-requests" AppError, without
- * checking, when the queue of password checks is full.
+ * Whether the password matches the stored hash, checked in the given place in the queue of password
+ * checks, or in one taken now (which may refuse with a "too-many-requests" AppError).
  */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, saltText, keyText] = stored.split("$");
-  if (scheme !== "scrypt" || !saltText || !keyText) return false;
-  const expected = Buffer.from(keyText, "base64");
-  const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: cost.maxmem };
-  const key = await hashes.run(
-    () => scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64"), expected.length, options),
-    true,
-  );
-  return crypto.timingSafeEqual(key, expected);
+export async function verifyPassword(password: string, stored: string, place?: PasswordCheckPlace): Promise<boolean> {
+  const own = place ? undefined : admitPasswordCheck();
+  try {
+    const [scheme, n, r, p, saltText, keyText] = stored.split("$");
+    if (scheme !== "scrypt" || !saltText || !keyText) return false;
+    const expected = Buffer.from(keyText, "base64");
+    const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: cost.maxmem };
+    const key = await hashes.run(() =>
+      scrypt(password.normalize("NFKC"), Buffer.from(saltText, "base64"), expected.length, options),
+    );
+    return crypto.timingSafeEqual(key, expected);
+  } finally {
+    own?.leave();
+  }
 }
 
 /** A hash of nothing, checked against when the e-mail is unknown so both answers take as long. */

@@ -4,6 +4,7 @@ import { RateLimiter } from "~/infra/rate-limit.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { knownDeviceCookie, knownDeviceUserId } from "./known-devices.server";
+import { admitPasswordCheck, type PasswordCheckPlace } from "./passwords.server";
 import {
   clearedSessionCookie,
   endSession,
@@ -71,6 +72,21 @@ export async function signIn(
   credentials: { email: string; password: string },
   from: { clientAddress: string; cookieHeader: string | null },
 ): Promise<{ cookies: string[] }> {
+  // A place in the queue of password checks first: a flood beyond it is refused before any other work.
+  const place = admitPasswordCheck();
+  try {
+    return await checkAndStart(services, credentials, from, place);
+  } finally {
+    place.leave();
+  }
+}
+
+async function checkAndStart(
+  services: SignInServices,
+  credentials: { email: string; password: string },
+  from: { clientAddress: string; cookieHeader: string | null },
+  place: PasswordCheckPlace,
+): Promise<{ cookies: string[] }> {
   const { db, clock, limits } = services;
   const email = credentials.email.trim().toLowerCase();
   const now = clock.now();
@@ -107,7 +123,7 @@ export async function signIn(
     }
     counted.push([limiter, key]);
   }
-  const user = await passwordMatches(account, credentials.password);
+  const user = await passwordMatches(account, credentials.password, place);
   if (!user) throw new AppError("unauthorised", "The email or password is not right.");
   // Only failures count: a member of staff who mistypes is not locked out by their own successes.
   for (const [limiter, key] of counted) await limiter.giveBack(key, now);

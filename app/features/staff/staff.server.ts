@@ -5,7 +5,7 @@ import type { Database } from "~/infra/db/database.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { staffSessions, staffUsers } from "../../../db/schema";
-import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./passwords.server";
+import { decoyHash, hashPassword, passwordProblem, verifyPassword, type PasswordCheckPlace } from "./passwords.server";
 
 export const sessionCookieName = "kt_staff";
 const sessionLifetimeMs = 8 * 60 * 60 * 1000;
@@ -57,13 +57,15 @@ export async function staffAccountByEmail(db: Database, email: string) {
 
 /**
  * Whether the password is this account's (none: never), taking as long whether or not there is an
- * account. May refuse with a "too-many-requests" AppError when too many checks are waiting.
+ * account; checked in `place` in the queue of password checks, or may refuse with a
+ * "too-many-requests" AppError when too many checks are waiting.
  */
 export async function passwordMatches(
   account: { id: string; email: string; passwordHash: string } | undefined,
   password: string,
+  place?: PasswordCheckPlace,
 ): Promise<StaffUser | undefined> {
-  const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
+  const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()), place);
   return ok && account ? { id: account.id, email: account.email } : undefined;
 }
 
