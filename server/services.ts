@@ -1,6 +1,8 @@
 import type { Config } from "~/infra/config.server";
 import { openDatabase, type Database } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
+import { asyncLimiter, type AttemptLimiter } from "~/infra/visitors.server";
+import { paymentStartsPerAddress } from "~/infra/payments/card-testing.server";
 import { loadContent, type SiteContent } from "~/features/content/content.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { runBookingRefunds } from "~/features/booking/cancellation.server";
@@ -58,6 +60,8 @@ export interface Services {
     volunteerSignUps: RateLimiter;
     /** Failed staff sign-ins, per address and per e-mail. */
     staffSignIns: RateLimiter;
+    /** Payment starts (bookings and donations), per address's keyed hash (decision 026). */
+    paymentStarts: AttemptLimiter;
   };
   /** Ends long-lived connections (the live feed) so the HTTP server can finish. */
   drain(): Promise<void>;
@@ -132,6 +136,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       limits: {
         volunteerSignUps: new RateLimiter({ limit: 5, windowMs: 15 * 60_000 }),
         staffSignIns: new RateLimiter({ limit: 10, windowMs: 15 * 60_000 }),
+        paymentStarts: asyncLimiter(new RateLimiter(paymentStartsPerAddress)),
       },
       drain: () => availability.close(),
       async close() {

@@ -16,6 +16,7 @@ import {
   type DonationErrors,
   type DonationField,
   type GiftAidScope,
+  type OwnDonationAttempt,
   type StartedDonation,
 } from "../schema";
 import { postJson } from "~/lib/api-client";
@@ -56,7 +57,7 @@ export function donationReturnUrl(amountPence: number, donationId: string) {
 export function DonationForm({ amountPence, charityName, provider, publishableKey }: DonationFormProps) {
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Values, DonationField>(empty);
   const payment = useCardPayment();
-  const previousAttempt = useRef<string | undefined>(undefined);
+  const previousAttempt = useRef<OwnDonationAttempt | undefined>(undefined);
   const extraPence = giftAidPence(amountPence);
   // Gift Aid's first name and surname follow Name until the donor types in them; emptied, they follow it again.
   const typedByDonor = useRef({ firstName: false, surname: false });
@@ -89,7 +90,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
         throw new PaymentStartError(unexpectedError(answer.error));
       }
       const started = answer.data;
-      previousAttempt.current = started.donationId;
+      previousAttempt.current = { donationId: started.donationId, clientSecret: started.clientSecret };
       return {
         clientSecret: started.clientSecret,
         returnUrl: donationReturnUrl(amountPence, started.donationId),
