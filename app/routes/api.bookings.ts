@@ -21,6 +21,8 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       { db: deps.db, limiter: context.services.limits.paymentStarts },
       { clientKey, challenge: input.challenge },
       now,
+      // Tests of the routes alone hand them no configuration.
+      context.services.config?.paymentChallenge,
     );
     const started = await startBooking(deps, {
       eventId: String(input.eventId ?? ""),

@@ -130,6 +130,8 @@ export async function guardPaymentStart(
   deps: { db: Queryable; limiter: AttemptLimiter },
   start: { clientKey: string; challenge?: unknown },
   now: Date,
+  /** "always": every start needs a solved challenge (PAYMENT_CHALLENGE), not only during a spike. */
+  when: "spike" | "always" = "spike",
 ) {
   const { db } = deps;
   const since = new Date(now.getTime() - declineLimits.windowMs);
@@ -138,7 +140,7 @@ export async function guardPaymentStart(
     .from(cardDeclines)
     .where(and(eq(cardDeclines.clientKey, start.clientKey), gt(cardDeclines.at, since)));
   if ((declined?.n ?? 0) >= declineLimits.perAddress) throw new AppError("too-many-requests", tooManyDeclines);
-  if (await paymentsSpiking(db, now)) {
+  if (when === "always" || (await paymentsSpiking(db, now))) {
     if (!(await challengeSolved(db, start.challenge, now))) {
       throw new AppError("challenge-required", challengeMessage);
     }
