@@ -45,8 +45,14 @@ export function useProofOfWork() {
         await loadWidget();
         if (cancelled) return;
         const widget = document.createElement("altcha-widget");
+        widget.setAttribute("challenge", "/api/challenge");
+        widget.setAttribute("auto", "off");
+        widget.setAttribute("configuration", JSON.stringify({ hideLogo: true, hideFooter: true }));
         host.replaceChildren(widget);
-        await widget.configure({ challenge: "/api/challenge", auto: "off", hideLogo: true, hideFooter: true });
+        // The element gets its methods once it has been upgraded, a frame or so after it is added.
+        for (let frame = 0; frame < 100 && typeof widget.verify !== "function"; frame++) {
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+        }
         const result = await widget.verify();
         if (!result?.payload) throw new Error("The check could not be finished.");
         solver.current?.resolve(result.payload);
