@@ -25,6 +25,7 @@ export default [
   route("api/bookings", "routes/api.bookings.ts"),
   route("api/bookings/:bookingRef/release", "routes/api.bookings.ref.release.ts"),
   route("api/donations", "routes/api.donations.ts"),
+  route("api/challenge", "routes/api.challenge.ts"),
   route("api/payments/offline/confirm", "routes/api.payments.offline.confirm.ts"),
   route("api/payments/webhook", "routes/api.payments.webhook.ts"),
   // Staff API (a signed-in staff session): docs/decisions/004-staff-accounts.md.

@@ -205,10 +205,23 @@ export const bookings = pgTable(
     /** Money given back so far (partial or full refunds); what was taken is amount_pence less this. */
     refundedPence: integer("refunded_pence").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+    /**
+     * Who started the attempt, as a keyed hash of their network address (never the address itself):
+     * it limits what one address can hold and how often it starts payments (decision 026). Emptied
+     * when the person's data is erased.
+     */
+    clientKey: text("client_key"),
+    /**
+     * When the first of the visitor's consecutive attempts for these seats was held (a renewed hold
+     * keeps it), so renewing cannot hold seats past a cap; null for attempts made before it was kept.
+     */
+    firstHeldAt: timestamp("first_held_at", { withTimezone: true }),
   },
   (t) => [
     index("bookings_event_status_idx").on(t.eventId, t.status),
     index("bookings_email_idx").on(t.email),
+    index("bookings_client_key_idx").on(t.clientKey),
+    index("bookings_created_at_idx").on(t.createdAt),
     check("bookings_refunded_range", sql`${t.refundedPence} between 0 and ${t.amountPence}`),
     check("bookings_quantity_range", sql`${t.quantity} between 1 and 29`),
     check("bookings_amount_positive", sql`${t.amountPence} > 0`),
@@ -320,6 +333,8 @@ export const donations = pgTable(
     /** The Gift Aid claim it was claimed in; null while not yet claimed. */
     giftAidClaimId: uuid("gift_aid_claim_id").references(() => giftAidClaims.id, { onDelete: "restrict" }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+    /** A keyed hash of the donor's network address, as on bookings (decision 026); emptied on erasure. */
+    clientKey: text("client_key"),
   },
   (t) => [
     index("donations_created_at_idx").on(t.createdAt),
@@ -503,3 +518,23 @@ export const siteSecrets = pgTable("site_secrets", {
   value: text("value").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * Each card declined for a booking or a donation (decision 026): counted per attempt (a few and
+ * the attempt is refused), per address (its keyed hash) and site-wide (a spike turns on the
+ * proof-of-work challenge). `attempt` is the booking's reference or the donation's id.
+ */
+export const cardDeclines = pgTable(
+  "card_declines",
+  {
+    id: uuid("id").primaryKey(),
+    attempt: text("attempt").notNull(),
+    clientKey: text("client_key"),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("card_declines_attempt_idx").on(t.attempt),
+    index("card_declines_client_key_idx").on(t.clientKey, t.at),
+    index("card_declines_at_idx").on(t.at),
+  ],
+);

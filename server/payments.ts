@@ -1,5 +1,6 @@
 import { releaseUnpaidHold, settleBooking } from "~/features/booking/booking.server";
-import { settleDonation } from "~/features/donations/donations.server";
+import { giveUpDonation, settleDonation } from "~/features/donations/donations.server";
+import { declineLimits, recordDecline } from "~/infra/payments/card-testing.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
 import { handlePaymentWebhook } from "~/infra/payments/webhook.server";
 import { AppError } from "~/lib/errors";
@@ -20,11 +21,17 @@ export async function settlePayment(deps: PaymentDeps, paymentId: string, known?
 /**
  * A card was declined (the provider said so: Stripe's payment_intent.payment_failed, or the offline
  * provider's card form): a booking's seats go back at once, once the provider confirms its payment
- * took no money (releaseUnpaidHold). A donation holds nothing, so there is nothing to give back.
+ * took no money (releaseUnpaidHold). A donation holds nothing, so there is nothing to give back;
+ * but every decline is counted, and a donation declined a few times has its payment cancelled.
  */
 export async function paymentFailed(deps: PaymentDeps, paymentId: string) {
   const payment = await deps.payments.retrievePayment(paymentId);
   const bookingRef = payment.metadata.booking_ref;
+  const donationId = payment.metadata.donation_id;
+  // Counted against the attempt and the address that started it (decision 026); a donation's
+  // payment can be tried again and again from the same page, so after a few declines it is given up.
+  const declines = await recordDecline(deps.db, bookingRef ?? donationId ?? payment.id, deps.clock.now());
+  if (donationId && declines >= declineLimits.perAttempt) return giveUpDonation(deps, donationId);
   if (!bookingRef) return undefined;
   return releaseUnpaidHold(deps, bookingRef, "declined").catch((error) => {
     // A payment for no booking of ours (another site on the same Stripe account): nothing to do.

@@ -1,6 +1,7 @@
 import type { Config } from "~/infra/config.server";
 import { openDatabase, type Database } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
+import { paymentStartsPerAddress } from "~/infra/payments/card-testing.server";
 import { loadContent, type SiteContent } from "~/features/content/content.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { runBookingRefunds } from "~/features/booking/cancellation.server";
@@ -66,6 +67,8 @@ export interface Services {
     volunteerSignUps: RateLimiter;
     /** Failed staff sign-ins, per address, per address and account, and per account. */
     staffSignIns: StaffSignInLimits;
+    /** Payment starts (bookings and donations), per address's keyed hash (decision 026). */
+    paymentStarts: RateLimiter;
   };
   /** Ends long-lived connections (the live feed) so the HTTP server can finish. */
   drain(): Promise<void>;
@@ -142,6 +145,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       limits: {
         volunteerSignUps: new RateLimiter(database.db, { name: "volunteer-sign-ups", limit: 5, windowMs: 15 * 60_000 }),
         staffSignIns: staffSignInLimits(database.db),
+        paymentStarts: new RateLimiter(database.db, { name: "payment-starts", ...paymentStartsPerAddress }),
       },
       drain: () => availability.close(),
       async close() {

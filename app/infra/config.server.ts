@@ -41,6 +41,9 @@ const envSchema = z
     PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     TRUST_PROXY: optionalString.pipe(proxyHops.optional()),
     SAMPLE_EVENTS: optionalString.pipe(z.enum(["true", "false"], { error: "must be true or false" }).optional()),
+    PAYMENT_CHALLENGE: optionalString.pipe(
+      z.enum(["spike", "always"], { error: "must be spike or always" }).optional(),
+    ),
     STRIPE_SECRET_KEY: optionalString.pipe(z.string().startsWith("sk_").optional()),
     STRIPE_PUBLISHABLE_KEY: optionalString.pipe(z.string().startsWith("pk_").optional()),
     STRIPE_WEBHOOK_SECRET: optionalString.pipe(z.string().startsWith("whsec_").optional()),
@@ -100,6 +103,11 @@ export function parseConfig(env: Record<string, string | undefined>) {
     trustProxy: e.TRUST_PROXY ?? 0,
     /** Start an empty embedded database with sample events (default), never a PostgreSQL one unless asked. */
     sampleEvents: e.SAMPLE_EVENTS ? e.SAMPLE_EVENTS === "true" : !e.DATABASE_URL,
+    /**
+     * When a payment start needs a solved proof-of-work challenge: during a spike of payments
+     * (default), or always (a site under attack, decision 026).
+     */
+    paymentChallenge: e.PAYMENT_CHALLENGE ?? "spike",
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET
         ? {

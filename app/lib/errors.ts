@@ -14,6 +14,8 @@ export type ErrorCode =
   | "payload-too-large"
   | "unsupported-media-type"
   | "too-many-requests"
+  /** Payments are spiking: a start needs a solved proof-of-work challenge (GET /api/challenge). */
+  | "challenge-required"
   | "unexpected"
   | "provider-unavailable";
 

@@ -1,6 +1,7 @@
 import { Form, data, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.settings";
 import { ErrorPage } from "~/components/layout/error-page";
+import { holdLimits, saveHoldLimits } from "~/features/booking/hold-limits.server";
 import { donateButtonSettings, saveDonateButton } from "~/features/donations/donate-button.server";
 import { externalDonationPageMaxLength } from "~/features/donations/schema";
 import { officeSettings, saveOfficeSettings } from "~/features/office/office.server";
@@ -19,12 +20,19 @@ import { AppError, type FieldErrors } from "~/lib/errors";
 export const loader = pageWork("The settings page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
   const { db } = context.services;
-  const [settings, donate, { site }] = await Promise.all([
+  const [settings, donate, limits, { site }] = await Promise.all([
     officeSettings(db, context.services.clock.now()),
     donateButtonSettings(db),
+    holdLimits(db),
     context.services.content(),
   ]);
-  return { address: settings.address ?? site.email, mode: settings.mode, externalUrl: donate.externalUrl ?? "" };
+  return {
+    address: settings.address ?? site.email,
+    mode: settings.mode,
+    externalUrl: donate.externalUrl ?? "",
+    perEmail: String(limits.perEmail),
+    perAddress: String(limits.perAddress),
+  };
 });
 
 export const action = pageWork("Saving the settings", async ({ request, context }: Route.ActionArgs) => {
@@ -48,6 +56,18 @@ export const action = pageWork("Saving the settings", async ({ request, context 
       return refused(error, "donate", input);
     }
   }
+  if (form.get("section") === "holds") {
+    const input = {
+      perEmail: String(form.get("perEmail") ?? "").slice(0, 20),
+      perAddress: String(form.get("perAddress") ?? "").slice(0, 20),
+    };
+    try {
+      await saveHoldLimits(services.db, staff, input, { now });
+      return saved("holds", "The seat limits are saved.", input);
+    } catch (error) {
+      return refused(error, "holds", input);
+    }
+  }
   const input = { address: String(form.get("address") ?? "").slice(0, 300), mode: String(form.get("mode") ?? "") };
   const { site } = await services.content();
   try {
@@ -59,7 +79,7 @@ export const action = pageWork("Saving the settings", async ({ request, context 
   }
 });
 
-type Section = "office" | "donate";
+type Section = "office" | "donate" | "holds";
 
 function saved(section: Section, message: string, input: Record<string, string>) {
   return { ok: true, section, message, fields: undefined as FieldErrors | undefined, input };
@@ -75,6 +95,8 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   const donate = answer("donate");
   const refused = office && !office.ok ? office : undefined;
   const refusedDonate = donate && !donate.ok ? donate : undefined;
+  const holds = answer("holds");
+  const refusedHolds = holds && !holds.ok ? holds : undefined;
   const mode = refused?.input.mode ?? loaderData.mode;
   const modeError = refused?.fields?.mode;
   return (
@@ -160,6 +182,48 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           />
           <button type="submit" className="button" aria-disabled={busy}>
             {busy ? "Saving…" : "Save the Donate button"}
+          </button>
+        </Form>
+      </section>
+      <section className="section" aria-labelledby="holds-heading">
+        <h2 id="holds-heading">Seats held while paying</h2>
+        <p>
+          Seats are held for a buyer while they pay, for up to 15 minutes. So that nobody can hold a whole event without
+          paying, one visitor can hold only so many seats at once, across all events. Seats already paid for do not
+          count. A school or a mobile network may put many buyers behind one internet connection, so keep the limit for
+          a connection well above the one for an e-mail address.
+        </p>
+        <Form method="post" className="form" key={holds?.ok ? "holds-saved" : "holds"} noValidate>
+          <input type="hidden" name="section" value="holds" />
+          {holds ? (
+            <p className={holds.ok ? "notice" : "form-summary"} role={holds.ok ? "status" : "alert"}>
+              {holds.message}
+            </p>
+          ) : null}
+          <PlainField
+            id="holds-per-email"
+            label="Seats one e-mail address may hold at once"
+            name="perEmail"
+            type="text"
+            maxLength={4}
+            autoComplete="off"
+            hint="A number from 1 to 1000. One booking can have up to 29 tickets."
+            defaultValue={refusedHolds?.input.perEmail ?? loaderData.perEmail}
+            error={refusedHolds?.fields?.perEmail}
+          />
+          <PlainField
+            id="holds-per-address"
+            label="Seats one internet connection may hold at once"
+            name="perAddress"
+            type="text"
+            maxLength={4}
+            autoComplete="off"
+            hint="A number from 1 to 1000."
+            defaultValue={refusedHolds?.input.perAddress ?? loaderData.perAddress}
+            error={refusedHolds?.fields?.perAddress}
+          />
+          <button type="submit" className="button" aria-disabled={busy}>
+            {busy ? "Saving…" : "Save the seat limits"}
           </button>
         </Form>
       </section>

@@ -2,20 +2,35 @@ import type { Route } from "./+types/api.bookings";
 import { startBooking } from "~/features/booking/booking.server";
 import { ownAttemptSchema } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { guardPaymentStart } from "~/infra/payments/card-testing.server";
+import { visitorKey } from "~/infra/visitors.server";
 
-// POST /api/bookings {eventId, name, email, quantity, replaces?: {bookingRef, clientSecret}}: holds
-// the seats and starts the card payment; answers {bookingRef, clientSecret, amountPence,
-// holdExpiresAt}. The amount is the server's. `replaces` is the visitor's previous unpaid attempt, released first.
+// POST /api/bookings {eventId, name, email, quantity, replaces?: {bookingRef, clientSecret},
+// challenge?}: holds the seats and starts the card payment; answers {bookingRef, clientSecret,
+// amountPence, holdExpiresAt}. The amount is the server's. `replaces` is the visitor's previous
+// unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
+// challenge (`challenge`, from GET /api/challenge): 429 or 403 challenge-required, nothing held.
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Starting a booking", async () => {
     allowMethods(request, "POST");
     const input = await readJsonBody(request);
-    const started = await startBooking(await context.services.paymentDeps(), {
+    const deps = await context.services.paymentDeps();
+    const now = deps.clock.now();
+    const clientKey = await visitorKey(deps.db, context.clientAddress, now);
+    await guardPaymentStart(
+      { db: deps.db, limiter: context.services.limits.paymentStarts },
+      { clientKey, challenge: input.challenge },
+      now,
+      // Tests of the routes alone hand them no configuration.
+      context.services.config?.paymentChallenge,
+    );
+    const started = await startBooking(deps, {
       eventId: String(input.eventId ?? ""),
       name: input.name,
       email: input.email,
       quantity: input.quantity,
       replaces: ownAttemptSchema.safeParse(input.replaces).data,
+      clientKey,
     });
     return Response.json(started, { status: 201, headers: noStore });
   });

@@ -1,15 +1,30 @@
 import type { Route } from "./+types/api.donations";
 import { startDonation } from "~/features/donations/donations.server";
+import { ownDonationAttemptSchema } from "~/features/donations/schema";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { guardPaymentStart } from "~/infra/payments/card-testing.server";
+import { visitorKey } from "~/infra/visitors.server";
 
 // POST /api/donations {amount, name, email, giftAid, firstName, surname, houseNameOrNumber, postcode,
-// scope, replaces?}: records the donation and starts its card payment; answers {donationId,
-// clientSecret, amountPence}. The amount is the one validated here.
+// scope, replaces?: {donationId, clientSecret}, challenge?}: records the donation and starts its card
+// payment; answers {donationId, clientSecret, amountPence}. The amount is the one validated here.
+// `replaces` is the visitor's previous unpaid attempt, proved by its client secret. Starts are
+// limited per address, and during a spike need a solved challenge, as for bookings.
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Starting a donation", async () => {
     allowMethods(request, "POST");
     const input = await readJsonBody(request);
-    const replaces = typeof input.replaces === "string" ? input.replaces : undefined;
-    const started = await startDonation(await context.services.paymentDeps(), input, replaces);
+    const deps = await context.services.paymentDeps();
+    const now = deps.clock.now();
+    const clientKey = await visitorKey(deps.db, context.clientAddress, now);
+    await guardPaymentStart(
+      { db: deps.db, limiter: context.services.limits.paymentStarts },
+      { clientKey, challenge: input.challenge },
+      now,
+      // Tests of the routes alone hand them no configuration.
+      context.services.config?.paymentChallenge,
+    );
+    const replaces = ownDonationAttemptSchema.safeParse(input.replaces).data;
+    const started = await startDonation(deps, input, replaces, clientKey);
     return Response.json(started, { status: 201, headers: noStore });
   });

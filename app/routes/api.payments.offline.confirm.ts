@@ -4,6 +4,7 @@ import { allowMethods, apiRoute, readJsonBody } from "~/infra/http/api.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentProvider } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
+import { attemptDeclinedTooOften, declineLimits, declinesOf } from "~/infra/payments/card-testing.server";
 
 const cardSchema = z.object({
   clientSecret: z.string().max(200),
@@ -25,11 +26,19 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const result = await payments.confirmCard(parsed.data.clientSecret, parsed.data.card).catch(() => {
       throw new AppError("not-found", "This payment could not be found.");
     });
+    const attempt = result.payment.metadata.booking_ref ?? result.payment.metadata.donation_id;
+    // Declined too often (decision 026): the payment was cancelled, and no card is tried on it again.
+    const declinedTooOften = async () =>
+      attempt !== undefined && (await declinesOf(context.services.db, attempt)) >= declineLimits.perAttempt;
+    if (result.payment.status === "canceled" && (await declinedTooOften())) {
+      throw new AppError("too-many-requests", attemptDeclinedTooOften);
+    }
     if (result.error) {
       // Declined: the seats go back now, not when the hold runs out (the visitor may try again).
       await context.services.paymentFailed(result.payment.id).catch((error) => {
         console.error("Releasing the seats of a declined offline payment failed:", (error as Error).message);
       });
+      if (await declinedTooOften()) throw new AppError("too-many-requests", attemptDeclinedTooOften);
       return Response.json({ status: result.payment.status, error: result.error, code: "invalid" }, { status: 402 });
     }
     if (result.payment.status === "succeeded") {

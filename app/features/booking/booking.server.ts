@@ -9,6 +9,7 @@ import { queueMail } from "~/infra/email/outbox.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
+import { checkHoldLimits } from "./hold-limits.server";
 import { bookingFeePence, bookingTotalPence } from "./pricing";
 import { refundsOfBooking } from "./refunds.server";
 import { bookingReceipt, refundNotice } from "./receipt.server";
@@ -24,6 +25,11 @@ import {
 
 /** How long seats stay held while the visitor pays. */
 export const holdMinutes = 15;
+/**
+ * The longest a visitor's consecutive attempts for the same seats may hold them (each new attempt
+ * replacing the last): after it the hold runs out however often it is renewed (decision 026).
+ */
+export const maxHeldMinutes = 30;
 
 type BookingRow = typeof bookings.$inferSelect;
 
@@ -46,18 +52,37 @@ async function record(tx: Queryable, bookingRef: string, status: string, note: s
  */
 export async function startBooking(
   deps: PaymentDeps,
-  input: { eventId: string; name: unknown; email: unknown; quantity: unknown; replaces?: OwnAttempt },
+  input: {
+    eventId: string;
+    name: unknown;
+    email: unknown;
+    quantity: unknown;
+    replaces?: OwnAttempt;
+    /** The visitor's address as its keyed hash (app/infra/visitors.server.ts); null when unknown. */
+    clientKey?: string | null;
+  },
 ): Promise<StartedBooking> {
   const validation = validateTicketInformation(input);
   if (!validation.ok) throw new AppError("invalid", bookingMessages.summary, { fields: validation.errors });
   const { name, email, quantity } = validation.data;
+  // A renewed hold keeps the time its first attempt was held, so renewing cannot hold seats for ever.
+  let heldSince: Date | undefined;
   if (input.replaces) {
-    await releaseOwnHold(deps, input.replaces, "replaced").catch((error) => {
+    const replaced = isUuid(input.replaces.bookingRef)
+      ? (await deps.db.select().from(bookings).where(eq(bookings.bookingRef, input.replaces.bookingRef)))[0]
+      : undefined;
+    const released = await releaseOwnHold(deps, input.replaces, "replaced").catch((error) => {
       // Not worth refusing the new attempt for: the old hold runs out by itself.
       if (!(error instanceof AppError)) console.error("Releasing a replaced attempt failed:", error);
+      return undefined;
     });
+    const stillHeld = replaced?.status === "held" && replaced.holdExpiresAt > deps.clock.now();
+    if (released === "released" && stillHeld && replaced.eventId === input.eventId) {
+      heldSince = replaced.firstHeldAt ?? replaced.createdAt;
+    }
   }
   const now = deps.clock.now();
+  const clientKey = input.clientKey ?? null;
 
   const bookingRef = crypto.randomUUID();
   const { event, amountPence, holdExpiresAt } = await deps.db.transaction(async (tx) => {
@@ -80,9 +105,15 @@ export async function startBooking(
     if (quantity > remaining) {
       throw new AppError("conflict", onlyLeftMessage(remaining), { fields: { quantity: onlyLeftMessage(remaining) } });
     }
+    await checkHoldLimits(tx, { email, clientKey }, quantity, now);
     const amountPence = bookingTotalPence(event.ticketCostPence, quantity);
-    const holdExpiresAt = new Date(now.getTime() + holdMinutes * 60_000);
+    const firstHeldAt = heldSince ?? now;
+    const holdExpiresAt = new Date(
+      Math.min(now.getTime() + holdMinutes * 60_000, firstHeldAt.getTime() + maxHeldMinutes * 60_000),
+    );
     await tx.insert(bookings).values({
+      clientKey,
+      firstHeldAt,
       bookingRef,
       eventId: event.id,
       holderName: name,

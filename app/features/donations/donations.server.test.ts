@@ -195,7 +195,14 @@ describe.each(engines)("donations on %s", (engine) => {
 
   it("a second attempt cancels the first's payment, so the donor is never charged twice", async () => {
     const first = await startDonation(deps, donor);
-    const second = await startDonation(deps, { ...donor, amount: "20" }, first.donationId);
+    const second = await startDonation(
+      deps,
+      { ...donor, amount: "20" },
+      {
+        donationId: first.donationId,
+        clientSecret: first.clientSecret,
+      },
+    );
     const rows = await database.db.select().from(donations);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
       [first.donationId]: "cancelled",
@@ -207,6 +214,17 @@ describe.each(engines)("donations on %s", (engine) => {
       .where(eq(offlinePayments.clientSecret, first.clientSecret));
     expect(firstPayment!.status).toBe("canceled");
     expect((await payments.confirmCard(first.clientSecret, card)).payment.status).toBe("canceled");
+  });
+
+  it("a stranger who knows a donation's id cannot cancel it: only the browser with its client secret can", async () => {
+    const donors = await startDonation(deps, donor);
+    const [paymentRow] = await database.db.select().from(offlinePayments);
+    for (const clientSecret of ["pi_x_secret_guess", `${paymentRow!.id}_secret_000000000000000000000000`, " "]) {
+      await startDonation(deps, { ...donor, amount: "20" }, { donationId: donors.donationId, clientSecret });
+    }
+    const [row] = await database.db.select().from(donations).where(eq(donations.id, donors.donationId));
+    expect(row!.status).toBe("pending");
+    expect((await payments.confirmCard(donors.clientSecret, card)).payment.status).toBe("succeeded");
   });
 
   it("lists donations for staff, newest first, with any Gift Aid declaration and what it can claim", async () => {

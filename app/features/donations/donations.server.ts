@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
@@ -11,6 +12,7 @@ import {
   declarationWording,
   donationMessages,
   validateDonation,
+  type OwnDonationAttempt,
   type GiftAidScope,
   type StartedDonation,
 } from "./schema";
@@ -22,9 +24,15 @@ type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
  * Starts a donation: checks the form with the same rules as the browser, records the donation
  * (and its Gift Aid declaration, with the exact words the donor agreed to) and asks the provider
  * for a payment of the amount validated here. A previous unpaid attempt by the same visitor
- * (`replaces`) is cancelled, so a second try never charges twice.
+ * (`replaces`, proved by its client secret) is cancelled, so a second try never charges twice.
  */
-export async function startDonation(deps: PaymentDeps, input: unknown, replaces?: string): Promise<StartedDonation> {
+export async function startDonation(
+  deps: PaymentDeps,
+  input: unknown,
+  replaces?: OwnDonationAttempt,
+  /** The visitor's address as its keyed hash (app/infra/visitors.server.ts). */
+  clientKey: string | null = null,
+): Promise<StartedDonation> {
   const validation = validateDonation(input);
   if (!validation.ok) throw new AppError("invalid", donationMessages.summary, { fields: validation.errors });
   const { amountPence, name, email, giftAid } = validation.data;
@@ -40,6 +48,7 @@ export async function startDonation(deps: PaymentDeps, input: unknown, replaces?
       email,
       status: "pending",
       provider: deps.payments.name,
+      clientKey,
       createdAt: now,
       updatedAt: now,
     });
@@ -75,15 +84,48 @@ export async function startDonation(deps: PaymentDeps, input: unknown, replaces?
   }
 }
 
-/** Gives up an unpaid attempt: its payment is cancelled. If it was paid after all, settling still records it. */
-async function cancelDonation(deps: PaymentDeps, donationId: string) {
-  if (!isUuid(donationId)) return;
+/**
+ * Gives up the visitor's own unpaid attempt: its payment is cancelled. Only the browser that
+ * started it can (its payment's client secret is the proof); anything else is left alone. If it was
+ * paid after all, settling still records it.
+ */
+async function cancelDonation(deps: PaymentDeps, attempt: OwnDonationAttempt) {
+  if (!isUuid(attempt.donationId)) return;
+  const [existing] = await deps.db.select().from(donations).where(eq(donations.id, attempt.donationId));
+  if (existing?.status !== "pending" || !existing.providerPaymentId) return;
+  const payment = await deps.payments.retrievePayment(existing.providerPaymentId).catch(() => undefined);
+  if (!payment || !sameSecret(attempt.clientSecret, payment.clientSecret)) return;
   const [row] = await deps.db
     .update(donations)
     .set({ status: "cancelled", updatedAt: deps.clock.now() })
-    .where(and(eq(donations.id, donationId), eq(donations.status, "pending")))
+    .where(and(eq(donations.id, attempt.donationId), eq(donations.status, "pending")))
     .returning();
-  if (row?.providerPaymentId) await deps.payments.cancelPayment(row.providerPaymentId).catch(() => undefined);
+  if (row) await deps.payments.cancelPayment(existing.providerPaymentId).catch(() => undefined);
+}
+
+/**
+ * A donation whose card was declined too often (decision 026): its payment is cancelled at the
+ * provider, so no further card can be tried on it, and it is marked cancelled. A payment the
+ * provider already took or is still working on is left alone.
+ */
+export async function giveUpDonation(deps: PaymentDeps, donationId: string) {
+  if (!isUuid(donationId)) return undefined;
+  const [row] = await deps.db.select().from(donations).where(eq(donations.id, donationId));
+  if (row?.status !== "pending" || !row.providerPaymentId) return undefined;
+  await deps.payments.cancelPayment(row.providerPaymentId);
+  const payment = await deps.payments.retrievePayment(row.providerPaymentId);
+  if (payment.status !== "canceled") return undefined;
+  await deps.db
+    .update(donations)
+    .set({ status: "cancelled", updatedAt: deps.clock.now() })
+    .where(and(eq(donations.id, donationId), eq(donations.status, "pending")));
+  return "cancelled" as const;
+}
+
+function sameSecret(given: string, actual: string) {
+  const a = Buffer.from(given);
+  const b = Buffer.from(actual);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export type DonationSettlement =

@@ -125,6 +125,13 @@ function collect(result: z.ZodSafeParseResult<unknown>, errors: DonationErrors) 
 }
 
 /** What POST /api/donations answers: the donation, and what the card form needs to pay for it. */
+/** The visitor's own earlier attempt, proved by its payment's client secret (which only their browser has). */
+export const ownDonationAttemptSchema = z.object({
+  donationId: z.string().max(60),
+  clientSecret: z.string().min(1).max(200),
+});
+export type OwnDonationAttempt = z.output<typeof ownDonationAttemptSchema>;
+
 export interface StartedDonation {
   donationId: string;
   clientSecret: string;

@@ -7,6 +7,7 @@ import { seatsOf } from "~/infra/db/seats.server";
 import {
   auditLog,
   bookings,
+  cardDeclines,
   checkIns,
   donations,
   giftAidClaims,
@@ -392,6 +393,28 @@ describe.each(engines)("a person's data on %s", (engine) => {
   });
 
   // A real race on PostgreSQL (two connections); PGlite runs one transaction at a time.
+  it("erasing a person empties the keyed hash of the address she paid from, and her declined cards (decision 026)", async () => {
+    const db = database.db;
+    await db
+      .update(bookings)
+      .set({ clientKey: "a".repeat(32) })
+      .where(eq(bookings.bookingRef, ids.paidBooking));
+    await db.update(donations).set({ clientKey: "a".repeat(32) });
+    await db
+      .insert(cardDeclines)
+      .values({ id: crypto.randomUUID(), attempt: ids.paidBooking, clientKey: "a".repeat(32), at: now });
+    await erasePersonData(db, staff, amina, later);
+    const [paid] = await db.select().from(bookings).where(eq(bookings.bookingRef, ids.paidBooking));
+    expect(paid!.clientKey).toBeNull();
+    const erasedDonations = await db
+      .select()
+      .from(donations)
+      .where(sql`${donations.email} like '%@erased.invalid'`);
+    expect(erasedDonations.length).toBeGreaterThan(0);
+    expect(erasedDonations.every((d) => d.clientKey === null)).toBe(true);
+    expect(await db.select().from(cardDeclines)).toEqual([]);
+  });
+
   it("erases once when two staff erase the same address at the same moment", async () => {
     const [first, second] = await Promise.all([
       erasePersonData(database.db, staff, amina, later),

@@ -9,6 +9,7 @@ import { londonDate } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import {
   bookings,
+  cardDeclines,
   checkIns,
   donations,
   events,
@@ -276,8 +277,10 @@ export async function erasePersonData(
     for (const { ref } of bookingRows) {
       await tx
         .update(bookings)
-        .set({ holderName: erasedName, email: erasedAddress(ref), updatedAt: now })
+        .set({ holderName: erasedName, email: erasedAddress(ref), clientKey: null, updatedAt: now })
         .where(eq(bookings.bookingRef, ref));
+      // The keyed hash of the address she paid from, with her declined cards (decision 026).
+      await tx.delete(cardDeclines).where(eq(cardDeclines.attempt, ref));
     }
 
     const ticketRows = await tx
@@ -302,8 +305,9 @@ export async function erasePersonData(
     for (const donation of donationRows) {
       await tx
         .update(donations)
-        .set({ donorName: erasedName, email: erasedAddress(donation.id), updatedAt: now })
+        .set({ donorName: erasedName, email: erasedAddress(donation.id), clientKey: null, updatedAt: now })
         .where(eq(donations.id, donation.id));
+      await tx.delete(cardDeclines).where(eq(cardDeclines.attempt, donation.id));
       // HMRC needs the declaration for a donation claimed, or one that could still be claimed.
       const neededForGiftAid = donation.claimId !== null || claimableStatuses.includes(donation.status);
       if (neededForGiftAid) {

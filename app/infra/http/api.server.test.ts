@@ -74,7 +74,8 @@ describe("a route whose feature fails inside", () => {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    const context = { services: { paymentDeps: async () => deps } };
+    const limits = { paymentStarts: { attempt: async () => true } };
+    const context = { clientAddress: "203.0.113.1", services: { paymentDeps: async () => deps, limits } };
     const response = await startBookingRoute({ request, context, params: {} } as unknown as Parameters<
       typeof startBookingRoute
     >[0]);

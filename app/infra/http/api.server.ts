@@ -15,6 +15,7 @@ const statusOf: Record<ErrorCode, number> = {
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "too-many-requests": 429,
+  "challenge-required": 403,
   unexpected: 500,
   "provider-unavailable": 502,
 };

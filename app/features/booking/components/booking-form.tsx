@@ -17,6 +17,11 @@ import { PriceRows } from "./booking-summary";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
+import { useProofOfWork } from "~/components/payment/proof-of-work";
+import type { ErrorCode } from "~/lib/errors";
+
+/** Refusals whose message is written for the visitor as it stands (sold out, too many held, too many tries). */
+const shownAsSaid = new Set<ErrorCode | "network">(["conflict", "not-found", "too-many-requests"]);
 
 export interface BookableEvent {
   id: string;
@@ -101,6 +106,7 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
     quantity: "1",
   });
   const payment = useCardPayment();
+  const proofOfWork = useProofOfWork();
   /** The visitor's unpaid attempt whose seats may still be held. */
   const attempt = useRef<OwnAttempt | undefined>(undefined);
   // Once the visitor has tried to pay, the form stays: a change in what is left (their own seats
@@ -163,17 +169,19 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
     setTried(true);
     await payment.pay(
       async () => {
-        const answer = await postJson<StartedBooking>("/api/bookings", {
-          eventId: event.id,
-          ...details,
-          replaces: attempt.current,
-        });
+        const body = { eventId: event.id, ...details, replaces: attempt.current };
+        let answer = await postJson<StartedBooking>("/api/bookings", body);
+        // During a spike of payments the server asks for a moment's proof of work first.
+        if (!answer.ok && answer.code === "challenge-required") {
+          const challenge = await proofOfWork.solve().catch(() => {
+            throw new PaymentStartError(answer.ok ? "" : answer.error);
+          });
+          answer = await postJson<StartedBooking>("/api/bookings", { ...body, challenge });
+        }
         if (!answer.ok) {
           // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
           if (answer.fields) return void setErrors(answer.fields as TicketErrors);
-          throw new PaymentStartError(
-            answer.code === "conflict" || answer.code === "not-found" ? answer.error : unexpectedError(answer.error),
-          );
+          throw new PaymentStartError(shownAsSaid.has(answer.code) ? answer.error : unexpectedError(answer.error));
         }
         const started = answer.data;
         attempt.current = { bookingRef: started.bookingRef, clientSecret: started.clientSecret };
@@ -234,6 +242,7 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
           maxLength={3}
           onChange={changeQuantity}
         />
+        {proofOfWork.element}
         <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={totalPence} />
       </form>
     </div>

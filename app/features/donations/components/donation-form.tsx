@@ -4,6 +4,7 @@ import { TextField } from "~/components/ui/text-field";
 import { useFormFields } from "~/components/ui/use-form-fields";
 import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
+import { useProofOfWork } from "~/components/payment/proof-of-work";
 import { formatPounds } from "~/lib/money";
 import { amountParam, giftAidPence } from "../amount";
 import { giftAidNamesFrom } from "../donor-names";
@@ -16,6 +17,7 @@ import {
   type DonationErrors,
   type DonationField,
   type GiftAidScope,
+  type OwnDonationAttempt,
   type StartedDonation,
 } from "../schema";
 import { postJson } from "~/lib/api-client";
@@ -56,7 +58,8 @@ export function donationReturnUrl(amountPence: number, donationId: string) {
 export function DonationForm({ amountPence, charityName, provider, publishableKey }: DonationFormProps) {
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Values, DonationField>(empty);
   const payment = useCardPayment();
-  const previousAttempt = useRef<string | undefined>(undefined);
+  const proofOfWork = useProofOfWork();
+  const previousAttempt = useRef<OwnDonationAttempt | undefined>(undefined);
   const extraPence = giftAidPence(amountPence);
   // Gift Aid's first name and surname follow Name until the donor types in them; emptied, they follow it again.
   const typedByDonor = useRef({ firstName: false, surname: false });
@@ -83,13 +86,21 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
     if (!validation.ok) return setErrors(validation.errors);
     setErrors({});
     await payment.pay(async () => {
-      const answer = await postJson<StartedDonation>("/api/donations", { ...form, replaces: previousAttempt.current });
+      const body = { ...form, replaces: previousAttempt.current };
+      let answer = await postJson<StartedDonation>("/api/donations", body);
+      // During a spike of payments the server asks for a moment's proof of work first.
+      if (!answer.ok && answer.code === "challenge-required") {
+        const challenge = await proofOfWork.solve().catch(() => {
+          throw new PaymentStartError(answer.ok ? "" : answer.error);
+        });
+        answer = await postJson<StartedDonation>("/api/donations", { ...body, challenge });
+      }
       if (!answer.ok) {
         if (answer.fields) return void setErrors(answer.fields as DonationErrors);
-        throw new PaymentStartError(unexpectedError(answer.error));
+        throw new PaymentStartError(answer.code === "too-many-requests" ? answer.error : unexpectedError(answer.error));
       }
       const started = answer.data;
-      previousAttempt.current = started.donationId;
+      previousAttempt.current = { donationId: started.donationId, clientSecret: started.clientSecret };
       return {
         clientSecret: started.clientSecret,
         returnUrl: donationReturnUrl(amountPence, started.donationId),
@@ -243,6 +254,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
             </div>
           ) : null}
         </fieldset>
+        {proofOfWork.element}
         <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={amountPence} />
       </form>
     </div>

@@ -1,0 +1,160 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { offlineProvider } from "~/infra/payments/offline.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { RateLimiter } from "~/infra/rate-limit.server";
+import { action as startBookingRoute } from "~/routes/api.bookings";
+import { auditLog, bookings, staffUsers } from "../../../db/schema";
+import { testCharity as charity } from "../../../tests/support/content";
+import { testClock, type TestClock } from "../../../tests/support/clock";
+import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { defaultHoldLimits, holdLimits, saveHoldLimits } from "./hold-limits.server";
+import { maxHeldMinutes } from "./booking.server";
+
+// What one visitor can hold at once (decision 026), through POST /api/bookings as a browser sends it.
+
+describe.each(engines)("limits on held seats on %s", (engine) => {
+  let database: DatabaseHandle;
+  let clock: TestClock;
+  let deps: PaymentDeps;
+  let eventId: string;
+  let staff: { id: string; email: string };
+
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    clock = testClock("2026-11-22T10:00:00Z");
+    deps = { db: database.db, payments: offlineProvider(database.db, clock), charity, clock };
+    eventId = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
+    const [member] = await database.db
+      .insert(staffUsers)
+      .values({ email: "staff@example.org", passwordHash: "not used here", createdAt: clock.now() })
+      .returning({ id: staffUsers.id, email: staffUsers.email });
+    staff = member!;
+  });
+  afterEach(() => database.close());
+
+  async function book(address: string, body: Record<string, unknown>) {
+    const request = new Request("http://localhost/api/bookings", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ eventId, name: "Amina Mushi", ...body }),
+    });
+    const context = {
+      clientAddress: address,
+      services: {
+        paymentDeps: async () => deps,
+        limits: {
+          paymentStarts: new RateLimiter(database.db, { name: "payment-starts", limit: 1000, windowMs: 60_000 }),
+        },
+      },
+    };
+    const response = await startBookingRoute({ request, context, params: {} } as unknown as Parameters<
+      typeof startBookingRoute
+    >[0]);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+  const held = async () =>
+    (await database.db.select().from(bookings).where(eq(bookings.status, "held"))).reduce((n, b) => n + b.quantity, 0);
+
+  it("two anonymous holds from one address cannot take the 48 free seats of a 50-seat event; a buyer elsewhere still buys", async () => {
+    await database.db.insert(bookings).values({
+      bookingRef: crypto.randomUUID(),
+      eventId,
+      holderName: "Sold",
+      email: "sold@example.org",
+      quantity: 2,
+      amountPence: 2549,
+      status: "paid",
+      holdExpiresAt: clock.now(),
+      provider: "offline",
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    });
+    const first = await book("203.0.113.7", { email: "a@example.org", quantity: 29 });
+    expect(first.status).toBe(201);
+    const second = await book("203.0.113.7", { email: "b@example.org", quantity: 19 });
+    expect(second.status).toBe(429);
+    expect(second.body).toMatchObject({
+      code: "too-many-requests",
+      error:
+        "29 tickets from your internet connection are already waiting for payment. Finish or cancel that checkout first, or try again after 10:15.",
+    });
+    expect(await held()).toBe(29);
+    const buyer = await book("198.51.100.20", { email: "real@example.org", quantity: 4 });
+    expect(buyer.status).toBe(201);
+    // The address is kept only as a keyed hash.
+    const rows = await database.db.select().from(bookings);
+    expect(JSON.stringify(rows)).not.toContain("203.0.113.7");
+    expect(rows.filter((r) => r.status === "held").every((r) => /^[0-9a-f]{32}$/.test(r.clientKey!))).toBe(true);
+  });
+
+  it("limits one e-mail across addresses and events", async () => {
+    const otherEvent = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
+    expect((await book("203.0.113.1", { email: "amina@example.org", quantity: 20 })).status).toBe(201);
+    const again = await book("198.51.100.2", { eventId: otherEvent, email: "Amina@Example.org", quantity: 10 });
+    expect(again).toMatchObject({
+      status: 429,
+      body: {
+        error:
+          "You already have 20 tickets waiting for payment. Finish or cancel that checkout first, or try again after 10:15.",
+      },
+    });
+    expect((await book("198.51.100.2", { eventId: otherEvent, email: "amina@example.org", quantity: 9 })).status).toBe(
+      201,
+    );
+    // Once those holds run out, the same e-mail may hold again.
+    clock.advance(16 * 60_000);
+    expect((await book("198.51.100.3", { email: "amina@example.org", quantity: 29 })).status).toBe(201);
+  });
+
+  it("follows the setting on the Settings page, which is checked and audited", async () => {
+    expect(await holdLimits(database.db)).toEqual(defaultHoldLimits);
+    await expect(
+      saveHoldLimits(database.db, staff, { perEmail: "0", perAddress: "lots" }, { now: clock.now() }),
+    ).rejects.toMatchObject({
+      code: "invalid",
+      fields: { perEmail: "Enter a number from 1 to 1000.", perAddress: "Enter a whole number." },
+    });
+    expect(await holdLimits(database.db)).toEqual(defaultHoldLimits);
+    await saveHoldLimits(database.db, staff, { perEmail: "4", perAddress: "6" }, { now: clock.now() });
+    expect(await database.db.select().from(auditLog)).toHaveLength(1);
+    const tooMany = await book("203.0.113.9", { email: "c@example.org", quantity: 5 });
+    expect(tooMany).toMatchObject({
+      status: 429,
+      body: { fields: { quantity: "You can hold at most 4 tickets at once while paying. Choose fewer." } },
+    });
+    expect((await book("203.0.113.9", { email: "c@example.org", quantity: 4 })).status).toBe(201);
+    expect((await book("203.0.113.9", { email: "d@example.org", quantity: 3 })).status).toBe(429);
+    expect((await book("203.0.113.9", { email: "d@example.org", quantity: 2 })).status).toBe(201);
+    expect(await held()).toBe(6);
+  });
+
+  it("counts an IPv6 visitor by their /64 network, whichever address in it they use", async () => {
+    await saveHoldLimits(database.db, staff, { perEmail: "10", perAddress: "10" }, { now: clock.now() });
+    expect((await book("2001:db8:1:2::1", { email: "e@example.org", quantity: 10 })).status).toBe(201);
+    expect((await book("2001:db8:1:2:ffff::9", { email: "f@example.org", quantity: 1 })).status).toBe(429);
+    expect((await book("2001:db8:1:3::1", { email: "f@example.org", quantity: 1 })).status).toBe(201);
+  });
+
+  it("lets a visitor replace their own attempt, but renewing never holds the seats past the cap", async () => {
+    const first = await book("203.0.113.5", { email: "g@example.org", quantity: 29 });
+    expect(first.status).toBe(201);
+    let attempt = { bookingRef: first.body.bookingRef, clientSecret: first.body.clientSecret };
+    const expiries: string[] = [];
+    for (let renewal = 0; renewal < 2; renewal++) {
+      clock.advance(10 * 60_000);
+      const renewed = await book("203.0.113.5", { email: "g@example.org", quantity: 29, replaces: attempt });
+      expect(renewed.status).toBe(201);
+      attempt = { bookingRef: renewed.body.bookingRef, clientSecret: renewed.body.clientSecret };
+      expiries.push(String(renewed.body.holdExpiresAt));
+    }
+    // First held at 10:00, renewed at 10:10 and 10:20: never past 10:30.
+    expect(maxHeldMinutes).toBe(30);
+    expect(expiries).toEqual(["2026-11-22T10:25:00.000Z", "2026-11-22T10:30:00.000Z"]);
+    expect(await held()).toBe(29);
+    clock.set("2026-11-22T10:30:00Z");
+    const { seatsOf } = await import("~/infra/db/seats.server");
+    expect((await seatsOf(database.db, eventId, clock.now())).held).toBe(0);
+  });
+});

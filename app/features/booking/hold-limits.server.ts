@@ -1,0 +1,125 @@
+import { and, eq, gt, min, sql, sum } from "drizzle-orm";
+import { z } from "zod";
+import { recordAudit } from "~/infra/audit/audit.server";
+import type { Database, Queryable } from "~/infra/db/database.server";
+import { AppError } from "~/lib/errors";
+import { londonTime } from "~/lib/london-time";
+import { bookings, siteSettings } from "../../../db/schema";
+
+// How many seats one visitor may hold at once in checkouts not yet paid, across all events
+// (decision 026): per e-mail address and per network address (its keyed hash). A setting on the
+// Settings page, audited; until staff change it, the defaults below.
+
+export const holdLimitsKey = "seat-hold-limits";
+
+/** The most a limit may be set to, and the least. */
+export const holdLimitRange = { min: 1, max: 1000 } as const;
+
+const limit = z.coerce
+  .number({ error: "Enter a whole number." })
+  .int("Enter a whole number.")
+  .min(holdLimitRange.min, `Enter a number from ${holdLimitRange.min} to ${holdLimitRange.max}.`)
+  .max(holdLimitRange.max, `Enter a number from ${holdLimitRange.min} to ${holdLimitRange.max}.`);
+
+export const holdLimitsSchema = z.object({ perEmail: limit, perAddress: limit });
+export type HoldLimits = z.infer<typeof holdLimitsSchema>;
+
+/**
+ * One e-mail may hold one booking's worth (29 seats, the most one booking can have); one address
+ * 40, so two large bookings cannot together take a small event, while a family or a class behind a
+ * school's or a mobile network's shared address can still be paying for several bookings at once.
+ */
+export const defaultHoldLimits: HoldLimits = { perEmail: 29, perAddress: 40 };
+
+export async function holdLimits(db: Queryable): Promise<HoldLimits> {
+  const [row] = await db.select().from(siteSettings).where(eq(siteSettings.key, holdLimitsKey));
+  const stored = holdLimitsSchema.safeParse(row?.value);
+  return stored.success ? stored.data : defaultHoldLimits;
+}
+
+/** Saves the Settings page's limits, audited; a bad number changes nothing. */
+export async function saveHoldLimits(
+  db: Database,
+  staff: { id: string; email: string },
+  input: { perEmail: string; perAddress: string },
+  { now }: { now: Date },
+): Promise<HoldLimits> {
+  const parsed = holdLimitsSchema.safeParse({
+    perEmail: input.perEmail.trim() || undefined,
+    perAddress: input.perAddress.trim() || undefined,
+  });
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      fields[String(issue.path[0])] ??= issue.code === "invalid_type" ? "Enter a whole number." : issue.message;
+    }
+    throw new AppError("invalid", "Check the seat limits.", { fields });
+  }
+  const value = parsed.data;
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(siteSettings)
+      .values({ key: holdLimitsKey, value, updatedAt: now, updatedBy: staff.email })
+      .onConflictDoUpdate({ target: siteSettings.key, set: { value, updatedAt: now, updatedBy: staff.email } });
+    await recordAudit(tx, {
+      staff,
+      action: "settings.changed",
+      subject: `setting:${holdLimitsKey}`,
+      summary: `Seats one visitor may hold while paying: ${value.perEmail} per e-mail, ${value.perAddress} per address`,
+      at: now,
+    });
+    return value;
+  });
+}
+
+const tickets = (n: number) => `${n} ${n === 1 ? "ticket" : "tickets"}`;
+/** "after 14:07": the time rounded up to the minute, so "after" is true. */
+const after = (at: Date) => londonTime(new Date(Math.ceil(at.getTime() / 60_000) * 60_000));
+
+async function heldBy(tx: Queryable, who: ReturnType<typeof eq>, now: Date) {
+  const [row] = await tx
+    .select({ seats: sum(bookings.quantity).mapWith(Number), until: min(bookings.holdExpiresAt) })
+    .from(bookings)
+    .where(and(who, eq(bookings.status, "held"), gt(bookings.holdExpiresAt, now)));
+  return { seats: row?.seats ?? 0, until: row?.until ?? null };
+}
+
+/**
+ * Refuses a hold of `quantity` more seats when the visitor's e-mail, or their address, already
+ * holds as many as the limits allow in checkouts not yet paid. Run inside the transaction that
+ * holds the seats: two checkouts by the same visitor are counted one after the other (a lock per
+ * e-mail and per address), so together they cannot pass the limit.
+ */
+export async function checkHoldLimits(
+  tx: Queryable,
+  visitor: { email: string; clientKey: string | null },
+  quantity: number,
+  now: Date,
+) {
+  const limits = await holdLimits(tx);
+  const email = visitor.email.toLowerCase();
+  // Always in the same order (address, then e-mail), so two checkouts never wait on each other.
+  if (visitor.clientKey) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hold:${visitor.clientKey}`}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hold:${email}`}))`);
+
+  const tooMany = (held: { seats: number; until: Date | null }, max: number, whose: "email" | "address") => {
+    if (held.seats === 0 || !held.until) {
+      const message = `You can hold at most ${tickets(max)} at once while paying. Choose fewer.`;
+      return new AppError("too-many-requests", message, { fields: { quantity: message } });
+    }
+    const waiting =
+      whose === "email"
+        ? `You already have ${tickets(held.seats)} waiting for payment.`
+        : `${tickets(held.seats)} from your internet connection ${held.seats === 1 ? "is" : "are"} already waiting for payment.`;
+    return new AppError(
+      "too-many-requests",
+      `${waiting} Finish or cancel that checkout first, or try again after ${after(held.until)}.`,
+    );
+  };
+  const byEmail = await heldBy(tx, sql`lower(${bookings.email}) = ${email}` as ReturnType<typeof eq>, now);
+  if (byEmail.seats + quantity > limits.perEmail) throw tooMany(byEmail, limits.perEmail, "email");
+  if (visitor.clientKey) {
+    const byAddress = await heldBy(tx, eq(bookings.clientKey, visitor.clientKey), now);
+    if (byAddress.seats + quantity > limits.perAddress) throw tooMany(byAddress, limits.perAddress, "address");
+  }
+}

@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { solveChallenge, type Challenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { RateLimiter } from "~/infra/rate-limit.server";
+import { action as bookingsRoute } from "~/routes/api.bookings";
+import { loader as challengeRoute } from "~/routes/api.challenge";
+import { action as donationsRoute } from "~/routes/api.donations";
+import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
+import { bookings, cardDeclines, donations, offlinePayments } from "../../../db/schema";
+import { paymentFailed, settlePayment } from "../../../server/payments";
+import { testCharity as charity } from "../../../tests/support/content";
+import { testClock, type TestClock } from "../../../tests/support/clock";
+import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { declineLimits, paymentStartsPerAddress, spikeThresholds } from "./card-testing.server";
+
+// Card testing (decision 026), through the routes a browser (or a card tester's script) calls.
+
+const declined = { number: "4000 0000 0000 0002", expiry: "12/34", cvc: "123" };
+const donor = { amount: "10.00", name: "Amina Mushi", email: "amina@example.org" };
+
+describe.each(engines)("card testing on %s", (engine) => {
+  let database: DatabaseHandle;
+  let clock: TestClock;
+  let payments: OfflineProvider;
+  let deps: PaymentDeps;
+  let eventId: string;
+  let services: Record<string, unknown>;
+
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    clock = testClock("2026-11-22T10:00:00Z");
+    payments = offlineProvider(database.db, clock);
+    deps = { db: database.db, payments, charity, clock };
+    eventId = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
+    services = {
+      db: database.db,
+      clock,
+      payments,
+      paymentDeps: async () => deps,
+      paymentFailed: (id: string) => paymentFailed(deps, id),
+      settlePayment: (id: string) => settlePayment(deps, id),
+      limits: { paymentStarts: new RateLimiter(database.db, { name: "payment-starts", ...paymentStartsPerAddress }) },
+    };
+  });
+  afterEach(() => database.close());
+
+  type Handler = (args: never) => Promise<Response>;
+  async function call(route: Handler, path: string, body?: unknown, address = "203.0.113.7") {
+    const request = new Request(`http://localhost${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const response = await route({ request, context: { clientAddress: address, services }, params: {} } as never);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+  const book = (body: Record<string, unknown> = {}, address?: string) =>
+    call(
+      bookingsRoute,
+      "/api/bookings",
+      { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 1, ...body },
+      address,
+    );
+  const donate = (body: Record<string, unknown> = {}, address?: string) =>
+    call(donationsRoute, "/api/donations", { ...donor, ...body }, address);
+  const stored = async () => ({
+    bookings: (await database.db.select().from(bookings)).length,
+    donations: (await database.db.select().from(donations)).length,
+    payments: (await database.db.select().from(offlinePayments)).length,
+  });
+
+  it("limits payment starts per address, bookings and donations together: 429, nothing held or charged", async () => {
+    for (let i = 0; i < paymentStartsPerAddress.limit; i++) {
+      const answer = i % 2 ? await donate() : await book({ email: `buyer${i}@example.org` });
+      expect(answer.status).toBe(201);
+    }
+    const before = await stored();
+    for (const answer of [await book({ email: "late@example.org" }), await donate()]) {
+      expect(answer).toMatchObject({
+        status: 429,
+        body: {
+          code: "too-many-requests",
+          error:
+            "Too many payments have been started from your internet connection. Please wait a few minutes, then try again.",
+        },
+      });
+    }
+    expect(await stored()).toEqual(before);
+    // Someone else is not held up.
+    expect((await donate({}, "198.51.100.1")).status).toBe(201);
+  });
+
+  it("refuses an attempt declined too often, and new starts from an address with many declines", async () => {
+    const started = await donate();
+    const confirm = () =>
+      call(confirmRoute, "/api/payments/offline/confirm", { clientSecret: started.body.clientSecret, card: declined });
+    for (let i = 1; i < declineLimits.perAttempt; i++) expect((await confirm()).status).toBe(402);
+    const last = await confirm();
+    expect(last).toMatchObject({ status: 429, body: { error: /declined too many times/ } });
+    const [donation] = await database.db.select().from(donations);
+    expect(donation!.status).toBe("cancelled");
+    expect((await confirm()).status).toBe(429);
+
+    // More declines from the same address, on new attempts, until the address is refused.
+    while ((await database.db.select().from(cardDeclines)).length < declineLimits.perAddress) {
+      const next = await donate();
+      await call(confirmRoute, "/api/payments/offline/confirm", {
+        clientSecret: next.body.clientSecret,
+        card: declined,
+      });
+    }
+    const before = await stored();
+    expect(await donate()).toMatchObject({ status: 429, body: { error: /Too many cards have been declined/ } });
+    expect(await stored()).toEqual(before);
+    expect((await donate({}, "198.51.100.1")).status).toBe(201);
+  });
+
+  it("counts the provider's reported declines (Stripe's payment_failed) against a donation, then cancels it", async () => {
+    const started = await donate();
+    const [payment] = await database.db.select().from(offlinePayments);
+    for (let i = 0; i < declineLimits.perAttempt; i++) await paymentFailed(deps, payment!.id);
+    const [donation] = await database.db.select().from(donations);
+    expect(donation!.status).toBe("cancelled");
+    expect((await payments.retrievePayment(payment!.id)).status).toBe("canceled");
+    expect(started.status).toBe(201);
+  });
+
+  it("during a spike, a start needs a solved challenge: refused without one, accepted with one, and only once", async () => {
+    expect((await book({ email: "calm@example.org" })).status).toBe(201);
+    await database.db.insert(cardDeclines).values(
+      Array.from({ length: spikeThresholds.declines + 1 }, () => ({
+        id: crypto.randomUUID(),
+        attempt: crypto.randomUUID(),
+        clientKey: "elsewhere",
+        at: clock.now(),
+      })),
+    );
+    const before = await stored();
+    for (const answer of [await book({ email: "b@example.org" }), await donate({}, "198.51.100.9")]) {
+      expect(answer).toMatchObject({ status: 403, body: { code: "challenge-required", error: /moment's check/ } });
+    }
+    expect(await stored()).toEqual(before);
+
+    const challenge = (await call(challengeRoute, "/api/challenge")).body as unknown as Challenge;
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const payload = Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+    expect((await book({ email: "b@example.org", challenge: payload })).status).toBe(201);
+    expect((await donate({ challenge: payload })).status).toBe(403);
+    const tampered = { challenge: { ...challenge, parameters: { ...challenge.parameters, cost: 1 } }, solution };
+    expect((await donate({ challenge: tampered })).status).toBe(403);
+
+    // A challenge solved too late has expired.
+    const fresh = (await call(challengeRoute, "/api/challenge")).body as unknown as Challenge;
+    const solved = { challenge: fresh, solution: await solveChallenge({ challenge: fresh, deriveKey }) };
+    clock.advance(6 * 60_000);
+    await database.db.update(cardDeclines).set({ at: clock.now() });
+    expect((await donate({ challenge: solved })).status).toBe(403);
+
+    // When the spike has passed, no challenge is asked for.
+    clock.advance(spikeThresholds.windowMs);
+    expect((await donate({}, "198.51.100.10")).status).toBe(201);
+  });
+});
