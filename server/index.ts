@@ -2,14 +2,18 @@ import path from "node:path";
 import compression from "compression";
 import express from "express";
 import type { Site } from "./app.ts";
+import { bodyLimit, requestLog } from "./requests.ts";
 import { securityHeaders } from "./security-headers.ts";
 
-// The process: static files, compression, security headers, the site, and a clean shutdown.
+// The process: the request log and body ceiling, static files, compression, security headers, the
+// site, and a clean shutdown.
 // `npm start` runs it on the production build; `npm run dev` runs it on Vite's development server.
 const development = process.env.NODE_ENV !== "production";
 
 const app = express();
 app.disable("x-powered-by");
+app.use(requestLog());
+app.use(bodyLimit());
 app.use(compression());
 
 /** Start-up problems (a bad variable, a broken content file, no database) stop the process with their message. */

@@ -8,7 +8,7 @@ import { giftAidScopes } from "~/features/donations/schema";
 import { cancelDeclaration, donationDetail } from "~/features/donations/staff-donations.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -30,7 +30,7 @@ export const action = pageWork("Changing a donation", async ({ request, context,
   requireSameOrigin(request, context.services.config.publicUrl);
   const staff = await requireStaffPage(context.services, request);
   const services = context.services;
-  const form = await request.formData();
+  const form = await readFormBody(request, bodyLimits.staff);
   const intent = form.get("intent");
   try {
     if (intent === "refund") {

@@ -6,7 +6,7 @@ import { TableScroll } from "~/components/ui/table-scroll";
 import { emailsPage, isEmailStatus, retryEmail, type EmailView } from "~/features/emails/emails.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -31,7 +31,7 @@ export const action = pageWork("Retrying an e-mail", async ({ request, context }
   requireSameOrigin(request, context.services.config.publicUrl);
   const { services } = context;
   const staff = await requireStaffPage(services, request);
-  const form = await request.formData();
+  const form = await readFormBody(request, bodyLimits.staff);
   const id = String(form.get("id") ?? "");
   if (form.get("intent") !== "retry")
     return data({ id, ok: false, message: "Nothing was asked for." }, { status: 400 });

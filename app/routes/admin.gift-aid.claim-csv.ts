@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin.gift-aid.claim-csv";
 import { readyDonationsAmong, recordClaimExport } from "~/features/donations/gift-aid-claims.server";
 import { claimScheduleHeadings } from "~/features/donations/gift-aid";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { csvDownload, toCsv } from "~/lib/csv";
 import { londonDay } from "~/lib/london-time";
@@ -15,7 +15,7 @@ export const action = pageWork("Downloading a Gift Aid claim", async ({ request,
   const staff = await requireStaffPage(context.services, request);
   const { db, clock } = context.services;
   const now = clock.now();
-  const form = await request.formData();
+  const form = await readFormBody(request, bodyLimits.staff);
   const rows = await readyDonationsAmong(db, form.getAll("donationId").map(String));
   await recordClaimExport(db, staff, { subject: "gift-aid-claim:ready", count: rows.length }, now);
   return csvDownload(

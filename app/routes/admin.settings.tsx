@@ -9,7 +9,7 @@ import { officeModeLabels, officeModes } from "~/features/office/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { PlainField } from "~/features/staff/components/plain-field";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 
@@ -39,7 +39,7 @@ export const action = pageWork("Saving the settings", async ({ request, context 
   requireSameOrigin(request, context.services.config.publicUrl);
   const { services } = context;
   const staff = await requireStaffPage(services, request);
-  const form = await request.formData();
+  const form = await readFormBody(request, bodyLimits.staff);
   const now = services.clock.now();
   const refused = (error: unknown, section: Section, input: Record<string, string>) => {
     if (error instanceof AppError && error.code === "invalid") {

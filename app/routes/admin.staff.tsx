@@ -16,7 +16,7 @@ import {
 } from "~/features/staff/members.server";
 import { secureCookies } from "~/features/staff/sign-in.server";
 import { clearedSessionCookie, requireStaffPage, sessionTokenFrom } from "~/features/staff/staff.server";
-import { requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -46,7 +46,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
   requireSameOrigin(request, context.services.config.publicUrl);
   const { services } = context;
   const staff = await requireStaffPage(services, request);
-  const form = await request.formData();
+  const form = await readFormBody(request, bodyLimits.staff);
   const field = (name: string) => String(form.get(name) ?? "").slice(0, 300);
   const intent = field("intent") as Intent;
   const now = services.clock.now();

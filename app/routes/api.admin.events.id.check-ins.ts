@@ -3,7 +3,7 @@ import { doorList, recordCheckIns } from "~/features/door/door.server";
 import { checkInsSchema } from "~/features/door/schema";
 import { findEvent } from "~/features/events/events.server";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 
@@ -26,7 +26,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     const { db, clock } = context.services;
     allowMethods(request, "POST");
     const staff = await requireStaff(context.services, request);
-    const parsed = checkInsSchema.safeParse(await readJsonBody(request));
+    const parsed = checkInsSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The check-ins are not valid.", { fields: fieldErrors(parsed.error) });
     }

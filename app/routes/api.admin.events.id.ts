@@ -3,7 +3,7 @@ import { announceChange } from "~/infra/live/changes.server";
 import { availabilityByEvent, findEvent, updateEvent } from "~/features/events/events.server";
 import { eventChangesSchema } from "~/features/events/schema";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 
@@ -26,7 +26,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     const { db, clock, pictures } = context.services;
     allowMethods(request, "PATCH");
     const staff = await requireStaff(context.services, request);
-    const parsed = eventChangesSchema.safeParse(await readJsonBody(request));
+    const parsed = eventChangesSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The changes are not valid.", { fields: fieldErrors(parsed.error) });
     }

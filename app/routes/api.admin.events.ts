@@ -3,7 +3,7 @@ import { announceChange } from "~/infra/live/changes.server";
 import { availabilityByEvent, createEvent, listEvents } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 
@@ -25,7 +25,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const { db, clock, pictures } = context.services;
     allowMethods(request, "POST");
     const staff = await requireStaff(context.services, request);
-    const parsed = newEventSchema.safeParse(await readJsonBody(request));
+    const parsed = newEventSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The event is not valid.", { fields: fieldErrors(parsed.error) });
     }

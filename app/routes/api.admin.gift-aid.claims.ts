@@ -6,7 +6,7 @@ import {
   pastClaims,
 } from "~/features/donations/gift-aid-claims.server";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
 
 // GET /api/admin/gift-aid/claims: the donations ready to claim (HMRC's schedule rows) and past
 // claims. POST {claimedOn: "YYYY-MM-DD", donationIds: [...]}: marks exactly those as claimed (201),
@@ -28,7 +28,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const claim = await markClaimed(
       context.services.db,
       staff,
-      await readJsonBody(request),
+      await readJsonBody(request, bodyLimits.staff),
       context.services.clock.now(),
     );
     return Response.json(claim, { status: 201, headers: noStore });

@@ -1,4 +1,6 @@
 import type { Route } from "./+types/api.payments.webhook";
+import { apiRoute } from "~/infra/http/api.server";
 
 // POST /api/payments/webhook: the payment provider's notifications, checked and settled in server/payments.ts.
-export const action = ({ request, context }: Route.ActionArgs) => context.services.paymentWebhook(request);
+export const action = ({ request, context }: Route.ActionArgs) =>
+  apiRoute("A payment webhook", () => context.services.paymentWebhook(request));

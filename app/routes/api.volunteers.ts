@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api.volunteers";
 import { volunteerReplies } from "~/features/volunteers/schema";
 import { submitVolunteer, volunteerInputFromForm } from "~/features/volunteers/volunteers.server";
-import { allowMethods, apiRoute, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, isFormBody, readFormBody, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 
 // POST /api/volunteers: a volunteering sign-up, as JSON or form data (specification call 3, for
@@ -10,13 +10,10 @@ export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Volunteer sign-up", async () => {
     allowMethods(request, "POST");
     const json = (request.headers.get("Content-Type") ?? "").includes("application/json");
-    const input = json
-      ? await readJsonBody(request)
-      : volunteerInputFromForm(
-          await request.formData().catch(() => {
-            throw new AppError("invalid", "Send the sign-up as JSON or as a form.");
-          }),
-        );
+    if (!json && !isFormBody(request)) {
+      throw new AppError("unsupported-media-type", "Send the sign-up as JSON or as a form.");
+    }
+    const input = json ? await readJsonBody(request) : volunteerInputFromForm(await readFormBody(request));
     const result = await submitVolunteer(input, {
       db: context.services.db,
       limiter: context.services.limits.volunteerSignUps,

@@ -1,6 +1,7 @@
 import { data, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/volunteering";
 import { ErrorPage } from "~/components/layout/error-page";
+import { readFormBody } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { PageHeader, TwoColumns } from "~/features/content/components/page-header";
 import { VolunteerForm } from "~/features/volunteers/components/volunteer-form";
@@ -16,7 +17,7 @@ export const loader = pageWork("The volunteering page", async ({ context }: Rout
 export const action = pageWork(
   "The volunteering page (sending the form)",
   async ({ request, context }: Route.ActionArgs) => {
-    const input = volunteerInputFromForm(await request.formData());
+    const input = volunteerInputFromForm(await readFormBody(request));
     const result = await submitVolunteer(input, {
       db: context.services.db,
       limiter: context.services.limits.volunteerSignUps,

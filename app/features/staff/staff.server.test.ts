@@ -73,6 +73,13 @@ describe.each(engines)("staff accounts on %s", (engine) => {
 });
 
 describe("the session cookie", () => {
+  it("that cannot be decoded is no session, not an error", () => {
+    for (const value of ["%E0%A4%A", "%", "%zz", "%C0%80"]) {
+      const request = new Request("http://x/", { headers: { Cookie: `kt_staff=${value}; other=1` } });
+      expect(sessionTokenFrom(request)).toBeUndefined();
+    }
+  });
+
   it("is HttpOnly and SameSite=Strict, lasts until the session ends, and is Secure when asked", () => {
     const expires = new Date(now.getTime() + 3600_000);
     expect(sessionCookie("t", expires, now, false)).toBe("kt_staff=t; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600");

@@ -106,11 +106,17 @@ export async function userForSession(db: Database, token: string, now: Date): Pr
   return row;
 }
 
+/** The session token the request's cookie carries; a cookie that cannot be decoded is no session. */
 export function sessionTokenFrom(request: Request): string | undefined {
   const cookies = request.headers.get("Cookie") ?? "";
   for (const part of cookies.split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === sessionCookieName) return decodeURIComponent(value.join("="));
+    if (name !== sessionCookieName) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import { action as startBookingRoute } from "~/routes/api.bookings";
 import { testClock } from "../../../tests/support/clock";
 import { testCharity as charity } from "../../../tests/support/content";
 import { freshDatabase, insertEvent } from "../../../tests/support/databases";
-import { apiRoute } from "./api.server";
+import { apiRoute, bodyLimits, readFormBody, readJsonBody, readTextBody } from "./api.server";
 
 const internal = "connect ECONNREFUSED 10.1.2.3:5432 (password=hunter2)";
 
@@ -43,8 +43,9 @@ describe("API answers", () => {
     expect(body.code).toBe("unexpected");
     expect(body.ref).toMatch(/^[0-9A-F]{8}$/);
     expect(body.error).toContain(`reference ${body.ref}`);
-    expect(String(logged[0]![0])).toBe(`[${body.ref}] Doing a thing:`);
-    expect(String(logged[0]![1])).toContain(internal);
+    const line = JSON.parse(String(logged[0]![0])) as { level: string; ref: string; where: string; error: object };
+    expect(line).toMatchObject({ level: "error", ref: body.ref, where: "Doing a thing" });
+    expect(JSON.stringify(line.error)).toContain(internal);
   });
 
   it("pass a thrown Response through as it is", async () => {
@@ -116,5 +117,75 @@ describe("a route whose feature fails inside", () => {
     expect(answer.text).not.toContain("hunter2");
     const body = JSON.parse(answer.text) as { ref: string; error: string };
     expect(body.error).toContain(body.ref);
+  });
+});
+
+describe("request bodies", () => {
+  /** A body of `total` bytes in 16 KB chunks, made only as it is read; `pulled()` says how much was. */
+  function streamedBody(total: number, fill = "a") {
+    let sent = 0;
+    const chunk = new TextEncoder().encode(fill.repeat(16 * 1024));
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= total) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    return { body, pulled: () => sent };
+  }
+
+  function post(body: BodyInit, type: string, headers: Record<string, string> = {}) {
+    return new Request("http://localhost/x", {
+      method: "POST",
+      headers: { "Content-Type": type, ...headers },
+      body,
+      duplex: "half",
+    } as RequestInit);
+  }
+
+  it("past their cap are refused with 413 without being read further, chunked or declared", async () => {
+    const json = streamedBody(50 * 1024 * 1024);
+    await expect(readJsonBody(post(json.body, "application/json"))).rejects.toMatchObject({
+      code: "payload-too-large",
+    });
+    expect(json.pulled()).toBeLessThanOrEqual(bodyLimits.form + 2 * 16 * 1024);
+
+    const form = streamedBody(50 * 1024 * 1024);
+    await expect(readFormBody(post(form.body, "application/x-www-form-urlencoded"))).rejects.toMatchObject({
+      code: "payload-too-large",
+    });
+    expect(form.pulled()).toBeLessThanOrEqual(bodyLimits.form + 2 * 16 * 1024);
+
+    const webhook = streamedBody(50 * 1024 * 1024);
+    await expect(readTextBody(post(webhook.body, "application/json"), bodyLimits.webhook)).rejects.toMatchObject({
+      code: "payload-too-large",
+    });
+    expect(webhook.pulled()).toBeLessThanOrEqual(bodyLimits.webhook + 2 * 16 * 1024);
+
+    // A declared length over the cap is refused before the reader reads (the stream itself fills
+    // its one-chunk queue as it is made).
+    const declared = streamedBody(1024 * 1024);
+    const request = post(declared.body, "application/json", { "Content-Length": String(1024 * 1024) });
+    await expect(readJsonBody(request)).rejects.toMatchObject({ code: "payload-too-large" });
+    expect(declared.pulled()).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it("within their cap are read whole", async () => {
+    expect(await readJsonBody(post(JSON.stringify({ name: "Ann" }), "application/json"))).toEqual({ name: "Ann" });
+    const form = await readFormBody(post("name=Ann&email=ann%40example.org", "application/x-www-form-urlencoded"));
+    expect(form.get("email")).toBe("ann@example.org");
+    expect(await readTextBody(post("{}", "application/json"), bodyLimits.webhook)).toBe("{}");
+  });
+
+  it("that are not a form, or a broken one, are refused as such by a form's reader", async () => {
+    await expect(readFormBody(post('{"name":"Ann"}', "application/json"))).rejects.toMatchObject({
+      code: "unsupported-media-type",
+    });
+    await expect(readFormBody(post("--x\r\nbroken", "multipart/form-data; boundary=x"))).rejects.toMatchObject({
+      code: "invalid",
+      message: "The form could not be read: please send it again.",
+    });
+    await expect(readJsonBody(post("{", "application/json"))).rejects.toMatchObject({ code: "invalid" });
   });
 });

@@ -1,5 +1,5 @@
-import crypto from "node:crypto";
 import { AppError, unexpectedMessage, type ApiError, type ErrorCode } from "~/lib/errors";
+import { logUnexpectedError } from "../log.server";
 
 // How every /api/* route answers (docs/decisions/010-one-way-to-do-each-thing.md): the one place
 // error codes become HTTP statuses, one JSON shape for failures ({error, code, fields?, ref?}),
@@ -26,11 +26,9 @@ export function httpStatus(code: ErrorCode) {
   return statusOf[code];
 }
 
-/** Logs an error nobody planned for under a short reference, and returns the reference. */
+/** Logs an error nobody planned for under a short reference, and returns the reference (app/infra/log.server.ts). */
 export function logUnexpected(error: unknown, where: string): string {
-  const ref = crypto.randomBytes(4).toString("hex").toUpperCase();
-  console.error(`[${ref}] ${where}:`, error);
-  return ref;
+  return logUnexpectedError(error, where);
 }
 
 /** The answer for a failure: an AppError as it says, anything else as an unexpected one. */
@@ -65,18 +63,44 @@ export function allowMethods(request: Request, ...methods: string[]) {
 }
 
 /**
- * The JSON body of an API request, as an object. Staff endpoints accept only application/json: a
- * browser cannot send that cross-site without asking first, which, with SameSite=Strict cookies,
- * shuts out forged requests.
+ * How large a request body may be, in bytes (docs/decisions/024-bad-input.md). Each reader below
+ * refuses a body past its cap with 413 before reading further: a declared Content-Length at once,
+ * a chunked body as soon as it passes the cap.
  */
-export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+export const bodyLimits = {
+  /** A visitor's form or JSON (a booking, a donation, a sign-up, signing in): a few KB. */
+  form: 16 * 1024,
+  /** A staff member's form or JSON: an event with its texts, a batch of check-ins, a list of ids. */
+  staff: 256 * 1024,
+  /** A payment provider's webhook: Stripe's events are a few KB; its largest well under 1 MB. */
+  webhook: 1024 * 1024,
+} as const;
+
+function tooLargeError(maxBytes: number) {
+  const size = maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes / 1024} KB`;
+  return new AppError("payload-too-large", `The request is too large (at most ${size}).`, {
+    // The rest of the body is not read: the connection is closed after this answer.
+    headers: { Connection: "close" },
+  });
+}
+
+/**
+ * The JSON body of an API request, as an object, at most `maxBytes` long. Staff endpoints accept
+ * only application/json: a browser cannot send that cross-site without asking first, which, with
+ * SameSite=Strict cookies, shuts out forged requests.
+ */
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number = bodyLimits.form,
+): Promise<Record<string, unknown>> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new AppError("unsupported-media-type", "Send the body as application/json.");
   }
+  const bytes = await readBodyBytes(request, maxBytes, () => tooLargeError(maxBytes));
   let value: unknown;
   try {
-    value = await request.json();
+    value = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new AppError("invalid", "The body is not valid JSON.");
   }
@@ -84,6 +108,37 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
     throw new AppError("invalid", "The body must be a JSON object.");
   }
   return value as Record<string, unknown>;
+}
+
+const formTypes = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/** Whether the request says its body is a form (URL-encoded or multipart). */
+export function isFormBody(request: Request) {
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  return formTypes.some((form) => type.startsWith(form));
+}
+
+/**
+ * The form a page's action (or a form-accepting API) was sent, at most `maxBytes` long: anything
+ * but a form is refused with 415, a form that cannot be read (broken multipart) with 400.
+ */
+export async function readFormBody(request: Request, maxBytes: number = bodyLimits.form): Promise<FormData> {
+  if (!isFormBody(request)) {
+    throw new AppError("unsupported-media-type", "Send the form as a web form would (URL-encoded or multipart).");
+  }
+  const bytes = await readBodyBytes(request, maxBytes, () => tooLargeError(maxBytes));
+  try {
+    return await new Response(bytes, {
+      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
+    }).formData();
+  } catch {
+    throw new AppError("invalid", "The form could not be read: please send it again.");
+  }
+}
+
+/** The request's body as text, at most `maxBytes` long (a webhook's, whose exact bytes are signed). */
+export async function readTextBody(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, maxBytes, () => tooLargeError(maxBytes)));
 }
 
 /**
@@ -107,7 +162,9 @@ export function requireSameOrigin(request: Request, publicUrl: string) {
 
 /**
  * The request's body as bytes, refused as `tooLarge(size)` once it passes `maxBytes` (its declared
- * Content-Length first, then what actually arrives), so an oversized upload is never held whole.
+ * Content-Length first, then what actually arrives), so an oversized body is never held whole.
+ * Past the cap it stops reading and leaves the rest unread (cancelling would reset the connection
+ * before the 413 goes out); the server discards it and closes the connection.
  */
 export async function readBodyBytes(
   request: Request,
@@ -117,13 +174,14 @@ export async function readBodyBytes(
   const declared = Number(request.headers.get("Content-Length") ?? NaN);
   if (declared > maxBytes) throw tooLarge(declared);
   if (!request.body) return new Uint8Array();
+  if (request.bodyUsed) throw new Error("The request's body was already read.");
   const chunks: Uint8Array[] = [];
   let received = 0;
   const reader = request.body.getReader();
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     received += chunk.value.length;
     if (received > maxBytes) {
-      await reader.cancel();
+      reader.releaseLock();
       throw tooLarge(Number.isFinite(declared) ? declared : undefined);
     }
     chunks.push(chunk.value);

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Clock } from "~/lib/clock";
 import { processedWebhookEvents } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
+import { bodyLimits, readTextBody } from "../http/api.server";
 import { WebhookSignatureError, type PaymentProvider } from "./provider.server";
 
 /** What a webhook's payment events lead to, each given the payment's id only. */
@@ -26,7 +27,7 @@ export async function handlePaymentWebhook(
   if (request.method !== "POST") {
     return Response.json({ error: "Method not allowed.", code: "method-not-allowed" }, { status: 405 });
   }
-  const rawBody = await request.text();
+  const rawBody = await readTextBody(request, bodyLimits.webhook);
   let event;
   try {
     event = await deps.payments.parseWebhook(rawBody, request.headers.get("Stripe-Signature"));

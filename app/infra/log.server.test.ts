@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { errorResponse } from "./http/api.server";
+import { loggedPath, logUnexpectedError, withRequest } from "./log.server";
+
+describe("the log", () => {
+  let lines: string[];
+  beforeEach(() => {
+    lines = [];
+    vi.spyOn(console, "error").mockImplementation((line) => void lines.push(String(line)));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("logs an unexpected error as one JSON line with its request's id; the visitor's reference is that id's start", async () => {
+    const response = await withRequest({ id: "0123456789ABCDEF" }, async () =>
+      errorResponse(new Error("duplicate key (email)=(ann.smith@example.org)"), "Saving a thing"),
+    );
+    const body = (await response.json()) as { ref: string; error: string };
+    expect(body.ref).toBe("01234567");
+    expect(body.error).toContain("reference 01234567");
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      level: "error",
+      ref: "01234567",
+      requestId: "0123456789ABCDEF",
+      where: "Saving a thing",
+    });
+    expect(typeof line.time).toBe("string");
+    // No personal data: an address in an error's text is blanked.
+    expect(lines[0]).not.toContain("ann.smith");
+    expect(lines[0]).toContain("[e-mail]");
+  });
+
+  it("gives an error outside any request a reference of its own", () => {
+    const ref = logUnexpectedError(new Error("boom"), "A background job");
+    expect(ref).toMatch(/^[0-9A-F]{8}$/);
+    expect(JSON.parse(lines[0]!)).not.toHaveProperty("requestId");
+  });
+
+  it("keeps query strings and an invitation's token out of a logged path", () => {
+    expect(loggedPath("/confirmation?ref=abc&email=ann%40example.org")).toBe("/confirmation");
+    expect(loggedPath("/admin/join/secret-token?x=1")).toBe("/admin/join/[token]");
+    expect(loggedPath("/api/bookings")).toBe("/api/bookings");
+  });
+});

@@ -1,0 +1,88 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import crypto from "node:crypto";
+
+// The site's log (docs/decisions/024-bad-input.md): one JSON object per line, on standard output
+// (requests) and standard error (errors). A request's line and the errors it met carry the same
+// request id, which is also the X-Request-Id header the visitor gets back; an unexpected error's
+// reference, the one a visitor may quote, is the first eight characters of that id.
+// Nothing personal goes in: no query strings, bodies, cookies or authorization, and e-mail
+// addresses in an error's text are blanked.
+
+/** What the log knows about the request being answered. */
+export interface RequestContext {
+  id: string;
+}
+
+// One store per process, even when the server's own code and the bundled site each load this file.
+const storeKey = Symbol.for("kilele.requestContext");
+const requests: AsyncLocalStorage<RequestContext> = ((globalThis as Record<symbol, unknown>)[storeKey] ??=
+  new AsyncLocalStorage<RequestContext>()) as AsyncLocalStorage<RequestContext>;
+
+/** A new request id: 16 upper-case hexadecimal characters. */
+export function newRequestId() {
+  return crypto.randomBytes(8).toString("hex").toUpperCase();
+}
+
+/** Runs `work` as part of the request with this id, so that what it logs carries the id. */
+export function withRequest<T>(context: RequestContext, work: () => T): T {
+  return requests.run(context, work);
+}
+
+/** The id of the request being answered, if any. */
+export function currentRequestId(): string | undefined {
+  return requests.getStore()?.id;
+}
+
+const emailAddress = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[a-z]{2,}/gi;
+
+/** Text for the log with any e-mail address blanked (a database error may quote the row it refused). */
+export function withoutAddresses(text: string) {
+  return text.replace(emailAddress, "[e-mail]");
+}
+
+/** A request's path for the log: never its query string, and no invitation's secret token. */
+export function loggedPath(url: string) {
+  const path = url.split("?")[0]!.split("#")[0]!;
+  return path.replace(/^\/admin\/join\/[^/]+/, "/admin/join/[token]");
+}
+
+function logTime() {
+  // eslint-disable-next-line no-restricted-syntax -- a log line's time is the machine's, not a rule's
+  return new Date().toISOString();
+}
+
+/** Writes one log line: `fields` as a JSON object, with its time and level. */
+export function logLine(level: "info" | "error", fields: Record<string, unknown>) {
+  const line = JSON.stringify({ time: logTime(), level, ...fields });
+  if (level === "error") console.error(line);
+  else console.log(line);
+}
+
+function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    return {
+      name: error.name,
+      message: withoutAddresses(error.message),
+      ...(error.stack && { stack: withoutAddresses(error.stack) }),
+      ...(error.cause !== undefined && { cause: describeError(error.cause) }),
+    };
+  }
+  return { message: withoutAddresses(String(error)) };
+}
+
+/**
+ * Logs an error nobody planned for, with the request it happened in, and returns the reference a
+ * visitor is shown: the request id's first eight characters (or eight of its own outside a request).
+ */
+export function logUnexpectedError(error: unknown, where: string): string {
+  const requestId = currentRequestId();
+  const ref = (requestId ?? newRequestId()).slice(0, 8);
+  logLine("error", {
+    msg: "unexpected error",
+    ref,
+    ...(requestId && { requestId }),
+    where,
+    error: describeError(error),
+  });
+  return ref;
+}
