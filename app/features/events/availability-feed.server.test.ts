@@ -113,6 +113,17 @@ describe("the live feed's limits", () => {
     open.push(again);
   });
 
+  it("a snapshot larger than the bound still reaches a new subscriber", async () => {
+    feed = new AvailabilityFeed(database, clock, { ...feedLimits, maxQueuedBytes: 16 });
+    await feed.start();
+    const event = await createEvent(database.db, quiz, now, pictures);
+    const response = availabilityStream(feed, request().request, "203.0.113.7");
+    open.push(response);
+    const [snapshot] = await readMessages(response, (messages) => messages.length === 1);
+    expect(snapshot).toEqual({ type: "availability", events: { [event.id]: counts(0, 1000) } });
+    expect(feed.dropped).toBe(0);
+  });
+
   it("a subscriber that stops reading is dropped once its queue passes the bound, and comes back to a snapshot", async () => {
     feed = new AvailabilityFeed(database, clock, { ...feedLimits, maxQueuedBytes: 2048 });
     await feed.start();

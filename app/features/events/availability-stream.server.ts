@@ -39,9 +39,11 @@ export function availabilityStream(feed: AvailabilityFeed, request: Request, cli
     {
       async start(controller) {
         let ended = false;
-        const send = ({ bytes }: FeedFrame) => {
+        const send = ({ bytes, message }: FeedFrame) => {
           if (ended) return;
-          if ((controller.desiredSize ?? 0) < bytes.byteLength) return drop();
+          // The first snapshot always goes, however many events it holds; what follows must fit.
+          const snapshot = message?.type === "availability";
+          if (!snapshot && (controller.desiredSize ?? 0) < bytes.byteLength) return drop();
           try {
             controller.enqueue(bytes);
           } catch {
