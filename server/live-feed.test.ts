@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { openDatabase } from "~/infra/db/database.server";
 import { feedLimits } from "~/features/events/availability-feed.server";
 import { createPostgresDatabase, engines, insertEvent } from "../tests/support/databases";
@@ -68,11 +68,9 @@ describe("the live feed's limit per address, on the production build", () => {
   });
 
   it(`one address opens ${feedLimits.perAddress} feeds, the next is refused with 429, while another address still connects`, async () => {
-    const before = residentMb(site);
     for (let i = 0; i < feedLimits.perAddress; i++) feeds.push(await openFeed(site, "127.0.0.2"));
     expect(feeds.map((feed) => feed.status)).toEqual(feeds.map(() => 200));
     await waitFor(() => feeds.every((feed) => feed.text().includes("event: availability")), "every snapshot");
-    const after = residentMb(site);
 
     const refused = await openFeed(site, "127.0.0.2");
     expect(refused.status).toBe(429);
@@ -92,10 +90,6 @@ describe("the live feed's limit per address, on the production build", () => {
     }
     feeds.push(again);
     expect(again.status).toBe(200);
-    console.log(
-      `${feedLimits.perAddress} idle feeds: resident memory ${before.toFixed(1)} → ${after.toFixed(1)} MB ` +
-        `(${(((after - before) * 1024) / feedLimits.perAddress).toFixed(1)} KB each)`,
-    );
   });
 });
 
@@ -121,6 +115,7 @@ describe.runIf(engines.includes("postgres"))("a client that never reads, on the 
     await handle.close();
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
+    onTestFinished(() => client.end());
 
     const reader = await openFeed(site, "127.0.0.2");
     const stalled = await Promise.all(Array.from({ length: 5 }, () => openFeed(site, "127.0.0.4", { read: false })));
@@ -154,6 +149,5 @@ describe.runIf(engines.includes("postgres"))("a client that never reads, on the 
         `server resident memory ${before.toFixed(1)} → ${piledUp.toFixed(1)} MB`,
     );
     reader.request.destroy();
-    await client.end();
   });
 });
