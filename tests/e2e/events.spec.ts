@@ -237,6 +237,31 @@ test("if the live feed cannot be set up, the visitor is told", async ({ page }) 
   await expect(alert).toBeHidden();
 });
 
+testWithOwnSite(
+  "a busy live feed (429): the page shows its own counts, tries again later, and then follows sales",
+  async ({ page, ownSite }) => {
+    const api = await staffApi(ownSite);
+    const event = await createEvent(api, { name: "Quiz Night", totalAvailableTickets: 30 });
+    // EventSource never retries a refusal by itself: the page must.
+    let refusals = 0;
+    await page.route("**/api/live/availability", (route) =>
+      refusals++ < 2
+        ? route.fulfill({ status: 429, headers: { "Retry-After": "60" }, body: "busy" })
+        : route.continue(),
+    );
+    const feedOpen = page.waitForResponse(
+      (response) => response.url().endsWith("/api/live/availability") && response.status() === 200,
+    );
+    await page.goto("/fundraising");
+    const card = page.locator("article", { hasText: "Quiz Night" });
+    await expect(card.getByRole("link", { name: /Book tickets/ })).toBeVisible();
+    await feedOpen;
+    expect(refusals).toBe(3);
+    await api.patch(`/api/admin/events/${event.id}`, { data: { totalAvailableTickets: 0 } });
+    await expect(card.getByText("Sold out")).toBeVisible();
+  },
+);
+
 test("dates and times are London's, whatever the server's time zone", async ({ page }) => {
   test.slow();
   const site = await startSiteProcess({ TZ: "America/Los_Angeles" });

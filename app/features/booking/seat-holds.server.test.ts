@@ -190,14 +190,15 @@ describe.each(engines)("seat holds on %s", (engine) => {
     await feed.start();
     const messages: FeedMessage[] = [];
     const waiters: { test(m: FeedMessage): boolean; resolve(): void }[] = [];
-    feed.subscribe((message) => {
+    await feed.subscribe(({ message }) => {
+      if (!message) return;
       messages.push(message);
       for (const w of waiters.filter((w) => w.test(message))) w.resolve();
     });
     const remainingBecomes = (remaining: number) =>
       new Promise<void>((resolve) =>
         waiters.push({
-          test: (m) => m.type === "availability" && m.events[eventId]?.remaining === remaining,
+          test: (m) => m.type === "availability-changed" && m.events[eventId]?.remaining === remaining,
           resolve,
         }),
       );

@@ -5,15 +5,87 @@ import { changesChannel } from "~/infra/live/changes.server";
 import { availabilityByEvent } from "./events.server";
 import type { Availability } from "./schema";
 
-type Listener = (message: FeedMessage) => void;
+/**
+ * What the feed says, as server-sent events: first the whole picture (`availability`), then only
+ * the events whose counts changed (`availability-changed`; null for an event that no longer
+ * exists), and `events-changed` when the events themselves changed, so pages load them again.
+ */
+export type FeedMessage =
+  | { type: "availability"; events: Record<string, Availability> }
+  | { type: "availability-changed"; events: Record<string, Availability | null> }
+  | { type: "events-changed" };
 
-export type FeedMessage = { type: "availability"; events: Record<string, Availability> } | { type: "events-changed" };
+/** A message and its server-sent-event bytes, encoded once for every subscriber. */
+export interface FeedFrame {
+  message: FeedMessage | null;
+  bytes: Uint8Array;
+}
+
+type Listener = (frame: FeedFrame) => void;
+
+/**
+ * How many live connections one process keeps open (decision 027). Per address: one browser holds
+ * at most 6 connections to a site over HTTP/1.1, and a household, an office, a school hall or a
+ * mobile network can put many browsers behind one address; 50 lets about ten of them follow the
+ * counts with every tab open. In total: far more than the charity's busiest sale, well below the
+ * process's open-file limit.
+ */
+export const feedLimits = {
+  perAddress: 50,
+  total: 10_000,
+  /** Bytes waiting for one subscriber (sent but not yet taken by its socket) before it is dropped. */
+  maxQueuedBytes: 64 * 1024,
+  /** A comment this often keeps proxies from closing a quiet connection. */
+  heartbeatMs: 25_000,
+};
+
+export type FeedLimits = typeof feedLimits;
+
+/** Whether a new connection may open, and how to give its place back when it ends. */
+export type Admission =
+  | { admitted: true; release(): void }
+  | { admitted: false; status: 429 | 503; retryAfterSeconds: number; message: string };
+
+const encoder = new TextEncoder();
+
+export function encodeFrame(message: FeedMessage): FeedFrame {
+  const data = message.type === "events-changed" ? "{}" : JSON.stringify({ events: message.events });
+  return { message, bytes: encoder.encode(`event: ${message.type}\ndata: ${data}\n\n`) };
+}
+
+/** Reconnect after 2 s if the connection drops. */
+export const retryFrame: FeedFrame = { message: null, bytes: encoder.encode("retry: 2000\n\n") };
+const heartbeatFrame: FeedFrame = { message: null, bytes: encoder.encode(": keep-alive\n\n") };
+
+function sameAvailability(a: Availability | undefined, b: Availability) {
+  return (
+    a !== undefined &&
+    a.sold === b.sold &&
+    a.remaining === b.remaining &&
+    a.soldOut === b.soldOut &&
+    a.reservedUntil === b.reservedUntil
+  );
+}
+
+/** The events whose counts differ between two pictures; null for an event that is gone. */
+export function availabilityChanges(
+  before: Record<string, Availability>,
+  after: Record<string, Availability>,
+): Record<string, Availability | null> {
+  const changes: Record<string, Availability | null> = {};
+  for (const [id, counts] of Object.entries(after)) if (!sameAvailability(before[id], counts)) changes[id] = counts;
+  for (const id of Object.keys(before)) if (!(id in after)) changes[id] = null;
+  return changes;
+}
 
 /**
  * One per process: listens for changes, recounts availability once per burst of changes, and
- * passes the counts to every visitor connected to the live feed. The counts carry no names or
+ * passes what changed to every visitor connected to the live feed. The counts carry no names or
  * e-mail addresses. A hold that runs out changes nothing in the database, so the feed also
  * recounts when the next hold runs out: its seats show as free again without anyone's reload.
+ *
+ * Every subscriber has seen the same picture (`current`): it got it whole when it joined and every
+ * change since, so a change is worked out and encoded once for all of them.
  */
 export class AvailabilityFeed {
   private readonly listeners = new Set<Listener>();
@@ -23,21 +95,33 @@ export class AvailabilityFeed {
   private pending: ReturnType<typeof setTimeout> | undefined;
   private eventsChanged = false;
   private holdExpiry: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** Counts one change announced (or one hold run out), so a picture taken before it is known to be old. */
+  private version = 0;
+  private current: { counts: Record<string, Availability>; frame: FeedFrame; version: number } | undefined;
+  /** Recounts run one after another, so pictures follow each other in order. */
+  private recounting: Promise<void> = Promise.resolve();
+  private readonly openByAddress = new Map<string, number>();
+  private open = 0;
+  /** Subscribers dropped because they did not take what was sent to them. */
+  dropped = 0;
 
   constructor(
     private readonly database: Pick<DatabaseHandle, "db" | "listen">,
     private readonly clock: Clock,
+    readonly limits: FeedLimits = feedLimits,
   ) {}
 
   async start() {
     this.stopListening = await this.database.listen(changesChannel, (payload) => {
       if (payload === "events") this.eventsChanged = true;
-      this.recountSoon();
+      this.changed();
     });
   }
 
-  /** A burst of changes (a busy sale, a batch edit) is recounted once. */
-  private recountSoon() {
+  private changed() {
+    this.version++;
+    // A burst of changes (a busy sale, a batch edit) is recounted once.
     this.pending ??= setTimeout(() => void this.publish(), 25);
   }
 
@@ -59,7 +143,7 @@ export class AvailabilityFeed {
     const timer = setTimeout(
       () => {
         this.holdExpiry = undefined;
-        this.recountSoon();
+        this.changed();
       },
       Math.min(next.getTime() - now.getTime() + 250, 2 ** 31 - 1),
     );
@@ -67,29 +151,112 @@ export class AvailabilityFeed {
     this.holdExpiry = { at: next.getTime(), timer };
   }
 
-  subscribe(listener: Listener): () => void {
+  /**
+   * Takes a place for a new connection from `address`, or says why not: 429 past the limit per
+   * address, 503 when the process holds its limit in total (or is shutting down).
+   */
+  admit(address: string): Admission {
+    if (this.closed)
+      return { admitted: false, status: 503, retryAfterSeconds: 2, message: "The server is restarting." };
+    if (this.open >= this.limits.total) {
+      return {
+        admitted: false,
+        status: 503,
+        retryAfterSeconds: 30,
+        message: "The live feed is full just now; the page's counts are as it loaded.",
+      };
+    }
+    const fromAddress = this.openByAddress.get(address) ?? 0;
+    if (fromAddress >= this.limits.perAddress) {
+      return {
+        admitted: false,
+        status: 429,
+        retryAfterSeconds: 60,
+        message: `At most ${this.limits.perAddress} live feeds are open from one address; close some tabs.`,
+      };
+    }
+    this.openByAddress.set(address, fromAddress + 1);
+    this.open++;
+    let released = false;
+    return {
+      admitted: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.open--;
+        const left = (this.openByAddress.get(address) ?? 1) - 1;
+        if (left > 0) this.openByAddress.set(address, left);
+        else this.openByAddress.delete(address);
+      },
+    };
+  }
+
+  /**
+   * Adds a listener: it gets the whole picture at once, then every change. Resolves with the way
+   * to unsubscribe.
+   */
+  async subscribe(listener: Listener): Promise<() => void> {
+    // Nobody was listening to keep the picture up to date: take a new one.
+    if (!this.current || (this.listeners.size === 0 && this.current.version !== this.version)) await this.recount();
+    const current = this.current!;
+    // In the same turn as the picture is handed over, so the next change is measured from it.
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    listener(current.frame);
+    // A change came in while the picture was taken: it follows as a change.
+    if (current.version !== this.version) this.pending ??= setTimeout(() => void this.publish(), 25);
+    this.startHeartbeat();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopHeartbeat();
+    };
   }
 
   get connections() {
     return this.listeners.size;
   }
 
+  private recount(): Promise<void> {
+    const run = this.recounting.then(async () => {
+      const version = this.version;
+      const counts = await this.snapshot();
+      const previous = this.current?.counts;
+      this.current = { counts, frame: encodeFrame({ type: "availability", events: counts }), version };
+      const eventsChanged = this.eventsChanged;
+      this.eventsChanged = false;
+      if (!previous || this.listeners.size === 0) return;
+      if (eventsChanged) this.broadcast(encodeFrame({ type: "events-changed" }));
+      const changes = availabilityChanges(previous, counts);
+      if (Object.keys(changes).length > 0)
+        this.broadcast(encodeFrame({ type: "availability-changed", events: changes }));
+    });
+    this.recounting = run.catch(() => {});
+    return run;
+  }
+
+  private broadcast(frame: FeedFrame) {
+    for (const listener of this.listeners) listener(frame);
+  }
+
   private async publish() {
     this.pending = undefined;
-    const eventsChanged = this.eventsChanged;
-    this.eventsChanged = false;
+    // With nobody listening, the next subscriber takes a new picture (its version is behind).
     if (this.listeners.size === 0) return;
     try {
-      const events = await this.snapshot();
-      for (const listener of this.listeners) {
-        if (eventsChanged) listener({ type: "events-changed" });
-        listener({ type: "availability", events });
-      }
+      await this.recount();
     } catch (error) {
       console.error("Could not recount ticket availability:", (error as Error).message);
     }
+  }
+
+  private startHeartbeat() {
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => this.broadcast(heartbeatFrame), this.limits.heartbeatMs);
+    this.heartbeat.unref?.();
+  }
+
+  private stopHeartbeat() {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
   }
 
   /** Ends every live connection (at shutdown) and stops listening. */
@@ -97,6 +264,7 @@ export class AvailabilityFeed {
     this.closed = true;
     clearTimeout(this.pending);
     clearTimeout(this.holdExpiry?.timer);
+    this.stopHeartbeat();
     this.closeHandlers.forEach((close) => close());
     this.listeners.clear();
     await this.stopListening?.();

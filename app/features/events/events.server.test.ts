@@ -274,12 +274,12 @@ describe.each(engines)("events on %s", (engine) => {
     const feed = new AvailabilityFeed(database, clock);
     await feed.start();
     const messages: FeedMessage[] = [];
-    const received = new Promise<void>((resolve) =>
-      feed.subscribe((message) => {
-        messages.push(message);
-        if (message.type === "availability") resolve();
-      }),
-    );
+    let resolve = () => {};
+    const received = new Promise<void>((done) => (resolve = done));
+    await feed.subscribe(({ message }) => {
+      if (message) messages.push(message);
+      if (message?.type === "availability-changed") resolve();
+    });
     await database.db.transaction(async (tx) => {
       await tx.insert(tickets).values({
         ticketHolderName: "Private Person",
@@ -292,8 +292,10 @@ describe.each(engines)("events on %s", (engine) => {
       await announceChange(tx, "availability");
     });
     await received;
+    // The whole picture first, then only what changed.
     expect(messages).toEqual([
-      { type: "availability", events: { [event.id]: { sold: 2, remaining: 8, soldOut: false } } },
+      { type: "availability", events: { [event.id]: { sold: 0, remaining: 10, soldOut: false } } },
+      { type: "availability-changed", events: { [event.id]: { sold: 2, remaining: 8, soldOut: false } } },
     ]);
     const text = JSON.stringify(messages);
     expect(text).not.toContain("Private Person");
@@ -305,16 +307,16 @@ describe.each(engines)("events on %s", (engine) => {
     const feed = new AvailabilityFeed(database, clock);
     await feed.start();
     const types: string[] = [];
-    const received = new Promise<void>((resolve) =>
-      feed.subscribe((message) => {
-        types.push(message.type);
-        if (message.type === "availability") resolve();
-      }),
-    );
+    let resolve = () => {};
+    const received = new Promise<void>((done) => (resolve = done));
+    await feed.subscribe(({ message }) => {
+      if (message) types.push(message.type);
+      if (message?.type === "availability-changed") resolve();
+    });
     await createEvent(database.db, quiz, now, pictures);
     await announceChange(database.db, "events");
     await received;
-    expect(types).toEqual(["events-changed", "availability"]);
+    expect(types).toEqual(["availability", "events-changed", "availability-changed"]);
     await feed.close();
   });
 
@@ -361,9 +363,9 @@ describe.runIf(engines.includes("postgres"))("two server processes on one Postgr
       const event = await createEvent(a.db, quiz, now, pictures);
       const feedOnA = new AvailabilityFeed(a, clock);
       await feedOnA.start();
-      const received = new Promise<FeedMessage>((resolve) =>
-        feedOnA.subscribe((message) => message.type === "availability" && resolve(message)),
-      );
+      let resolve = (_message: FeedMessage) => {};
+      const received = new Promise<FeedMessage>((done) => (resolve = done));
+      await feedOnA.subscribe(({ message }) => message?.type === "availability-changed" && resolve(message));
       await b.db.transaction(async (tx) => {
         await tx.insert(tickets).values({
           ticketHolderName: "Amina",
@@ -376,7 +378,7 @@ describe.runIf(engines.includes("postgres"))("two server processes on one Postgr
         await announceChange(tx, "availability");
       });
       expect(await received).toEqual({
-        type: "availability",
+        type: "availability-changed",
         events: { [event.id]: { sold: 10, remaining: 0, soldOut: true } },
       });
       await feedOnA.close();
