@@ -293,6 +293,8 @@ export const offlinePayments = pgTable("offline_payments", {
   cardBrand: text("card_brand"),
   cardLast4: text("card_last4"),
   refundedAt: timestamp("refunded_at", { withTimezone: true }),
+  /** When the card was confirmed (Stripe's charge `created`): settling judges the hold by it. */
+  succeededAt: timestamp("succeeded_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });
 

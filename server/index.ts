@@ -74,6 +74,9 @@ const server = app.listen(site.config.port, site.config.host ?? "0.0.0.0", () =>
   console.log(
     `Kilele Trust site listening at http://localhost:${port} (${development ? "development" : "production"})`,
   );
+  if (site.config.production && site.config.demoPayments) {
+    console.log("Demonstration payments: test cards only, no real money is charged (decision 028).");
+  }
 });
 
 async function shutdown(signal: string) {

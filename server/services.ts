@@ -92,6 +92,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       ? smtpMailer(config.smtpUrl, sender)
       : folderMailer(path.join(config.dataDir, "outbox"), sender);
     const outbox = new OutboxWorker(database.db, mailer, clock);
+    if (!config.databaseUrl) await outbox.resumeAlone();
     outbox.start();
     async function paymentDeps(): Promise<PaymentDeps> {
       const { site } = await currentContent();

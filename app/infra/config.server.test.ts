@@ -56,4 +56,46 @@ describe("the configuration", () => {
     );
     expect(() => parseConfig({ TRUST_PROXY: "many" })).toThrow(/TRUST_PROXY: must be the number of proxies/);
   });
+
+  describe("payments in production", () => {
+    const stripeKeys = {
+      STRIPE_SECRET_KEY: "sk_live_1",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_1",
+      STRIPE_WEBHOOK_SECRET: "whsec_1",
+    };
+
+    it("refuses a production site with a database or an address but no Stripe keys, naming both choices", () => {
+      for (const env of [
+        { NODE_ENV: "production", DATABASE_URL: "postgres://db.example.org/site" },
+        { NODE_ENV: "production", PUBLIC_URL: "https://www.example.org" },
+        { NODE_ENV: "production", DEMO_PAYMENTS: "false" },
+      ]) {
+        const attempt = () => parseConfig(env);
+        expect(attempt).toThrow(ConfigError);
+        expect(attempt).toThrow(/DEMO_PAYMENTS: a production site needs a payment provider/);
+        expect(attempt).toThrow(/Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET/);
+        expect(attempt).toThrow(/or set DEMO_PAYMENTS=true if this site is a demonstration/);
+      }
+    });
+
+    it("takes test cards in production only as a declared demonstration, or on the embedded defaults", () => {
+      // `npm start` with nothing set: the laptop demonstration.
+      expect(parseConfig({ NODE_ENV: "production" })).toMatchObject({ stripe: undefined, demoPayments: true });
+      expect(
+        parseConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db.example.org/site", DEMO_PAYMENTS: "true" }),
+      ).toMatchObject({ stripe: undefined, demoPayments: true });
+      expect(parseConfig({ NODE_ENV: "production", PUBLIC_URL: "https://x.example.org", ...stripeKeys })).toMatchObject(
+        { demoPayments: false, stripe: { secretKey: "sk_live_1" } },
+      );
+      // Development and tests run on test cards unless told otherwise.
+      expect(parseConfig({ DATABASE_URL: "postgres://db.example.org/site" }).demoPayments).toBe(true);
+    });
+
+    it("refuses DEMO_PAYMENTS=true beside Stripe keys, and a value that is not true or false", () => {
+      expect(() => parseConfig({ DEMO_PAYMENTS: "true", ...stripeKeys })).toThrow(
+        /DEMO_PAYMENTS=true takes only test cards, yet the Stripe keys are set/,
+      );
+      expect(() => parseConfig({ DEMO_PAYMENTS: "yes" })).toThrow(/DEMO_PAYMENTS: must be true or false/);
+    });
+  });
 });

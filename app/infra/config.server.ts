@@ -48,6 +48,7 @@ const envSchema = z
     STRIPE_PUBLISHABLE_KEY: optionalString.pipe(z.string().startsWith("pk_").optional()),
     STRIPE_WEBHOOK_SECRET: optionalString.pipe(z.string().startsWith("whsec_").optional()),
     STRIPE_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    DEMO_PAYMENTS: optionalString.pipe(z.enum(["true", "false"], { error: "must be true or false" }).optional()),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: optionalString,
     ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
@@ -64,6 +65,8 @@ const envSchema = z
         message: "set all three of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or none",
       });
     }
+    const problem = demoPaymentsProblem(env, stripe.every(Boolean));
+    if (problem) ctx.addIssue({ code: "custom", path: ["DEMO_PAYMENTS"], message: problem });
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: "custom",
@@ -72,6 +75,38 @@ const envSchema = z
       });
     }
   });
+
+interface PaymentSettings {
+  NODE_ENV: string;
+  DATABASE_URL?: string | undefined;
+  PUBLIC_URL?: string | undefined;
+  DEMO_PAYMENTS?: "true" | "false" | undefined;
+}
+
+/**
+ * Whether a site without Stripe keys takes the offline test cards (a demonstration, with its banner).
+ * Outside production, always. In production only when DEMO_PAYMENTS=true says so, or, with
+ * DEMO_PAYMENTS unset, on the embedded defaults (no DATABASE_URL, no PUBLIC_URL): `npm start` with
+ * nothing set is a demonstration of the site on a laptop, never a site that real visitors pay on.
+ */
+function demoPayments(env: PaymentSettings): boolean {
+  if (env.DEMO_PAYMENTS) return env.DEMO_PAYMENTS === "true";
+  return env.NODE_ENV !== "production" || (!env.DATABASE_URL && !env.PUBLIC_URL);
+}
+
+function demoPaymentsProblem(env: PaymentSettings, stripeSet: boolean): string | undefined {
+  if (stripeSet) {
+    return env.DEMO_PAYMENTS === "true"
+      ? "DEMO_PAYMENTS=true takes only test cards, yet the Stripe keys are set: unset one or the other"
+      : undefined;
+  }
+  if (env.NODE_ENV !== "production" || demoPayments(env)) return undefined;
+  return (
+    'a production site needs a payment provider, or real events would be "sold" with test cards. ' +
+    "Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET to take real card payments, " +
+    "or set DEMO_PAYMENTS=true if this site is a demonstration (test cards only, no real money is charged)"
+  );
+}
 
 export type Config = ReturnType<typeof parseConfig>;
 
@@ -117,6 +152,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
             apiUrl: e.STRIPE_API_URL,
           }
         : undefined,
+    /** No card provider: the offline test cards, with the banner that says no real money is charged. */
+    demoPayments: !(e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_WEBHOOK_SECRET) && demoPayments(e),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? "Kilele Village Trust <no-reply@example.org>",
     firstStaff: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,

@@ -95,9 +95,11 @@ function ConfirmationOutcome({ loaderData }: { loaderData: Outcome }) {
         <p>We could not confirm your booking just now.</p>
       ) : loaderData.kind === "refunded" ? (
         <p className="notice">
-          Sorry: your payment arrived after your seats were released and the event is now full. We have refunded{" "}
-          {formatPounds(loaderData.details.totalPence)} in full and sent you an e-mail. Booking reference{" "}
-          {loaderData.details.bookingRef} (code {shortCode(loaderData.details.bookingRef)}).
+          Sorry: your payment arrived after your seats were released and the event is now full.{" "}
+          {loaderData.pending
+            ? `We are refunding ${formatPounds(loaderData.details.totalPence)} in full, and will e-mail you when it is done.`
+            : `We have refunded ${formatPounds(loaderData.details.totalPence)} in full and sent you an e-mail.`}{" "}
+          Booking reference {loaderData.details.bookingRef} (code {shortCode(loaderData.details.bookingRef)}).
         </p>
       ) : (
         <>

@@ -34,6 +34,8 @@ export async function startSiteProcess(env: Record<string, string> = {}): Promis
       SAMPLE_EVENTS: "false",
       ADMIN_EMAIL: staffAccount.email,
       ADMIN_PASSWORD: staffAccount.password,
+      // A test site takes test cards, on PostgreSQL too, unless it is given Stripe keys.
+      ...(!env.STRIPE_SECRET_KEY && { DEMO_PAYMENTS: "true" }),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -15,8 +15,10 @@ export class TestSmtpServer {
       logger: false,
       onData: (stream, _session, callback) => {
         simpleParser(stream)
-          .then((mail) => {
+          .then(async (mail) => {
             this.received.push(mail);
+            // A held answer: the message is here, but the sender has not heard so (a crash now makes it send again).
+            await this.answersHeld;
             callback();
           })
           .catch(callback);
@@ -34,6 +36,18 @@ export class TestSmtpServer {
     return this.received.filter((mail) =>
       [mail.to ?? []].flat().some((to) => to.value.some((v) => v.address?.toLowerCase() === address.toLowerCase())),
     );
+  }
+
+  private answersHeld: Promise<void> | undefined;
+
+  /** Keeps every message received but unanswered until the returned function is called: a slow server. */
+  holdAnswers(): () => void {
+    let release = () => {};
+    this.answersHeld = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.answersHeld = undefined;
+      release();
+    };
   }
 
   get url() {

@@ -27,6 +27,9 @@ export class StripeStandIn {
   private next = 1;
   url = "";
 
+  /** `clock`: the test's clock, for the time a charge is taken when a test does not say. */
+  constructor(private readonly clock?: { now(): Date }) {}
+
   async start() {
     this.server = http.createServer((req, res) => {
       let body = "";
@@ -139,15 +142,22 @@ export class StripeStandIn {
 
   /**
    * Sets an intent's status. Succeeding charges the card (a Visa ending 4242 unless told), as
-   * Stripe's test card does: the intent's `latest_charge` then names the charge, which carries the card.
+   * Stripe's test card does: the intent's `latest_charge` then names the charge, which carries the card
+   * and, as `created` (whole seconds), when it was taken: `at`, or the time of the clock it was given.
    */
-  setStatus(id: string, status: string, card: { brand: string; last4: string } = { brand: "visa", last4: "4242" }) {
+  setStatus(
+    id: string,
+    status: string,
+    card: { brand: string; last4: string } = { brand: "visa", last4: "4242" },
+    at: Date = this.clock?.now() ?? new Date(),
+  ) {
     const intent = this.intents.get(id)!;
     intent.status = status;
     if (status !== "succeeded" || intent.latest_charge) return;
     const charge = {
       id: `ch_test_${this.next++}`,
       object: "charge",
+      created: Math.floor(at.getTime() / 1000),
       amount: intent.amount,
       currency: intent.currency,
       payment_intent: id,

@@ -5,12 +5,13 @@ import type { PaymentDeps } from "~/infra/payments/provider.server";
 import type { Mailer, MailMessage } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
-import { bookings, offlinePayments, outbox, tickets } from "../../../db/schema";
+import { bookings, offlinePayments, offlineRefunds, outbox, tickets } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { AppError } from "~/lib/errors";
 import { settleBooking, startBooking } from "./booking.server";
+import { runBookingRefunds } from "./cancellation.server";
 
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 const buyer = { name: "Amina Mushi", email: "amina@example.org" };
@@ -175,6 +176,124 @@ describe.each(engines)("booking on %s", (engine) => {
     expect(apology?.recipient).toBe("Amina Mushi <amina@example.org>");
     // Settling again does not refund twice or sell the seats.
     expect(await settleBooking(deps, late.bookingRef)).toMatchObject({ outcome: "refunded" });
+  });
+
+  describe("judged by when the provider says the buyer paid (hold 10:00 to 10:15)", () => {
+    const at = (time: string) => new Date(`2026-11-22T${time}Z`);
+    const bookingOf = async (ref: string) =>
+      (await database.db.select().from(bookings).where(eq(bookings.bookingRef, ref)))[0]!;
+    const notices = async () => (await mails()).filter((m) => m.kind === "booking-refunded");
+    /** The buyer pays (2 seats of 5) at `paidAt`; the booking is settled later. */
+    async function paidAt(time: string) {
+      const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+      clock.set(at(time));
+      await payments.confirmCard(started.clientSecret, card);
+      return started;
+    }
+    /** Someone else takes every seat, after the first hold ran out, and pays for them. */
+    async function seatsTakenAt(time: string) {
+      clock.set(at(time));
+      const others = await startBooking(deps, {
+        eventId,
+        name: "Grace Kimaro",
+        email: "grace@example.org",
+        quantity: 5,
+      });
+      await payments.confirmCard(others.clientSecret, card);
+      await settleBooking(deps, others.bookingRef);
+    }
+
+    it("paid at 10:14:50 and settled at 10:16 with the seats still free: kept, sold at 10:14:50", async () => {
+      const started = await paidAt("10:14:50");
+      clock.set(at("10:16:00"));
+      expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid", firstTime: true });
+      const [ticket] = await database.db.select().from(tickets);
+      expect(ticket).toMatchObject({ bookingRef: started.bookingRef, quantity: 2, dateSold: at("10:14:50") });
+      expect((await bookingOf(started.bookingRef)).paidAt).toEqual(at("10:14:50"));
+      const [receipt] = await mails();
+      expect(receipt!.kind).toBe("booking-receipt");
+      expect(JSON.stringify(receipt!.payload)).toContain("10:14");
+    });
+
+    it("paid at 10:14:50, its seats sold at 10:15:30 before it was settled: refunded, and told it paid in time", async () => {
+      const started = await paidAt("10:14:50");
+      await seatsTakenAt("10:15:30");
+      clock.set(at("10:16:00"));
+      expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "refunded" });
+      const [notice] = await notices();
+      expect(JSON.stringify(notice!.payload)).toContain("you paid for Quiz Night in time");
+      expect(await ticketCount()).toBe(1);
+    });
+
+    it("paid at 10:17, after the hold and its grace: kept when the seats are free", async () => {
+      const started = await paidAt("10:17:00");
+      clock.set(at("10:18:00"));
+      expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid" });
+      const [ticket] = await database.db.select().from(tickets);
+      expect(ticket!.dateSold).toEqual(at("10:17:00"));
+    });
+
+    it("paid at 10:17 after the seats were sold at 10:16: refunded, and told it came too late", async () => {
+      const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+      await seatsTakenAt("10:16:00");
+      clock.set(at("10:17:00"));
+      await payments.confirmCard(started.clientSecret, card);
+      expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "refunded" });
+      const [notice] = await notices();
+      expect(JSON.stringify(notice!.payload)).toContain("arrived after your seats were released");
+      expect(await ticketCount()).toBe(1);
+    });
+
+    it("a hold is judged when the settlement holds its locks, not when it began: no seat sold twice", async () => {
+      const started = await paidAt("10:14:50");
+      clock.set(at("10:14:59"));
+      // The settlement waits for its locks: meanwhile the hold runs out and another buyer takes every seat.
+      let waited = false;
+      const busy = Object.create(database.db) as typeof database.db;
+      busy.transaction = (async (...args: Parameters<typeof database.db.transaction>) => {
+        if (!waited) {
+          waited = true;
+          await seatsTakenAt("10:15:10");
+        }
+        return database.db.transaction(...args);
+      }) as typeof database.db.transaction;
+      expect(await settleBooking({ ...deps, db: busy }, started.bookingRef)).toMatchObject({
+        outcome: "refunded",
+      });
+      const sold = (await database.db.select().from(tickets)).filter((t) => t.isValid);
+      expect(sold.reduce((n, t) => n + t.quantity, 0)).toBe(5);
+    });
+
+    it("a refund the provider fails says nothing to the buyer, and the refunds job makes it later, once", async () => {
+      const started = await paidAt("10:14:50");
+      await seatsTakenAt("10:15:30");
+      clock.set(at("10:16:00"));
+      const failing: OfflineProvider = {
+        ...payments,
+        refundPayment: () => Promise.reject(new Error("The card provider is down")),
+      };
+      const quiet = console.error;
+      console.error = () => {};
+      try {
+        expect(await settleBooking({ ...deps, payments: failing }, started.bookingRef)).toMatchObject({
+          outcome: "refunding",
+        });
+        expect(await notices()).toEqual([]);
+        expect((await bookingOf(started.bookingRef)).status).toBe("refund_pending");
+        // The refunds job, with the provider working again.
+        await runBookingRefunds({ ...deps }, { shouldStop: () => false });
+      } finally {
+        console.error = quiet;
+      }
+      expect((await bookingOf(started.bookingRef)).status).toBe("refunded");
+      expect(await notices()).toHaveLength(1);
+      expect((await database.db.select().from(offlineRefunds)).map((r) => r.paymentId)).toHaveLength(1);
+      // Settling again (a webhook's retry) neither refunds nor tells twice.
+      expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "refunded" });
+      await runBookingRefunds({ ...deps }, { shouldStop: () => false });
+      expect(await notices()).toHaveLength(1);
+      expect(await database.db.select().from(offlineRefunds)).toHaveLength(1);
+    });
   });
 
   it("the outbox keeps a receipt until the mail server takes it, then sends it once", async () => {

@@ -246,14 +246,35 @@ export function releaseOwnHold(
 export type Settlement =
   | { outcome: "paid"; booking: BookingRow; firstTime: boolean }
   | { outcome: "refunded"; booking: BookingRow }
+  /** The payment is to be given back, but the provider has not yet done it: asked again later. */
+  | { outcome: "refunding"; booking: BookingRow }
   | { outcome: "pending"; booking: BookingRow; status: string }
   | { outcome: "unknown" };
 
 /**
+ * How much later than the end of its hold a payment may have succeeded and still count as made in
+ * time: the provider's clock and ours may differ a little, and a card confirmed in the hold's last
+ * seconds is charged a moment later (decision 028).
+ */
+export const paymentGraceMs = 60_000;
+
+// Why a paid booking is being refunded: written in its history, and read back for the buyer's notice.
+const refundReasons = {
+  cancelled: "Paid after the event was cancelled",
+  full: "Paid after the hold expired, and the seats had gone",
+  "confirmed-late": "Paid in time, but confirmed after the hold had run out, and the seats had gone",
+} as const;
+type RefundReason = keyof typeof refundReasons;
+
+/**
  * Settles a booking from what the payment provider says (never from the visitor's URL). Called by
  * the webhook and by the confirmation page, in either order, any number of times: the booking row
- * is locked, so the ticket and its receipt are created exactly once. A payment that arrives after
- * its hold expired keeps its seats if there are still enough, and is refunded otherwise. `known` is
+ * is locked, so the ticket and its receipt are created exactly once. The hold is judged at the
+ * moment the locks are held (a `now` read earlier could let a payment keep seats that a checkout
+ * took meanwhile). While the hold still counts, its seats are the buyer's. After it ran out, the
+ * payment keeps its seats if there are still enough, and is refunded otherwise, whether it was made
+ * in time (by the provider's clock: `succeededAt`) and reached us late, or made late; the buyer is
+ * told which. The ticket and receipt carry the time the provider says the buyer paid. `known` is
  * the payment as the provider has just given it (the webhook), so it need not be asked twice.
  */
 export async function settleBooking(deps: PaymentDeps, bookingRef: string, known?: Payment): Promise<Settlement> {
@@ -261,10 +282,8 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
   if (!booking?.providerPaymentId) return { outcome: "unknown" };
   if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false };
-  if (booking.status === "refunded" || booking.status === "refund_pending") {
-    if (booking.status === "refund_pending") await finishRefund(deps, booking);
-    return { outcome: "refunded", booking };
-  }
+  if (booking.status === "refunded") return { outcome: "refunded", booking };
+  if (booking.status === "refund_pending") return finishRefund(deps, booking);
 
   const payment =
     known?.id === booking.providerPaymentId ? known : await deps.payments.retrievePayment(booking.providerPaymentId);
@@ -274,15 +293,19 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
     return { outcome: "pending", booking, status: "amount_mismatch" };
   }
 
-  const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(bookings).where(eq(bookings.bookingRef, bookingRef)).for("update");
     if (!locked) return { outcome: "unknown" } as const;
     if (locked.status === "paid") return { outcome: "paid", booking: locked, firstTime: false } as const;
     if (locked.status === "refunded" || locked.status === "refund_pending")
-      return { outcome: "refunded", booking: locked } as const;
+      return { outcome: "refund", booking: locked } as const;
     const [event] = await tx.select().from(events).where(eq(events.id, locked.eventId)).for("update");
+    // Read under the locks: a checkout counting seats now waits for us, or has already counted.
+    const now = deps.clock.now();
+    // When the buyer paid, as the provider says; never later than now (a provider clock ahead of ours).
+    const paidAt = payment.succeededAt && payment.succeededAt < now ? payment.succeededAt : now;
     const holdValid = locked.status === "held" && locked.holdExpiresAt > now;
+    const inTime = paidAt.getTime() <= locked.holdExpiresAt.getTime() + paymentGraceMs;
     // A payment for an event cancelled meanwhile is given back, however many seats are free.
     const cancelled = event!.cancelledAt !== null;
     const fits =
@@ -290,30 +313,15 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       (holdValid ||
         locked.quantity <=
           event!.totalAvailableTickets - (await seatsTaken(tx, locked.eventId, now, locked.bookingRef)));
-    const details = {
-      bookingRef,
-      holderName: locked.holderName,
-      email: locked.email,
-      quantity: locked.quantity,
-      amountPence: locked.amountPence,
-      event: { name: event!.name, eventDate: event!.eventDate, location: event!.location },
-      charity: deps.charity,
-    };
     if (!fits) {
+      const reason: RefundReason = cancelled ? "cancelled" : inTime ? "confirmed-late" : "full";
       const [updated] = await tx
         .update(bookings)
         .set({ status: "refund_pending", updatedAt: now })
         .where(eq(bookings.bookingRef, bookingRef))
         .returning();
-      await record(
-        tx,
-        bookingRef,
-        "refund_pending",
-        cancelled ? "Paid after the event was cancelled" : "Paid after the hold expired, and the seats had gone",
-        now,
-      );
-      const notice = await refundNotice(details, cancelled ? "cancelled" : "full");
-      await queueMail(tx, { kind: "booking-refunded", about: bookingRef, message: notice, now });
+      // The buyer is told only once the provider has given the money back (finishRefund).
+      await record(tx, bookingRef, "refund_pending", refundReasons[reason], now);
       return { outcome: "refund", booking: updated! } as const;
     }
     const [updated] = await tx
@@ -321,7 +329,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       // The card is kept for the receipt (and a receipt sent again): brand and last four digits only.
       .set({
         status: "paid",
-        paidAt: now,
+        paidAt,
         cardBrand: payment.card?.brand,
         cardLast4: payment.card?.last4,
         updatedAt: now,
@@ -335,39 +343,96 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       bookingRef,
       isValid: true,
       quantity: locked.quantity,
-      dateSold: now,
+      dateSold: paidAt,
     });
     await record(
       tx,
       bookingRef,
       "paid",
-      holdValid ? "Payment succeeded" : "Payment succeeded after the hold expired; seats were still free",
+      holdValid
+        ? "Payment succeeded"
+        : inTime
+          ? "Payment succeeded in time, confirmed after the hold had run out; seats were still free"
+          : "Payment succeeded after the hold expired; seats were still free",
       now,
     );
     const ticketCostPence = (locked.amountPence - bookingFeePence) / locked.quantity;
-    const receipt = await bookingReceipt({ ...details, ticketCostPence, paidAt: now, card: payment.card });
+    const receipt = await bookingReceipt({
+      ...detailsOf(locked, event!, deps),
+      ticketCostPence,
+      paidAt,
+      card: payment.card,
+    });
     await queueMail(tx, { kind: "booking-receipt", about: bookingRef, message: receipt, now });
     await announceChange(tx, "availability");
     return { outcome: "paid", booking: updated!, firstTime: true } as const;
   });
-  if (result.outcome === "refund") {
-    await finishRefund(deps, result.booking);
-    return { outcome: "refunded", booking: result.booking };
-  }
+  if (result.outcome === "refund") return finishRefund(deps, result.booking);
   return result;
 }
 
-async function finishRefund(deps: PaymentDeps, booking: BookingRow) {
-  await deps.payments.refundPayment(booking.providerPaymentId!, `refund-${booking.bookingRef}`);
-  const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+function detailsOf(booking: BookingRow, event: typeof events.$inferSelect, deps: Pick<PaymentDeps, "charity">) {
+  return {
+    bookingRef: booking.bookingRef,
+    holderName: booking.holderName,
+    email: booking.email,
+    quantity: booking.quantity,
+    amountPence: booking.amountPence,
+    event: { name: event.name, eventDate: event.eventDate, location: event.location },
+    charity: deps.charity,
+  };
+}
+
+/**
+ * Gives back a payment that cannot have its seats (always with the same idempotency key, so it is
+ * made once however often this runs). Only when the provider has made the refund is the booking
+ * marked refunded and the buyer's notice queued, in one transaction; if the provider fails, the
+ * booking stays `refund_pending`, nobody is told anything untrue, and the refunds job asks again.
+ */
+async function finishRefund(deps: PaymentDeps, booking: BookingRow): Promise<Settlement> {
+  try {
+    await deps.payments.refundPayment(booking.providerPaymentId!, `refund-${booking.bookingRef}`);
+  } catch (error) {
+    console.error(`The refund of booking ${booking.bookingRef} is waiting for the payment provider:`, error);
+    return { outcome: "refunding", booking };
+  }
+  const done = await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(bookings).where(eq(bookings.bookingRef, booking.bookingRef)).for("update");
+    if (locked?.status !== "refund_pending") return locked ?? booking;
+    const now = deps.clock.now();
     const [row] = await tx
       .update(bookings)
-      .set({ status: "refunded", refundedPence: booking.amountPence, updatedAt: now })
-      .where(and(eq(bookings.bookingRef, booking.bookingRef), eq(bookings.status, "refund_pending")))
+      .set({ status: "refunded", refundedPence: locked.amountPence, updatedAt: now })
+      .where(eq(bookings.bookingRef, booking.bookingRef))
       .returning();
-    if (row) await record(tx, booking.bookingRef, "refunded", "The payment was refunded in full", now);
+    await record(tx, booking.bookingRef, "refunded", "The payment was refunded in full", now);
+    const [event] = await tx.select().from(events).where(eq(events.id, locked.eventId));
+    const [why] = await tx
+      .select({ note: bookingHistory.note })
+      .from(bookingHistory)
+      .where(and(eq(bookingHistory.bookingRef, booking.bookingRef), eq(bookingHistory.status, "refund_pending")));
+    const reason = (Object.keys(refundReasons) as RefundReason[]).find((r) => refundReasons[r] === why?.note) ?? "full";
+    const notice = await refundNotice(detailsOf(locked, event!, deps), reason);
+    await queueMail(tx, { kind: "booking-refunded", about: booking.bookingRef, message: notice, now });
+    return row!;
   });
+  return { outcome: "refunded", booking: done };
+}
+
+/**
+ * Asks again for the refunds of late payments the provider did not make at the first asking
+ * (`refund_pending` bookings), oldest first: run by the refunds job, at start-up and on its timer.
+ */
+export async function finishLatePaymentRefunds(deps: PaymentDeps, shouldStop: () => boolean = () => false) {
+  const waiting = await deps.db
+    .select()
+    .from(bookings)
+    .where(eq(bookings.status, "refund_pending"))
+    .orderBy(bookings.updatedAt);
+  for (const booking of waiting) {
+    if (shouldStop()) return;
+    await finishRefund(deps, booking);
+  }
 }
 
 /** One booking with its status history, for staff. */

@@ -8,6 +8,7 @@ import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { auditLog, bookingHistory, bookings, events, refunds } from "../../../db/schema";
 import { refundForCancellation, retryPendingRefunds, type Refunder, type RefundDeps } from "./refunds.server";
+import { finishLatePaymentRefunds } from "./booking.server";
 import { cancelEventSchema, refundMessages } from "./schema";
 
 // Cancelling an event (docs/decisions/015-bookings-and-refunds.md): sales stop at once, and a job
@@ -206,6 +207,7 @@ export async function runBookingRefunds(
   options: { pauseMs?: number; shouldStop: () => boolean },
 ): Promise<void> {
   await retryPendingRefunds(deps, options.shouldStop);
+  await finishLatePaymentRefunds(deps, options.shouldStop);
   for (const eventId of await cancelledEventsToRefund(deps.db)) {
     await refundCancelledEvent(deps, eventId, options);
   }

@@ -20,7 +20,8 @@ export interface ConfirmedDetails {
 
 export type BookingReturn =
   | { kind: "unknown" }
-  | { kind: "refunded"; details: ConfirmedDetails }
+  /** `pending`: the provider has not yet given the money back (it is asked again); the buyer is told once it has. */
+  | { kind: "refunded"; details: ConfirmedDetails; pending: boolean }
   | { kind: "status"; status: string | null; details: ConfirmedDetails }
   | { kind: "paid"; status: string | null; details: ConfirmedDetails; receiptError: string | null };
 
@@ -53,7 +54,8 @@ export async function bookingReturn(
     ticketCostPence: (booking.amountPence - bookingFeePence) / booking.quantity,
     totalPence: booking.amountPence,
   };
-  if (settlement.outcome === "refunded") return { kind: "refunded", details };
+  if (settlement.outcome === "refunded") return { kind: "refunded", details, pending: false };
+  if (settlement.outcome === "refunding") return { kind: "refunded", details, pending: true };
   if (settlement.outcome === "pending")
     return { kind: "status", status: paymentStatusText(settlement.status), details };
   const delivery = await deps.outbox.deliver("booking-receipt", bookingRef);

@@ -117,7 +117,7 @@ function calendarFile(details: ReceiptDetails): string | undefined {
 /** The apology when seats had gone by the time a late payment arrived, and the money went back. */
 export function refundNotice(
   details: Pick<ReceiptDetails, "bookingRef" | "holderName" | "email" | "amountPence" | "event" | "charity">,
-  why: "full" | "cancelled" = "full",
+  why: "full" | "cancelled" | "confirmed-late" = "full",
 ): Promise<MailMessage> {
   const { event } = details;
   return composeLetter({
@@ -134,7 +134,9 @@ export function refundNotice(
         paragraph:
           why === "cancelled"
             ? `We are sorry: ${event.name} has been cancelled, so we cannot accept your payment.`
-            : `We are sorry: your payment for ${event.name} arrived after your seats were released, and the event is now full.`,
+            : why === "confirmed-late"
+              ? `We are sorry: you paid for ${event.name} in time, but the card provider's confirmation reached us only after your seats had been released, and they have since been taken: the event is now full.`
+              : `We are sorry: your payment for ${event.name} arrived after your seats were released, and the event is now full.`,
       },
       {
         paragraph: `We have refunded the full ${formatPounds(details.amountPence)} to your card; it can take 5 to 10 days to appear.`,

@@ -19,8 +19,8 @@ describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
-    stripe = await new StripeStandIn().start();
     clock = testClock("2026-11-22T10:00:00Z");
+    stripe = await new StripeStandIn(clock).start();
     deps = {
       db: database.db,
       payments: stripeProvider(stripe.settings()),
@@ -118,5 +118,19 @@ describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
     const refund = stripe.requests.find((r) => r.path === "/v1/refunds");
     expect(refund?.form.get("payment_intent")).toBe("pi_test_1");
     expect(refund?.headers["idempotency-key"]).toBe(`refund-${late.bookingRef}`);
+  });
+
+  it("reads when the buyer paid from Stripe's charge: paid in time, heard of late, kept at that time", async () => {
+    const started = await startBooking(deps, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 });
+    // 3-D Secure done and the card charged at 10:14:50; the webhook reaches us at 10:16.
+    stripe.setStatus("pi_test_1", "succeeded", undefined, new Date("2026-11-22T10:14:50Z"));
+    clock.set("2026-11-22T10:16:00Z");
+    const response = await handlePaymentWebhook(deps, signedDelivery(succeeded("evt_late", "pi_test_1")));
+    expect(response.status).toBe(200);
+    const [ticket] = await database.db.select().from(tickets);
+    expect(ticket).toMatchObject({ bookingRef: started.bookingRef, dateSold: new Date("2026-11-22T10:14:50Z") });
+    expect(await deps.payments.retrievePayment("pi_test_1")).toMatchObject({
+      succeededAt: new Date("2026-11-22T10:14:50Z"),
+    });
   });
 });

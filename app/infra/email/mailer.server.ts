@@ -26,7 +26,11 @@ export type MailMessage = z.infer<typeof mailMessageSchema>;
 export interface Mailer {
   /** Where mail goes, for logs: "smtp://host:port" or the outbox folder. */
   describe(): string;
-  send(message: MailMessage): Promise<void>;
+  /**
+   * `messageId`: the same for every attempt at one e-mail, so that if a crash makes the outbox send
+   * it twice (the server took it, we did not hear), mail programs can see the second as the same one.
+   */
+  send(message: MailMessage, options?: { messageId?: string }): Promise<void>;
 }
 
 /**
@@ -39,8 +43,9 @@ export interface Sender {
   replyTo: () => string | Promise<string>;
 }
 
-async function toNodemailer(sender: Sender, message: MailMessage) {
+async function toNodemailer(sender: Sender, message: MailMessage, messageId?: string) {
   return {
+    ...(messageId && { messageId }),
     from: sender.from,
     replyTo: await sender.replyTo(),
     to: message.to,
@@ -66,8 +71,8 @@ export function smtpMailer(url: string, sender: Sender): Mailer {
   const where = new URL(url);
   return {
     describe: () => `${where.protocol}//${where.hostname}:${where.port || 587}`,
-    async send(message) {
-      await transport.sendMail(await toNodemailer(sender, message));
+    async send(message, options) {
+      await transport.sendMail(await toNodemailer(sender, message, options?.messageId));
     },
   };
 }
@@ -77,8 +82,10 @@ export function folderMailer(dir: string, sender: Sender): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     describe: () => dir,
-    async send(message) {
-      const info = (await transport.sendMail(await toNodemailer(sender, message))) as unknown as { message: Buffer };
+    async send(message, options) {
+      const info = (await transport.sendMail(await toNodemailer(sender, message, options?.messageId))) as unknown as {
+        message: Buffer;
+      };
       await fs.mkdir(dir, { recursive: true });
       // eslint-disable-next-line no-restricted-syntax -- only a file name, sorting the folder by arrival
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.to.replace(/[^\w.@-]/g, "_")}.eml`;

@@ -74,6 +74,40 @@ describe.each(engines)("the outbox on %s", (engine) => {
     expect(row!.sentAt).not.toBeNull();
   });
 
+  it("after a kill mid-send, a restart alone on its data sends the claimed e-mail at once, with the same Message-ID", async () => {
+    await smtp.start();
+    const mailer = smtpMailer(smtp.url, { from: "tickets@example.org", replyTo: () => "kilele@example.org" });
+    const clock = testClock("2026-11-22T10:00:00Z");
+    await queueMail(database.db, { kind: "booking-receipt", about: "k", message: receipt, now: clock.now() });
+    // The first process claims it, and the mail server takes it; then the process dies before it records the send.
+    let sent: Parameters<typeof mailer.send> | undefined;
+    const dying = new OutboxWorker(
+      database.db,
+      {
+        describe: () => "dying",
+        async send(...args) {
+          sent = args;
+          await mailer.send(...args);
+          throw new Error("killed");
+        },
+      },
+      clock,
+    );
+    await dying.deliver("booking-receipt", "k");
+    // (Its failure is recorded here, as a kill would not: undo that, leaving only its lease.)
+    await database.db
+      .update(outbox)
+      .set({ attempts: 0, lastError: null, nextAttemptAt: new Date(clock.now().getTime() + 120_000) });
+    const restarted = new OutboxWorker(database.db, mailer, clock);
+    await restarted.resumeAlone();
+    await restarted.deliverDue();
+    expect(smtp.received).toHaveLength(2);
+    expect(smtp.received[0]!.messageId).toBe(sent![1]!.messageId);
+    expect(smtp.received[1]!.messageId).toBe(smtp.received[0]!.messageId);
+    const [row] = await database.db.select().from(outbox);
+    expect(row!.sentAt).not.toBeNull();
+  });
+
   it("reads the charity's address for Reply-To when each e-mail is sent, so a retry follows a change", async () => {
     await smtp.start();
     const clock = testClock("2026-11-22T10:00:00Z");

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { outbox } from "../../../db/schema";
 import type { Clock } from "~/lib/clock";
@@ -65,6 +65,20 @@ export class OutboxWorker {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
+  }
+
+  /**
+   * After a crash on the embedded database, whose data folder one process alone may open, no other
+   * sender can hold a lease: every unsent e-mail is made due now, so a restart sends at once what
+   * the killed process had claimed, instead of two minutes later (decision 028). Not for a shared
+   * PostgreSQL, where another process's lease is real.
+   */
+  async resumeAlone() {
+    const now = this.now();
+    await this.db
+      .update(outbox)
+      .set({ nextAttemptAt: now })
+      .where(and(isNull(outbox.sentAt), gt(outbox.nextAttemptAt, now)));
   }
 
   private now() {
@@ -137,7 +151,7 @@ export class OutboxWorker {
       if (!stored.success) {
         throw new Error(`The stored e-mail is not valid: ${z.prettifyError(stored.error).replace(/\n/g, "; ")}`);
       }
-      await this.mailer.send(stored.data);
+      await this.mailer.send(stored.data, { messageId: `<${row.id}@outbox.kilele-trust>` });
       await this.db
         .update(outbox)
         .set({ sentAt: this.now(), attempts: sql`${outbox.attempts} + 1`, lastError: null })

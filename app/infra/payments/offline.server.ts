@@ -32,6 +32,7 @@ function toPayment(row: Row): Payment {
     currency: row.currency,
     metadata: row.metadata,
     card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+    succeededAt: row.status === "succeeded" ? row.succeededAt : null,
   };
 }
 
@@ -121,7 +122,13 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
       const [updated] = await db
         .update(offlinePayments)
         // Only what Stripe would tell us of the card: its brand and last four digits.
-        .set({ status: "succeeded", lastError: null, cardBrand: cardBrandOf(digits), cardLast4: digits.slice(-4) })
+        .set({
+          status: "succeeded",
+          lastError: null,
+          cardBrand: cardBrandOf(digits),
+          cardLast4: digits.slice(-4),
+          succeededAt: clock.now(),
+        })
         .where(eq(offlinePayments.id, row.id))
         .returning();
       return { payment: toPayment(updated!) };

@@ -15,6 +15,12 @@ export interface Payment {
   metadata: Record<string, string>;
   /** The card it was paid with, once it succeeded, where the provider says (for the receipt). */
   card: PaymentCard | null;
+  /**
+   * When the provider says the money was taken (Stripe: the latest charge's `created`; the offline
+   * provider: when it recorded the card's confirmation); null before that, or where it does not say.
+   * Read from the provider, never from the browser: settling judges the hold by it (decision 028).
+   */
+  succeededAt: Date | null;
 }
 
 export interface NewPayment {

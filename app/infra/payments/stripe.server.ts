@@ -20,7 +20,19 @@ function toPayment(intent: Stripe.PaymentIntent): Payment {
     currency: intent.currency,
     metadata: { ...intent.metadata },
     card: cardOf(intent),
+    succeededAt: succeededAtOf(intent),
   };
+}
+
+/**
+ * When the money was taken: the latest charge's `created` (seconds), when the intent succeeded and
+ * was read with its charge expanded. A charge is created when the card is confirmed, after any 3-D
+ * Secure step, so this is the moment the buyer paid, however late we hear of it.
+ */
+function succeededAtOf(intent: Stripe.PaymentIntent): Date | null {
+  const charge = intent.latest_charge;
+  if (intent.status !== "succeeded" || !charge || typeof charge === "string") return null;
+  return typeof charge.created === "number" ? new Date(charge.created * 1000) : null;
 }
 
 /** The card's brand and last four digits, from the intent's latest charge when it was read expanded. */

@@ -1,0 +1,1 @@
+ALTER TABLE "offline_payments" ADD COLUMN "succeeded_at" timestamp with time zone;
