@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import http from "node:http";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { openDatabase } from "~/infra/db/database.server";
-import { feedLimits } from "~/features/events/availability-feed.server";
-import { createPostgresDatabase, engines, insertEvent } from "../tests/support/databases";
-import { startSiteProcess, type RunningSite } from "../tests/support/site-process";
+import { expect, test } from "@playwright/test";
+import { openDatabase } from "../../app/infra/db/database.server";
+import { feedLimits } from "../../app/features/events/availability-feed.server";
+import { createPostgresDatabase, engines, insertEvent } from "../support/databases";
+import { startSiteProcess, type RunningSite } from "../support/site-process";
 
 // The live feed of the production build (`npm run build` first), over real sockets: every address
 // on 127.0.0.0/8 is this machine, so a client picks its address with `localAddress`.
@@ -56,18 +56,18 @@ async function waitFor(condition: () => boolean, what: string) {
   }
 }
 
-describe("the live feed's limit per address, on the production build", () => {
+test.describe("the live feed's limit per address, on the production build", () => {
   let site: RunningSite;
   const feeds: Feed[] = [];
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     site = await startSiteProcess();
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     for (const feed of feeds) feed.request.destroy();
     await site?.stop();
   });
 
-  it(`one address opens ${feedLimits.perAddress} feeds, the next is refused with 429, while another address still connects`, async () => {
+  test(`one address opens ${feedLimits.perAddress} feeds, the next is refused with 429, while another address still connects`, async () => {
     for (let i = 0; i < feedLimits.perAddress; i++) feeds.push(await openFeed(site, "127.0.0.2"));
     expect(feeds.map((feed) => feed.status)).toEqual(feeds.map(() => 200));
     await waitFor(() => feeds.every((feed) => feed.text().includes("event: availability")), "every snapshot");
@@ -93,20 +93,22 @@ describe("the live feed's limit per address, on the production build", () => {
   });
 });
 
-describe.runIf(engines.includes("postgres"))("a client that never reads, on the production build", () => {
+test.describe("a client that never reads, on the production build", () => {
+  test.skip(!engines.includes("postgres"), "needs TEST_DATABASE_URL");
   let site: RunningSite;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     database = await createPostgresDatabase();
     site = await startSiteProcess({ DATABASE_URL: database.url });
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await site?.stop();
     await database?.drop();
   });
 
   // A few hundred updates of 30 KB through a real server and database.
-  it("is dropped once updates pile up, and the server's memory stays put", { timeout: 180_000 }, async () => {
+  test("is dropped once updates pile up, and the server's memory stays put", async () => {
+    test.setTimeout(180_000);
     // Enough events that one change to all of them is a large update (about 30 KB).
     const handle = await openDatabase({ url: database.url });
     for (let batch = 0; batch < 8; batch++) {
@@ -115,7 +117,6 @@ describe.runIf(engines.includes("postgres"))("a client that never reads, on the 
     await handle.close();
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    onTestFinished(() => client.end());
 
     const reader = await openFeed(site, "127.0.0.2");
     const stalled = await Promise.all(Array.from({ length: 5 }, () => openFeed(site, "127.0.0.4", { read: false })));
@@ -149,5 +150,6 @@ describe.runIf(engines.includes("postgres"))("a client that never reads, on the 
         `server resident memory ${before.toFixed(1)} → ${piledUp.toFixed(1)} MB`,
     );
     reader.request.destroy();
+    await client.end();
   });
 });
