@@ -147,6 +147,14 @@ export async function postgresTemplate(base: string): Promise<string> {
       await admin.query(`CREATE DATABASE ${building}`);
       const handle = await openDatabase({ url: databaseUrl(base, building) });
       await handle.close();
+      // A closed connection's server process may linger a moment, and a database in use cannot be renamed.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [
+          building,
+        ]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
       await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
       return name;
     } finally {
