@@ -2,7 +2,8 @@ import { defineConfig, devices } from "@playwright/test";
 import { chromiumArgs, findChromium } from "./tests/support/chromium";
 
 // Browser tests run against the production build (`npm run build` first; `npm test` does it).
-// Each test file starts its own server with its own data folder: see tests/support/fixtures.ts.
+// Each worker starts a server with its own data folder (tests that count or store get one per test):
+// see tests/support/fixtures.ts. Servers start on a copy of a migrated data folder (decision 029).
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,

@@ -9,5 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two test files at a time on the two-core machines: Vitest's default (cores - 1) ran one, and a
+    // file spends much of its time waiting on PostgreSQL or its own database's start.
+    // docs/decisions/029-a-fast-test-suite.md.
+    maxWorkers: 2,
   },
 });

@@ -3,11 +3,15 @@
 // plus one <name>-<fallbackWidth>.jpg. Run by `npm run build` (tsx scripts/build-images.ts).
 //
 // Incremental: an output newer than its source is left alone, so a second build is quick.
+// Cached: every rendition is also kept in a cache folder outside the work tree (IMAGE_CACHE_DIR,
+// else ~/.cache/kilele-images), named by a hash of the source's bytes, the rendition, the code that
+// encodes it and sharp's version, so a fresh clone (CI) copies them instead of encoding them again.
 // Outputs whose source has gone (or whose width/format is no longer offered) are removed.
 // A source that fails to render stops the build with a non-zero exit and names the file.
 
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -18,6 +22,7 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sourceDir = path.join(root, "content", "images");
 const outputDir = path.join(root, "public", "images");
 const sourceExtensions = new Set([".svg", ".png", ".jpg", ".jpeg"]);
+const cacheDir = process.env.IMAGE_CACHE_DIR || path.join(os.homedir(), ".cache", "kilele-images");
 /** Two files at a time: the build machines have two cores. */
 const concurrency = 2;
 
@@ -101,7 +106,38 @@ async function writeAtomically(file: string, data: Buffer): Promise<void> {
   await fs.rename(temp, file);
 }
 
-async function render(source: Source, stale: Output[]): Promise<number> {
+/** What an output's bytes depend on besides its source: the encoder's code and sharp's version. */
+const encoderHash = (async () => {
+  const hash = createHash("sha256");
+  hash.update(sharp.versions.sharp ?? "").update(JSON.stringify(sharp.versions));
+  for (const file of ["app/infra/images/renditions.server.ts", "app/lib/images.ts", "scripts/build-images.ts"]) {
+    hash.update(await fs.readFile(path.join(root, file)));
+  }
+  return hash.digest("hex");
+})();
+
+function cacheFile(sourceHash: string, output: Output): string {
+  const key = createHash("sha256").update(sourceHash).update(`${output.width}.${output.format}`).digest("hex");
+  return path.join(cacheDir, `${key}.${output.format}`);
+}
+
+/**
+ * Copies the outputs from the cache when it has them all; false when it lacks any (a cache that
+ * cannot be read is no cache).
+ */
+async function fromCache(sourceHash: string, stale: Output[]): Promise<boolean> {
+  let found: Buffer[];
+  try {
+    found = await Promise.all(stale.map((output) => fs.readFile(cacheFile(sourceHash, output))));
+  } catch {
+    return false;
+  }
+  for (const [i, output] of stale.entries()) await writeAtomically(output.file, found[i]!);
+  return true;
+}
+
+/** Renders the stale outputs; caches them when they are all of the source's (the smaller ones scale from the largest). */
+async function render(source: Source, stale: Output[], sourceHash: string): Promise<number> {
   const isSvg = path.extname(source.file).toLowerCase() === ".svg";
   const meta = await sharp(source.file).metadata();
   if (!meta.width || !meta.height) throw new Error("has no width or height");
@@ -113,6 +149,11 @@ async function render(source: Source, stale: Output[]): Promise<number> {
   for (const output of stale) {
     const data = await encodeRendition(master, output);
     await writeAtomically(output.file, data);
+    if (stale.length === source.outputs.length) {
+      await writeAtomically(cacheFile(sourceHash, output), data).catch((error: Error) =>
+        console.warn(`build-images: could not cache ${path.relative(root, output.file)}: ${error.message}`),
+      );
+    }
     written += data.length;
   }
   return written;
@@ -158,6 +199,7 @@ async function main(): Promise<void> {
 
   let rendered = 0;
   let upToDate = 0;
+  let cached = 0;
   let bytes = 0;
   const failures: string[] = [];
   const queue = [...sources];
@@ -171,8 +213,16 @@ async function main(): Promise<void> {
           upToDate++;
           continue;
         }
+        const sourceHash = createHash("sha256")
+          .update(await encoderHash)
+          .update(await fs.readFile(source.file))
+          .digest("hex");
+        if (await fromCache(sourceHash, stale)) {
+          cached++;
+          continue;
+        }
         // Read the total only after the await: `bytes += await ...` would lose the other worker's additions.
-        const written = await render(source, stale);
+        const written = await render(source, stale, sourceHash);
         bytes += written;
         rendered++;
       } catch (error) {
@@ -191,7 +241,7 @@ async function main(): Promise<void> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const removedNote = removed > 0 ? `, ${removed} stale removed` : "";
   console.log(
-    `build-images: ${rendered} rendered, ${upToDate} up to date${removedNote}, ${Math.round(bytes / 1024)} KB written in ${seconds}s`,
+    `build-images: ${rendered} rendered, ${cached} from the cache, ${upToDate} up to date${removedNote}, ${Math.round(bytes / 1024)} KB written in ${seconds}s`,
   );
 }
 

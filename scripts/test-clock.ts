@@ -21,6 +21,7 @@ const failures: string[] = [];
 for (const offset of offsets) {
   const report = `reports/unit-clock${offset}.json`;
   console.log(`\n=== Unit and integration tests with the clock moved ${offset} (faketime) ===`);
+  const started = performance.now();
   const result = spawnSync(
     "faketime",
     [
@@ -34,6 +35,7 @@ for (const offset of offsets) {
     ],
     { stdio: "inherit" },
   );
+  console.log(`=== The clock moved ${offset}: ${Math.round((performance.now() - started) / 1000)} s ===`);
   const counts = readJson<{
     numPassedTests: number;
     numFailedTests: number;

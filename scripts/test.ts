@@ -15,7 +15,10 @@ const bin = (name: string) => `node_modules/.bin/${name}`;
 
 function run(label: string, command: string, args: string[]): boolean {
   console.log(`\n=== ${label} ===`);
+  const started = performance.now();
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, CHROMIUM_PATH: browser } });
+  // Each stage's time, to keep the suite within its budget (docs/decisions/029-a-fast-test-suite.md).
+  console.log(`=== ${label}: ${Math.round((performance.now() - started) / 1000)} s ===`);
   return result.status === 0;
 }
 

@@ -1,4 +1,7 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle, type Queryable } from "~/infra/db/database.server";
 import { events } from "../../db/schema";
@@ -9,12 +12,19 @@ export type Engine = "pglite" | "postgres";
 export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 /**
- * A new, empty, migrated database for one test: an in-memory PGlite, or a freshly created
- * database on the PostgreSQL server (dropped again by close()).
+ * A new, empty, migrated database for one test: an in-memory PGlite, or a new database on the
+ * PostgreSQL server (dropped again by close()).
+ *
+ * Running every migration for every test was most of the unit suite's time, so each engine is
+ * migrated once per set of migrations and each test starts from a copy: PGlite loads a dump of a
+ * migrated database (`migratedPgliteDump`), PostgreSQL copies a migrated template database
+ * (`CREATE DATABASE … TEMPLATE`). Both are named by a hash of db/migrations, so a changed migration
+ * makes a new one. openDatabase still runs the migrations on the copy: a no-op when it is current.
+ * docs/decisions/029-a-fast-test-suite.md.
  */
 export async function freshDatabase(engine: Engine): Promise<DatabaseHandle> {
-  if (engine === "pglite") return openDatabase({ dataDir: "memory" });
-  const { url, drop } = await createPostgresDatabase();
+  if (engine === "pglite") return openDatabase({ dataDir: "memory", startFrom: await migratedPgliteDump() });
+  const { url, drop } = await createPostgresDatabase({ migrated: true });
   const handle = await openDatabase({ url });
   return {
     ...handle,
@@ -25,26 +35,148 @@ export async function freshDatabase(engine: Engine): Promise<DatabaseHandle> {
   };
 }
 
-/** Creates an empty database on the TEST_DATABASE_URL server; returns its URL and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * Creates a database on the TEST_DATABASE_URL server: empty, or with `migrated: true` a copy of
+ * one with every migration applied; returns its URL and how to drop it.
+ */
+export async function createPostgresDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error("TEST_DATABASE_URL is not set");
+  const template = options.migrated ? await postgresTemplate(base) : undefined;
   const name = `kilele_test_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  await withAdmin(base, (admin) => admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`));
   return {
-    url: url.toString(),
+    url: databaseUrl(base, name),
     async drop() {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await withAdmin(base, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** A hash of every file in db/migrations: names the prepared copies, so a stale one is never used. */
+export function migrationsHash(): string {
+  const folder = path.resolve("db/migrations");
+  const hash = crypto.createHash("sha256");
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else hash.update(path.relative(folder, file)).update("\0").update(fs.readFileSync(file)).update("\0");
+    }
+  };
+  walk(folder);
+  return hash.digest("hex").slice(0, 16);
+}
+
+let pgliteDump: Promise<Blob> | undefined;
+
+/**
+ * A dump of an in-memory PGlite with every migration applied, made once per set of migrations and
+ * kept in the temporary folder (written under another name, then renamed, so a reader never sees
+ * half a file); each process reads it once.
+ */
+export function migratedPgliteDump(): Promise<Blob> {
+  pgliteDump ??= (async () => {
+    // PGlite's version is in the name too: its files are its own format.
+    const file = path.join(os.tmpdir(), "kilele-test-databases", `pglite-${pgliteVersion()}-${migrationsHash()}.tar`);
+    if (!fs.existsSync(file)) {
+      const handle = await openDatabase({ dataDir: "memory" });
+      const client = (handle.db as unknown as { $client: import("@electric-sql/pglite").PGlite }).$client;
+      const dump = await client.dumpDataDir("none");
+      await handle.close();
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}`;
+      fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+      fs.renameSync(partial, file);
+    }
+    return new Blob([fs.readFileSync(file)]);
+  })();
+  return pgliteDump;
+}
+
+let siteDataDir: Promise<string> | undefined;
+
+/**
+ * A site's data folder whose embedded database has every migration applied, made once per set of
+ * migrations by the site's own code (openDatabase on an empty folder), as its first start would
+ * leave it; copy it, never use it. Returns the folder.
+ */
+export function preparedSiteDataDir(): Promise<string> {
+  siteDataDir ??= (async () => {
+    const folder = path.join(os.tmpdir(), "kilele-test-databases", `site-${pgliteVersion()}-${migrationsHash()}`);
+    if (!fs.existsSync(folder)) {
+      const partial = `${folder}.${process.pid}.${crypto.randomBytes(4).toString("hex")}`;
+      const handle = await openDatabase({ dataDir: partial });
+      await handle.close();
+      try {
+        fs.renameSync(partial, folder);
+      } catch (error) {
+        // Another process made it first.
+        if (!fs.existsSync(folder)) throw error;
+        fs.rmSync(partial, { recursive: true, force: true });
+      }
+    }
+    return folder;
+  })();
+  return siteDataDir;
+}
+
+function pgliteVersion(): string {
+  const manifest = path.resolve("node_modules/@electric-sql/pglite/package.json");
+  return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string }).version;
+}
+
+/**
+ * The name of a database on the server with every migration applied, to copy with `CREATE DATABASE
+ * … TEMPLATE`. Made once per set of migrations under a lock, built under another name and renamed
+ * when complete; nothing stays connected to it (a template with a connection cannot be copied).
+ */
+export async function postgresTemplate(base: string): Promise<string> {
+  const name = `kilele_template_${migrationsHash()}`;
+  return withAdmin(base, async (admin) => {
+    const exists = async () =>
+      (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+    if (await exists()) return name;
+    await admin.query("SELECT pg_advisory_lock(hashtext('kilele_test_template'))");
+    try {
+      if (await exists()) return name;
+      const building = `${name}_building`;
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${building}`);
+      const handle = await openDatabase({ url: databaseUrl(base, building) });
+      await handle.close();
+      // A closed connection's server process may linger a moment, and a database in use cannot be renamed.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [
+          building,
+        ]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      return name;
+    } finally {
+      await admin.query("SELECT pg_advisory_unlock(hashtext('kilele_test_template'))");
+    }
+  });
+}
+
+async function withAdmin<T>(base: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+function databaseUrl(base: string, name: string) {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /**

@@ -1,9 +1,7 @@
 import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
-import { startSiteProcess, type RunningSite } from "./site-process";
+import { newSiteDataDir, startSiteProcess, type RunningSite } from "./site-process";
 import { TestSmtpServer } from "./smtp";
 
 interface Fixtures {
@@ -55,7 +53,7 @@ const expectedConsoleErrors = [
 /** Like `test`, but every test gets a server and data folder of its own (for tests that count or store). */
 export const testWithOwnSite = test.extend<{ ownSite: RunningSite }>({
   ownSite: async ({}, use) => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-own-site-"));
+    const dataDir = await newSiteDataDir();
     const site = await startSiteProcess({ DATA_DIR: dataDir });
     await use(site);
     await site.stop();

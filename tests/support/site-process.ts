@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { preparedSiteDataDir } from "./databases";
 
 /** The staff account every test site starts with. */
 export const staffAccount = { email: "staff@example.org", password: "a long staff password" };
@@ -18,10 +19,12 @@ export interface RunningSite {
 
 /**
  * Starts the production build as `npm start` would (after its build step), on a free port with a
- * fresh data folder, and waits until it says it is listening.
+ * fresh data folder, and waits until it says it is listening. The fresh folder holds a copy of an
+ * embedded database with every migration applied (`newSiteDataDir`), as the site's first start
+ * would leave it; a DATA_DIR given is used as it is.
  */
 export async function startSiteProcess(env: Record<string, string> = {}): Promise<RunningSite> {
-  const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), "kilele-site-")));
+  const dataDir = env.DATA_DIR ?? (await newSiteDataDir());
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     env: {
       PATH: process.env.PATH ?? "",
@@ -69,4 +72,16 @@ export async function startSiteProcess(env: Record<string, string> = {}): Promis
       return code;
     },
   };
+}
+
+/**
+ * A new data folder for a site, holding a copy of an embedded database with every migration
+ * applied, made once per set of migrations (tests/support/databases.ts): migrating from empty took
+ * a good part of each test server's start. The caller removes the folder.
+ */
+export async function newSiteDataDir(): Promise<string> {
+  const prepared = await preparedSiteDataDir();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-site-"));
+  await fs.cp(prepared, dataDir, { recursive: true });
+  return dataDir;
 }

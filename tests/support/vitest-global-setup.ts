@@ -1,6 +1,12 @@
-// Says plainly, once per run, whether the PostgreSQL half of the data-layer tests ran.
-export default function setup() {
+import { migratedPgliteDump, postgresTemplate } from "./databases";
+
+// Once per run: says plainly whether the PostgreSQL half of the data-layer tests ran, and prepares
+// the migrated databases every test copies (tests/support/databases.ts), so the workers do not
+// all make them at once.
+export default async function setup() {
+  await migratedPgliteDump();
   if (process.env.TEST_DATABASE_URL) {
+    await postgresTemplate(process.env.TEST_DATABASE_URL);
     console.log(`Data-layer tests run on PGlite and on PostgreSQL (${redact(process.env.TEST_DATABASE_URL)}).`);
   } else {
     console.warn(

@@ -2,9 +2,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { volunteers } from "../../../db/schema";
-import { engines, freshDatabase } from "../../../tests/support/databases";
-import { openDatabase } from "./database.server";
+import { createPostgresDatabase, engines, freshDatabase } from "../../../tests/support/databases";
+import { openDatabase, type Database } from "./database.server";
 
 describe.each(engines)("the database on %s", (engine) => {
   it("comes up with every migration applied", async () => {
@@ -19,7 +20,68 @@ describe.each(engines)("the database on %s", (engine) => {
       await database.close();
     }
   });
+
+  // Tests start from a prepared, migrated copy (tests/support/databases.ts): it must be the very
+  // database that running every migration on an empty one gives.
+  it("is the same, copied from the prepared one, as migrated from empty", async () => {
+    let fromEmpty: { db: Database; close(): Promise<void> };
+    if (engine === "pglite") {
+      fromEmpty = await openDatabase({ dataDir: "memory" });
+    } else {
+      const { url, drop } = await createPostgresDatabase();
+      const handle = await openDatabase({ url });
+      fromEmpty = {
+        db: handle.db,
+        async close() {
+          await handle.close();
+          await drop();
+        },
+      };
+    }
+    const copied = await freshDatabase(engine);
+    try {
+      const expected = await describeDatabase(fromEmpty.db);
+      expect(expected.tables.length).toBeGreaterThan(5);
+      expect(expected.migrations.length).toBeGreaterThan(5);
+      expect(await describeDatabase(copied.db)).toEqual(expected);
+    } finally {
+      await copied.close();
+      await fromEmpty.close();
+    }
+  });
 });
+
+/** Everything the migrations make: tables, columns, constraints, indexes, sequences, rows, and the migrations' own record. */
+async function describeDatabase(db: Database) {
+  // Both engines' drivers answer with { rows }.
+  const rows = async (query: ReturnType<typeof sql>) =>
+    ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+  const tables = await rows(sql`
+    SELECT table_schema, table_name FROM information_schema.tables
+    WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`);
+  const columns = await rows(sql`
+    SELECT table_schema, table_name, column_name, data_type, is_nullable, column_default, ordinal_position
+    FROM information_schema.columns WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`);
+  const constraints = await rows(sql`
+    SELECT conrelid::regclass::text AS "table", conname, pg_get_constraintdef(oid) AS definition
+    FROM pg_constraint WHERE connamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+    ORDER BY 1, 2`);
+  const indexes = await rows(sql`
+    SELECT schemaname, tablename, indexname, indexdef FROM pg_indexes
+    WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`);
+  const sequences = await rows(sql`
+    SELECT sequence_schema, sequence_name, start_value FROM information_schema.sequences ORDER BY 1, 2`);
+  const types = await rows(sql`
+    SELECT t.typname, e.enumlabel FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid ORDER BY 1, e.enumsortorder`);
+  const counts: Record<string, number> = {};
+  for (const { table_schema, table_name } of tables) {
+    if (table_schema === "drizzle") continue;
+    const [row] = await rows(sql.raw(`SELECT count(*)::int AS n FROM "${table_schema}"."${table_name}"`));
+    counts[`${table_schema}.${table_name}`] = Number(row!.n);
+  }
+  const migrations = await rows(sql`SELECT hash, created_at FROM drizzle.__drizzle_migrations ORDER BY id`);
+  return { tables, columns, constraints, indexes, sequences, types, counts, migrations };
+}
 
 describe("the embedded database", () => {
   const dirs: string[] = [];

@@ -32,6 +32,11 @@ export interface DatabaseOptions {
   url?: string;
   /** Folder for the embedded database's files; "memory" keeps it in memory (tests). */
   dataDir?: string;
+  /**
+   * For an in-memory embedded database: a dump of one (PGlite's `dumpDataDir`) to start from instead
+   * of an empty one. Tests start from a migrated copy; the migrations still run (a no-op when current).
+   */
+  startFrom?: Blob;
 }
 
 const migrationsFolder = path.resolve("db/migrations");
@@ -64,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   let client: PGlite;
   let releaseLock = async () => {};
   if (!options.dataDir || options.dataDir === "memory") {
-    client = new PGlite();
+    client = new PGlite(options.startFrom ? { loadDataDir: options.startFrom } : undefined);
   } else {
     const dir = path.join(options.dataDir, "db");
     await fs.mkdir(dir, { recursive: true });
