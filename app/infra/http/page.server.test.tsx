@@ -45,7 +45,11 @@ describe("a page whose work fails", () => {
     expect(text).not.toContain("hunter2");
     const ref = /reference ([0-9A-F]{8})/.exec(text)?.[1];
     expect(ref).toBeDefined();
-    expect(logged.some((line) => line.startsWith(`[${ref}] The booking page:`) && line.includes("hunter2"))).toBe(true);
+    // The log has the error whole, as one JSON line under the same reference (decision 024).
+    const lines = logged.map((line) => JSON.parse(line) as { level: string; ref: string; where: string });
+    const line = lines.find((entry) => entry.ref === ref);
+    expect(line).toMatchObject({ level: "error", where: "The booking page" });
+    expect(JSON.stringify(line)).toContain("hunter2");
   });
 
   it("shows the 404 page for something that is not there", async () => {
