@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { newVisitorAddress } from "./visitors";
 
 /**
  * A visitor's booking, paid, as the booking page makes it: POST /api/bookings, then the offline
@@ -9,11 +10,14 @@ export async function buyTickets(
   eventId: string,
   buyer: { name: string; email: string; quantity: number },
 ): Promise<string> {
-  const started = await request.post("/api/bookings", { data: { eventId, ...buyer } });
+  // A buyer of their own, from their own address, like each real buyer.
+  const headers = { "X-Forwarded-For": newVisitorAddress() };
+  const started = await request.post("/api/bookings", { data: { eventId, ...buyer }, headers });
   expect(started.status(), await started.text()).toBe(201);
   const { bookingRef, clientSecret } = (await started.json()) as { bookingRef: string; clientSecret: string };
   const paid = await request.post("/api/payments/offline/confirm", {
     data: { clientSecret, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
+    headers,
   });
   expect(await paid.json()).toEqual({ status: "succeeded" });
   return bookingRef;

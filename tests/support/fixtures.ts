@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { newSiteDataDir, startSiteProcess, type RunningSite } from "./site-process";
 import { TestSmtpServer } from "./smtp";
+import { newVisitorAddress } from "./visitors";
 
 interface Fixtures {
   /** Console errors a test causes on purpose (a server it stops, a request it fails). */
@@ -26,6 +27,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: "worker" },
   ],
   baseURL: async ({ site }, use) => use(site.url),
+  // Each test is a visitor of its own, from its own address (tests/support/visitors.ts).
+  extraHTTPHeaders: async ({}, use) => use({ "X-Forwarded-For": newVisitorAddress() }),
   allowedConsoleErrors: [[], { option: true }],
   failOnConsoleErrors: [
     async ({ page, allowedConsoleErrors }, use) => {

@@ -39,6 +39,8 @@ export async function startSiteProcess(env: Record<string, string> = {}): Promis
       ADMIN_PASSWORD: staffAccount.password,
       // A test site takes test cards, on PostgreSQL too, unless it is given Stripe keys.
       ...(!env.STRIPE_SECRET_KEY && { DEMO_PAYMENTS: "true" }),
+      // Each test names its visitor's address as one proxy would (tests/support/visitors.ts).
+      TRUST_PROXY: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
