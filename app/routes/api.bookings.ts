@@ -3,7 +3,6 @@ import { startBooking } from "~/features/booking/booking.server";
 import { ownAttemptSchema } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
-import { visitorKey } from "~/infra/visitors.server";
 
 // POST /api/bookings {eventId, name, email, quantity, replaces?: {bookingRef, clientSecret},
 // challenge?}: holds the seats and starts the card payment; answers {bookingRef, clientSecret,
@@ -16,10 +15,9 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const input = await readJsonBody(request);
     const deps = await context.services.paymentDeps();
     const now = deps.clock.now();
-    const clientKey = await visitorKey(deps.db, context.clientAddress, now);
-    await guardPaymentStart(
+    const clientKey = await guardPaymentStart(
       { db: deps.db, limiter: context.services.limits.paymentStarts },
-      { clientKey, challenge: input.challenge },
+      { clientAddress: context.clientAddress, challenge: input.challenge },
       now,
       // Tests of the routes alone hand them no configuration.
       context.services.config?.paymentChallenge,

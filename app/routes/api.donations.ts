@@ -3,7 +3,6 @@ import { startDonation } from "~/features/donations/donations.server";
 import { ownDonationAttemptSchema } from "~/features/donations/schema";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
-import { visitorKey } from "~/infra/visitors.server";
 
 // POST /api/donations {amount, name, email, giftAid, firstName, surname, houseNameOrNumber, postcode,
 // scope, replaces?: {donationId, clientSecret}, challenge?}: records the donation and starts its card
@@ -16,10 +15,9 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const input = await readJsonBody(request);
     const deps = await context.services.paymentDeps();
     const now = deps.clock.now();
-    const clientKey = await visitorKey(deps.db, context.clientAddress, now);
-    await guardPaymentStart(
+    const clientKey = await guardPaymentStart(
       { db: deps.db, limiter: context.services.limits.paymentStarts },
-      { clientKey, challenge: input.challenge },
+      { clientAddress: context.clientAddress, challenge: input.challenge },
       now,
       // Tests of the routes alone hand them no configuration.
       context.services.config?.paymentChallenge,

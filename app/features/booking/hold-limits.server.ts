@@ -1,6 +1,6 @@
 import { and, eq, gt, min, sql, sum } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit } from "~/infra/audit/audit.server";
+import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { AppError } from "~/lib/errors";
 import { londonTime } from "~/lib/london-time";
@@ -57,16 +57,12 @@ export async function saveHoldLimits(
   }
   const value = parsed.data;
   return db.transaction(async (tx) => {
-    await tx
-      .insert(siteSettings)
-      .values({ key: holdLimitsKey, value, updatedAt: now, updatedBy: staff.email })
-      .onConflictDoUpdate({ target: siteSettings.key, set: { value, updatedAt: now, updatedBy: staff.email } });
-    await recordAudit(tx, {
+    await saveSiteSetting(tx, {
+      key: holdLimitsKey,
+      value,
       staff,
-      action: "settings.changed",
-      subject: `setting:${holdLimitsKey}`,
       summary: `Seats one visitor may hold while paying: ${value.perEmail} per e-mail, ${value.perAddress} per address`,
-      at: now,
+      now,
     });
     return value;
   });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit } from "~/infra/audit/audit.server";
+import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { AppError } from "~/lib/errors";
 import type { DonateLink } from "~/lib/site";
@@ -44,18 +44,14 @@ export async function saveDonateButton(
   if (!parsed.ok) throw new AppError("invalid", parsed.message, { fields: { externalUrl: parsed.message } });
   const value: DonateButtonSettings = { externalUrl: parsed.url };
   return db.transaction(async (tx) => {
-    await tx
-      .insert(siteSettings)
-      .values({ key: donateButtonKey, value, updatedAt: now, updatedBy: staff.email })
-      .onConflictDoUpdate({ target: siteSettings.key, set: { value, updatedAt: now, updatedBy: staff.email } });
-    await recordAudit(tx, {
+    await saveSiteSetting(tx, {
+      key: donateButtonKey,
+      value,
       staff,
-      action: "settings.changed",
-      subject: `setting:${donateButtonKey}`,
       summary: parsed.url
         ? `Donate button: opens ${new URL(parsed.url).hostname} in a new tab`
         : "Donate button: this site's own donation page",
-      at: now,
+      now,
     });
     return value;
   });

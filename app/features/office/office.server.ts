@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, isNotNull, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit } from "~/infra/audit/audit.server";
+import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { mailKey } from "~/infra/email/mail-kinds";
 import { queueMail } from "~/infra/email/outbox.server";
@@ -77,16 +77,12 @@ export async function saveOfficeSettings(
     const before = storedSchema.safeParse(row?.value);
     const since = before.success && before.data.mode === mode ? before.data.since : now.toISOString();
     const value: OfficeSettings = { address, mode, since };
-    await tx
-      .insert(siteSettings)
-      .values({ key: settingsKey, value, updatedAt: now, updatedBy: staff.email })
-      .onConflictDoUpdate({ target: siteSettings.key, set: { value, updatedAt: now, updatedBy: staff.email } });
-    await recordAudit(tx, {
+    await saveSiteSetting(tx, {
+      key: settingsKey,
+      value,
       staff,
-      action: "settings.changed",
-      subject: `setting:${settingsKey}`,
       summary: `Office e-mails: ${officeModeLabels[mode]}; to ${address ? "another address" : "the charity's own address"}`,
-      at: now,
+      now,
     });
     return value;
   });

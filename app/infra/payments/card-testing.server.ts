@@ -6,7 +6,7 @@ import { AppError } from "~/lib/errors";
 import { bookings, cardDeclines, donations } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
 import { storedSecret } from "../db/site-secrets.server";
-import type { AttemptLimiter } from "../visitors.server";
+import { visitorKey, type AttemptLimiter } from "../visitors.server";
 
 // Card testing (decision 026): people with lists of stolen card numbers try them on donation and
 // booking forms, hundreds in minutes. Three things stand in their way, all without any third party:
@@ -125,16 +125,18 @@ export async function challengeSolved(db: Queryable, answer: unknown, now: Date)
 /**
  * Checks a payment start (a booking or a donation) before anything is held or charged: the
  * address's starts and declines, and, during a spike, the solved challenge. Throws the AppError the
- * visitor is answered with.
+ * visitor is answered with; answers the visitor's key (a keyed hash of the address), which the
+ * booking or donation keeps.
  */
 export async function guardPaymentStart(
   deps: { db: Queryable; limiter: AttemptLimiter },
-  start: { clientKey: string; challenge?: unknown },
+  visit: { clientAddress: string; challenge?: unknown },
   now: Date,
   /** "always": every start needs a solved challenge (PAYMENT_CHALLENGE), not only during a spike. */
   when: "spike" | "always" = "spike",
-) {
+): Promise<string> {
   const { db } = deps;
+  const start = { clientKey: await visitorKey(db, visit.clientAddress, now), challenge: visit.challenge };
   const since = new Date(now.getTime() - declineLimits.windowMs);
   const [declined] = await db
     .select({ n: count() })
@@ -149,4 +151,5 @@ export async function guardPaymentStart(
   if (!(await deps.limiter.attempt(`payment-start:${start.clientKey}`, now))) {
     throw new AppError("too-many-requests", tooManyStarts);
   }
+  return start.clientKey;
 }
