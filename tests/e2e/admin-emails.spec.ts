@@ -89,6 +89,7 @@ test("an e-mail that failed is retried from /admin/emails and arrives; its previ
     await page.goto(`${site.url}/admin/audit`);
     await expect(page.locator("tbody").getByRole("row").first()).toContainText("Retried an e-mail");
     await expect(page.locator("tbody")).not.toContainText("Grace");
+    await page.goto("about:blank"); // nothing left on the page to ask the stopped server for
   } finally {
     await site.stop();
     await smtp.stop();
