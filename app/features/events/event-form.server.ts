@@ -1,5 +1,5 @@
 import type { Database } from "~/infra/db/database.server";
-import { readBodyBytes } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
 import { uploadPicture, type PictureLibrary } from "~/infra/images/uploads.server";
 import { announceChange } from "~/infra/live/changes.server";
 import type { Clock } from "~/lib/clock";
@@ -20,8 +20,8 @@ import { eventChangesSchema, newEventSchema, type EventView, type NewEvent } fro
 export const maxEventFormBytes = 100 * 1024 * 1024;
 
 /** The event form's post (multipart, with its pictures), refused whole when it is too large. */
-export async function readEventFormData(request: Request): Promise<FormData> {
-  const bytes = await readBodyBytes(
+export function readEventFormData(request: Request): Promise<FormData> {
+  return readFormBody(
     request,
     maxEventFormBytes,
     () =>
@@ -30,13 +30,6 @@ export async function readEventFormData(request: Request): Promise<FormData> {
         "The form is too large to send at once (at most 100 MB): please add fewer pictures at a time.",
       ),
   );
-  try {
-    return await new Response(bytes, {
-      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
-    }).formData();
-  } catch {
-    throw new AppError("invalid", "The form could not be read: please send it again.");
-  }
 }
 
 interface EventFormServices {

@@ -120,13 +120,18 @@ export function isFormBody(request: Request) {
 
 /**
  * The form a page's action (or a form-accepting API) was sent, at most `maxBytes` long: anything
- * but a form is refused with 415, a form that cannot be read (broken multipart) with 400.
+ * but a form is refused with 415, a form that cannot be read (broken multipart) with 400, one too
+ * large with `tooLarge` (413, saying the limit, unless the form has its own words for it).
  */
-export async function readFormBody(request: Request, maxBytes: number = bodyLimits.form): Promise<FormData> {
+export async function readFormBody(
+  request: Request,
+  maxBytes: number = bodyLimits.form,
+  tooLarge: () => AppError = () => tooLargeError(maxBytes),
+): Promise<FormData> {
   if (!isFormBody(request)) {
     throw new AppError("unsupported-media-type", "Send the form as a web form would (URL-encoded or multipart).");
   }
-  const bytes = await readBodyBytes(request, maxBytes, () => tooLargeError(maxBytes));
+  const bytes = await readBodyBytes(request, maxBytes, tooLarge);
   try {
     return await new Response(bytes, {
       headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
