@@ -189,15 +189,18 @@ test.describe("when a hold ends (decision 030), on a PostgreSQL database the tes
 
       // Amina's card was charged ten seconds before her hold ended, but neither her browser's return
       // nor the webhook has reached us; Baraka walked away. Both holds ended five seconds ago.
+      // Times from this process's clock, which the site's shares (also under faketime), not the database's.
+      const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
       await client.query(
-        `update offline_payments set status = 'succeeded', succeeded_at = now() - interval '15 seconds',
-           card_brand = 'visa', card_last4 = '4242' where metadata->>'booking_ref' = $1`,
-        [paid],
+        `update offline_payments set status = 'succeeded', succeeded_at = $2, card_brand = 'visa', card_last4 = '4242'
+           where metadata->>'booking_ref' = $1`,
+        [paid, secondsAgo(15)],
       );
-      await client.query(
-        "update bookings set hold_expires_at = now() - interval '5 seconds' where booking_ref in ($1, $2)",
-        [paid, unpaid],
-      );
+      await client.query("update bookings set hold_expires_at = $3 where booking_ref in ($1, $2)", [
+        paid,
+        unpaid,
+        secondsAgo(5),
+      ]);
 
       // The server asks the provider about both: Amina's booking is settled, with her receipt...
       const statusOf = async (ref: string) =>
