@@ -170,3 +170,30 @@ export function contentIssues(name: ContentName, content: unknown): ContentField
   }
   return issues;
 }
+
+/** The issues as one message per field, the shape the API answers with (`fields`); the first at a path wins. */
+export function issueFields(issues: ContentFieldIssue[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) fields[issue.path || "content"] ??= issue.message;
+  return fields;
+}
+
+/** The public page that shows a content name (the site settings show on every page: the home page). */
+export const contentPages: Record<ContentName, string> = {
+  site: "/",
+  home: "/",
+  about: "/about",
+  contact: "/contact",
+  volunteering: "/volunteering",
+  fundraising: "/fundraising",
+  payment: "/payment",
+};
+
+/**
+ * Where staff preview the draft of `name` before publishing it: the page that shows it, with the
+ * draft in place of the published content (server/content-preview.ts). `path` previews another
+ * public page with it, such as a project's (`/project/<slug>`).
+ */
+export function previewHref(name: ContentName, path: string = contentPages[name]): string {
+  return `${path}?preview=${name}`;
+}
