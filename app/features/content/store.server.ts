@@ -118,11 +118,12 @@ export class ContentStore {
    * loads what visitors see. Throws a ContentError naming the file and field when a name has
    * neither a stored version nor a valid file: there is nothing to show.
    */
-  async start() {
+  async start({ importFiles = true }: { importFiles?: boolean } = {}) {
     this.stopListening = await this.database.listen(contentChannel, (name) => {
       if (Object.hasOwn(contentFiles, name)) this.queueReload(name as ContentName);
     });
-    for (const name of contentNames) await this.importFile(name, { required: true });
+    // `importFiles: false` (the export) only reads: a name with nothing stored is served from its file.
+    if (importFiles) for (const name of contentNames) await this.importFile(name, { required: true });
     for (const name of contentNames) await this.reload(name);
     this.newestId = await this.newestVersionId();
     const recheckMs = this.options.recheckMs ?? 30_000;
@@ -390,7 +391,7 @@ export class ContentStore {
 
   /** What `npm run content -- export` writes: the published content of each name, as visitors see it. */
   async exportable(): Promise<{ name: ContentName; version: number | null; content: unknown }[]> {
-    await this.loading;
+    await this.published();
     return contentNames.map((name) => {
       const served = this.served.get(name)!;
       return { name, version: served.version?.number ?? null, content: served.content };
