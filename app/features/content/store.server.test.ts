@@ -269,6 +269,14 @@ describe.each(engines)("the content store on %s", (engine) => {
     expect((await store.published()).volunteering.title).toBe(readContent("volunteering").title);
   });
 
+  it("imports the files once when two processes start together on an empty database", async () => {
+    await database.db.delete(contentVersions);
+    const [a, b] = [newStore(), newStore()];
+    await Promise.all([a.start(), b.start()]);
+    await Promise.all([a.stop(), b.stop()]);
+    expect(await store.history("home")).toHaveLength(1);
+  });
+
   it("hears a publish made by another store on the same database", async () => {
     const other = newStore();
     await other.start();
