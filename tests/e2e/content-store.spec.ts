@@ -115,6 +115,10 @@ test.describe("two server processes on one PostgreSQL database", () => {
     const visitor = await apiRequest.newContext({ baseURL: second.url });
     const before = await publishedVolunteering(visitor);
     expect(before.formTitle).toBe("Join us in 2025");
+    // A client holding the published content is told it is current, until the publish.
+    const etag = (await visitor.get("/api/content/VolunteeringPage")).headers()["etag"]!;
+    const current = await visitor.get("/api/content/VolunteeringPage", { headers: { "If-None-Match": etag } });
+    expect(current.status()).toBe(304);
     const history = await (await staff.get("/api/admin/content/volunteering")).json();
     expect(history.history).toHaveLength(1);
 
@@ -122,6 +126,11 @@ test.describe("two server processes on one PostgreSQL database", () => {
     expect(version.number).toBe(2);
 
     await expect.poll(async () => (await publishedVolunteering(visitor)).formTitle).toBe("Join us in 2027");
+    const stale = await visitor.get("/api/content/VolunteeringPage", { headers: { "If-None-Match": etag } });
+    expect(stale.status()).toBe(200);
+    expect((await stale.json()).formTitle).toBe("Join us in 2027");
+    const byFolder = await visitor.get("/content/volunteering/content.json");
+    expect((await byFolder.json()).formTitle).toBe("Join us in 2027");
     await page.goto(`${second.url}/volunteering`);
     await expect(page.getByRole("heading", { name: "Join us in 2027" })).toBeVisible();
     await staff.dispose();

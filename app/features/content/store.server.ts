@@ -151,6 +151,15 @@ export class ContentStore {
     return this.site!;
   }
 
+  /**
+   * An entity tag for the published content of `name` (its version's id, or the file it was read
+   * from): the JSON contract answers 304 to a client that already has it.
+   */
+  publishedTag(name: ContentName): string {
+    const version = this.served.get(name)?.version;
+    return version ? `"content-${version.id}"` : `"content-file-${name}"`;
+  }
+
   /** Stored versions passed over because they no longer pass the schema: for staff to see. */
   warnings(): ContentWarning[] {
     return [...this.problems.values()];
