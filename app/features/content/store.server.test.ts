@@ -252,6 +252,22 @@ describe.each(engines)("the content store on %s", (engine) => {
     expect(await store.history("volunteering")).toHaveLength(2);
   });
 
+  it("in development, shows a content file edited while the site runs on the next request", async () => {
+    const watching = newStore({ watchFiles: true });
+    await watching.start();
+    expect((await watching.published()).contact.title).toBe(readContent("contact").title);
+    const file = path.join(contentDir, "contact", "content.json");
+    await fs.writeFile(file, JSON.stringify({ ...readContent("contact"), title: "Say hello" }));
+    // A time of its own, so the change is seen even within the file system's clock resolution.
+    await fs.utimes(file, new Date(2030, 0, 1), new Date(2030, 0, 1));
+    expect((await watching.published()).contact.title).toBe("Say hello");
+    // A mistake in the file is logged and what is stored stays.
+    await fs.writeFile(file, JSON.stringify({ ...readContent("contact"), title: "" }));
+    await fs.utimes(file, new Date(2030, 0, 2), new Date(2030, 0, 2));
+    expect((await watching.published()).contact.title).toBe("Say hello");
+    await watching.stop();
+  });
+
   it("keeps serving what is stored when a content file is broken", async () => {
     await fs.writeFile(path.join(contentDir, "about", "content.json"), "{ not json");
     const restarted = newStore();
