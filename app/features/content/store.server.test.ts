@@ -146,6 +146,11 @@ describe.each(engines)("the content store on %s", (engine) => {
     expect((await store.draft("volunteering"))?.content).toEqual(volunteering);
     const result = await store.publish("volunteering", volunteering, staff);
     expect(result.ok).toBe(false);
+    // Something that is not content at all is not kept.
+    await expect(store.saveDraft("volunteering", "a heading", staff)).rejects.toMatchObject({
+      code: "invalid",
+      fields: { content: expect.any(String) },
+    });
     expect(await store.history("volunteering")).toHaveLength(1);
     expect(await store.draft("volunteering")).toBeDefined();
   });

@@ -7,6 +7,7 @@ import type { DatabaseHandle, Queryable } from "~/infra/db/database.server";
 import type { PictureLibrary } from "~/infra/images/uploads.server";
 import { logLine } from "~/infra/log.server";
 import type { Clock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
 import { contentDrafts, contentVersions } from "../../../db/schema";
 import { ContentError, contentNames, type SiteContent } from "./content.server";
 import { contentFiles, type ContentName, type ContentOf } from "./schema";
@@ -265,7 +266,11 @@ export class ContentStore {
    * answered so the editor can show them. The draft is based on the version published now.
    */
   async saveDraft(name: ContentName, content: unknown, staff: ContentStaff): Promise<ContentDraftSaved> {
-    if (content === undefined) content = null;
+    if (typeof content !== "object" || content === null || Array.isArray(content)) {
+      throw new AppError("invalid", "The draft was not saved.", {
+        fields: { content: "must be the page's content: an object of its fields" },
+      });
+    }
     const now = this.options.clock.now();
     const basedOn = this.served.get(name)?.version?.number ?? null;
     const values = { content, savedAt: now, savedById: staff.id, savedByEmail: staff.email, basedOn };
