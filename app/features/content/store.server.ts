@@ -126,10 +126,28 @@ export class ContentStore {
     // `importFiles: false` (the export) only reads: a name with nothing stored is served from its file.
     if (importFiles) for (const name of contentNames) await this.importFile(name, { required: true });
     for (const name of contentNames) await this.reload(name);
+    await this.logMissingPictures();
     this.newestId = await this.newestVersionId();
     const recheckMs = this.options.recheckMs ?? 30_000;
     this.recheck = setInterval(() => (this.recheckDue = true), recheckMs);
     this.recheck.unref?.();
+  }
+
+  /**
+   * Pictures are checked when content is published; one named by what is served and gone since (a
+   * source removed from content/images in a deploy) is logged at start-up, for a developer to put back.
+   */
+  private async logMissingPictures() {
+    for (const name of contentNames) {
+      const pictures = picturesIn(this.served.get(name)!.content);
+      const missing = await this.options.pictures.missing(
+        this.db,
+        pictures.map((picture) => picture.src),
+      );
+      if (missing.length > 0) {
+        logLine("error", { message: `The published "${name}" content names pictures the site does not have`, missing });
+      }
+    }
   }
 
   async stop() {
