@@ -69,9 +69,22 @@ export async function apiRoute(where: string, work: () => Promise<Response>): Pr
 
 /** Refuses any method but the ones a route answers. */
 export function allowMethods(request: Request, ...methods: string[]) {
-  if (!methods.includes(request.method.toUpperCase())) {
-    throw new AppError("method-not-allowed", "Method not allowed.", { headers: { Allow: methods.join(", ") } });
-  }
+  if (!methods.includes(request.method.toUpperCase())) throw methodNotAllowed(methods);
+}
+
+function methodNotAllowed(methods: string[]) {
+  return new AppError("method-not-allowed", "Method not allowed.", { headers: { Allow: methods.join(", ") } });
+}
+
+/**
+ * The loader of an API route that only takes posts: a GET (or HEAD) is answered 405 with the
+ * methods it does take, not React Router's 400 for a route without a loader.
+ */
+export function onlyAllows(...methods: string[]) {
+  return () =>
+    apiRoute("Refusing a method", () => {
+      throw methodNotAllowed(methods);
+    });
 }
 
 /**
