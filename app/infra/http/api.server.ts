@@ -22,6 +22,18 @@ const statusOf: Record<ErrorCode, number> = {
 
 export const noStore = { "Cache-Control": "no-store" } as const;
 
+/**
+ * Public JSON that changes when staff publish (the page content): any cache may keep it but asks
+ * again each time, and a client that has this `etag` is answered 304 with no body, so a publish is
+ * seen at once.
+ */
+export function publishedJson(request: Request, body: unknown, etag: string): Response {
+  const headers = { "Cache-Control": "public, no-cache", ETag: etag };
+  const known = (request.headers.get("If-None-Match") ?? "").split(",").map((tag) => tag.trim());
+  if (known.includes(etag) || known.includes("*")) return new Response(null, { status: 304, headers });
+  return Response.json(body, { headers });
+}
+
 export function httpStatus(code: ErrorCode) {
   return statusOf[code];
 }
