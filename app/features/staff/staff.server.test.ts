@@ -54,6 +54,12 @@ describe.each(engines)("staff accounts on %s", (engine) => {
     expect((await database.db.select().from(staffUsers)).map((u) => u.email)).toEqual(["first@example.org"]);
   });
 
+  it("creates the first account once when two processes start together", async () => {
+    const first = { email: "first@example.org", password };
+    await Promise.all([ensureFirstStaffUser(database.db, first, now), ensureFirstStaffUser(database.db, first, now)]);
+    expect((await database.db.select().from(staffUsers)).map((u) => u.email)).toEqual(["first@example.org"]);
+  });
+
   it("keeps a session for eight hours, until signed out", async () => {
     const user = await createStaffUser(database.db, "trustee@example.org", password, now);
     const { token } = await startSession(database.db, user, now);

@@ -42,8 +42,13 @@ export async function ensureFirstStaffUser(
   now: Date,
 ) {
   if (!first) return;
-  const count = await db.$count(staffUsers);
-  if (count === 0) await createStaffUser(db, first.email, first.password, now);
+  if ((await db.$count(staffUsers)) > 0) return;
+  try {
+    await createStaffUser(db, first.email, first.password, now);
+  } catch (error) {
+    // Another process of the site, starting at the same moment, made it first.
+    if (!(error instanceof StaffAccountError) || (await db.$count(staffUsers)) === 0) throw error;
+  }
 }
 
 /** The account with this e-mail and its password hash, if there is one. */

@@ -51,6 +51,31 @@ describe.each(engines)("the database on %s", (engine) => {
   });
 });
 
+// Several server processes on one PostgreSQL database may start at the same moment (a deploy, a
+// scaled service): each runs the migrations, and they must not trip over each other.
+describe.runIf(engines.includes("postgres"))("an empty PostgreSQL database opened by several processes at once", () => {
+  it("is migrated once, and every one of them opens it", async () => {
+    const { url, drop } = await createPostgresDatabase();
+    const handles: { close(): Promise<void> }[] = [];
+    try {
+      const opened = await Promise.allSettled([1, 2, 3].map(() => openDatabase({ url })));
+      for (const result of opened) if (result.status === "fulfilled") handles.push(result.value);
+      expect(opened.map((result) => (result.status === "rejected" ? String(result.reason) : "opened"))).toEqual([
+        "opened",
+        "opened",
+        "opened",
+      ]);
+      const first = opened[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof openDatabase>>>;
+      const applied = await first.value.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      const files = (await fs.readdir(path.resolve("db/migrations"))).filter((file) => file.endsWith(".sql"));
+      expect(applied.rows[0]).toEqual({ n: files.length });
+    } finally {
+      for (const handle of handles) await handle.close();
+      await drop();
+    }
+  });
+});
+
 /** Everything the migrations make: tables, columns, constraints, indexes, sequences, rows, and the migrations' own record. */
 async function describeDatabase(db: Database) {
   // Both engines' drivers answer with { rows }.

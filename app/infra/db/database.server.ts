@@ -41,6 +41,27 @@ export interface DatabaseOptions {
 
 const migrationsFolder = path.resolve("db/migrations");
 
+/** Any fixed number names the migrations' lock: every process of the site asks for the same one. */
+const migrationsLockKey = 5_347_001;
+
+/**
+ * Runs the migrations holding a PostgreSQL advisory lock, so processes starting together on one
+ * database migrate one at a time: the first applies them, the others find them applied.
+ */
+async function migrateUnderLock(pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [migrationsLockKey]);
+    try {
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [migrationsLockKey]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /** Opens the database and brings its tables up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
@@ -49,7 +70,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
     const db = drizzlePg(pool, { schema });
     try {
-      await migratePg(db, { migrationsFolder });
+      await migrateUnderLock(pool);
     } catch (error) {
       await pool.end();
       throw error;
