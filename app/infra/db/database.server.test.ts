@@ -66,7 +66,9 @@ describe.runIf(engines.includes("postgres"))("an empty PostgreSQL database opene
         "opened",
       ]);
       const first = opened[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof openDatabase>>>;
-      const applied = await first.value.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      const applied = (await first.value.db.execute(
+        sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+      )) as unknown as { rows: { n: number }[] };
       const files = (await fs.readdir(path.resolve("db/migrations"))).filter((file) => file.endsWith(".sql"));
       expect(applied.rows[0]).toEqual({ n: files.length });
     } finally {
