@@ -20,6 +20,12 @@ function isStreamed(context: EntryContext) {
   );
 }
 
+/** A page's data for a client-side navigation: a staff preview's is never stored either. */
+export function handleDataRequest(response: Response, { context }: { context: AppLoadContext }) {
+  if (context.contentPreview) response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -27,14 +33,21 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  // HTML may be kept by the visitor's browser only, never by a shared cache.
-  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
+  // HTML may be kept by the visitor's browser only, never by a shared cache; a staff preview of
+  // drafts not even there.
+  if (loadContext.contentPreview) responseHeaders.set("Cache-Control", "no-store");
+  else if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
   const streamed = isStreamed(routerContext);
-  if (streamed) responseHeaders.set("Cache-Control", "private, no-cache, no-transform");
+  if (streamed) {
+    responseHeaders.set(
+      "Cache-Control",
+      loadContext.contentPreview ? "no-store, no-transform" : "private, no-cache, no-transform",
+    );
+  }
 
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);

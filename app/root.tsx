@@ -13,6 +13,7 @@ import { Footer } from "~/components/layout/footer";
 import { NavBar } from "~/components/layout/nav-bar";
 import { useNonce } from "~/components/layout/nonce";
 import { ErrorPage } from "~/components/layout/error-page";
+import { PreviewBanner } from "~/components/layout/preview-banner";
 import { donateLink } from "~/features/donations/donate-button.server";
 import { publicOrigin } from "~/infra/http/public-origin.server";
 import type { ShareSite } from "~/lib/page-meta";
@@ -32,7 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     siteName: content.site.charityName,
     image: content.home.imageWheel.images[0]!,
   };
-  return { site: content.site, donate, share };
+  // A staff preview of drafts (server/content-preview.ts) says so above the page.
+  return { site: content.site, donate, share, preview: context.contentPreview ?? null };
 }
 
 // The site's settings do not change when a visitor sends a form, so a form does not reload them;
@@ -60,6 +62,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {data ? <NavBar site={data.site} donate={data.donate} /> : null}
+        {data?.preview ? <PreviewBanner invalid={data.preview.invalid} /> : null}
         {children}
         {data ? <Footer site={data.site} /> : null}
         <ScrollRestoration nonce={nonce} />

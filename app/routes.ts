@@ -45,6 +45,10 @@ export default [
   route("api/admin/gift-aid/claims", "routes/api.admin.gift-aid.claims.ts"),
   route("api/admin/bookings/:bookingRef/refunds", "routes/api.admin.bookings.ref.refunds.ts"),
   route("api/admin/events/:id/cancel", "routes/api.admin.events.id.cancel.ts"),
+  // The pages' content: drafts, publishing, versions (docs/decisions/031-content-in-the-database.md).
+  route("api/admin/content/:name", "routes/api.admin.content.name.ts"),
+  route("api/admin/content/:name/versions", "routes/api.admin.content.name.versions.ts"),
+  route("api/admin/content/:name/versions/:id", "routes/api.admin.content.name.versions.id.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),

@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -540,3 +541,41 @@ export const cardDeclines = pgTable(
     index("card_declines_at_idx").on(t.at),
   ],
 );
+
+/**
+ * Every published version of each page's content (`site`, `home`, `about`, ...): the newest of a
+ * name is what visitors see. Versions are never changed or deleted; a restore publishes a copy
+ * (docs/decisions/031-content-in-the-database.md).
+ */
+export const contentVersions = pgTable(
+  "content_versions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    name: text("name").notNull(),
+    /** 1 for a name's first version, then 2, 3, ... */
+    number: integer("number").notNull(),
+    content: jsonb("content").$type<unknown>().notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true }).notNull(),
+    publishedById: uuid("published_by_id").references(() => staffUsers.id, { onDelete: "set null" }),
+    /** Kept when the account is removed; null for a version imported from the content files. */
+    publishedByEmail: text("published_by_email"),
+    /** "file", "editor" or "restore". */
+    source: text("source").notNull(),
+    /** The number of the version a restore copied. */
+    restoredFrom: integer("restored_from"),
+    /** For a version imported from content/<name>/content.json: a hash of the file, so a changed file is imported once. */
+    fileHash: text("file_hash"),
+  },
+  (t) => [uniqueIndex("content_versions_name_number_idx").on(t.name, t.number)],
+);
+
+/** One draft per content name: what staff are editing, as they left it (it may not pass the schema yet). */
+export const contentDrafts = pgTable("content_drafts", {
+  name: text("name").primaryKey(),
+  content: jsonb("content").$type<unknown>().notNull(),
+  savedAt: timestamp("saved_at", { withTimezone: true }).notNull(),
+  savedById: uuid("saved_by_id").references(() => staffUsers.id, { onDelete: "set null" }),
+  savedByEmail: text("saved_by_email"),
+  /** The number of the published version the draft started from. */
+  basedOn: integer("based_on"),
+});

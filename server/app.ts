@@ -2,6 +2,7 @@ import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { getConfig, type Config } from "../app/infra/config.server";
+import { servicesFor, type ContentPreview } from "./content-preview";
 import { createServices, type Services } from "./services";
 
 declare module "react-router" {
@@ -14,6 +15,8 @@ declare module "react-router" {
      * TRUST_PROXY proxies added, or the connection's own address when there are none.
      */
     clientAddress: string;
+    /** Set when a member of staff previews drafts on a public page (server/content-preview.ts). */
+    contentPreview?: ContentPreview;
   }
 }
 
@@ -39,9 +42,9 @@ export async function startSite(): Promise<Site> {
     createRequestHandler({
       mode: config.production ? "production" : "development",
       build: () => import("virtual:react-router/server-build"),
-      getLoadContext: (req, res) => ({
+      getLoadContext: async (req, res) => ({
         nonce: String(res.locals.cspNonce ?? ""),
-        services,
+        ...(await servicesFor(services, req)),
         clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
       }),
     }),

@@ -2,7 +2,8 @@ import type { Config } from "~/infra/config.server";
 import { openDatabase, type Database } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { paymentStartsPerAddress } from "~/infra/payments/card-testing.server";
-import { loadContent, type SiteContent } from "~/features/content/content.server";
+import type { SiteContent } from "~/features/content/content.server";
+import { ContentStore } from "~/features/content/store.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { runBookingRefunds } from "~/features/booking/cancellation.server";
 import type { RefundDeps } from "~/features/booking/refunds.server";
@@ -32,8 +33,13 @@ export interface Services {
   clock: Clock;
   /** The pictures pages may name: content/images sources and uploads in the database. */
   pictures: PictureLibrary;
-  /** The current content; in development it is read again on every request so edits show at once. */
+  /** The published content every page shows (`contentStore.published()`). */
   content(): Promise<SiteContent>;
+  /**
+   * The pages' content in the database: drafts, published versions, history, preview
+   * (docs/decisions/031-content-in-the-database.md).
+   */
+  contentStore: ContentStore;
   /** Live ticket counts for the events pages. */
   availability: AvailabilityFeed;
   /** Stripe when its keys are set, else the offline test card provider. */
@@ -76,11 +82,20 @@ export interface Services {
 }
 
 export async function createServices(config: Config, clock: Clock = systemClock): Promise<Services> {
-  // Validate content before opening anything, so a broken file stops the start-up with its name.
-  let content = await loadContent(config.contentDir);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await ensureFirstStaffUser(database.db, config.firstStaff, clock.now());
+    const pictures = new PictureLibrary(path.join(config.contentDir, "images"));
+    // Before anything that reads the content: a name with neither a stored version nor a valid file
+    // stops the start-up, naming the file and the field.
+    const contentStore = new ContentStore(database, {
+      clock,
+      contentDir: config.contentDir,
+      pictures,
+      watchFiles: !config.production,
+    });
+    await contentStore.start();
+    const currentContent = () => contentStore.published();
     const sessionSecret = config.sessionSecret ?? (await storedSecret(database.db, "session", clock.now()));
     if (config.sampleEvents) await seedSampleEvents(database.db, clock.now(), bookingTotalPence);
     const availability = new AvailabilityFeed(database, clock);
@@ -97,10 +112,6 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     async function paymentDeps(): Promise<PaymentDeps> {
       const { site } = await currentContent();
       return { db: database.db, payments, clock, charity: charityOf(site, config.publicUrl) };
-    }
-    async function currentContent() {
-      if (!config.production) content = await loadContent(config.contentDir);
-      return content;
     }
     async function refundDeps(): Promise<RefundDeps> {
       return { ...(await paymentDeps()), deliver: (kind, about) => outbox.deliver(kind, about) };
@@ -130,8 +141,9 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       config,
       db: database.db,
       clock,
-      pictures: new PictureLibrary(path.join(config.contentDir, "images")),
+      pictures,
       content: currentContent,
+      contentStore,
       availability,
       payments,
       outbox,
@@ -150,6 +162,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       },
       drain: () => availability.close(),
       async close() {
+        await contentStore.stop();
         await refunds.stop();
         await office.stop();
         await outbox.stop();

@@ -8,7 +8,8 @@ export class ContentError extends Error {
   override name = "ContentError";
 }
 
-const contentNames = Object.keys(contentFiles) as ContentName[];
+/** Every content name, in the order of `contentFiles`. */
+export const contentNames = Object.keys(contentFiles) as ContentName[];
 
 export function isContentName(name: string): name is ContentName {
   return Object.hasOwn(contentFiles, name);

@@ -34,6 +34,10 @@ export const auditActions = {
   "staff.signed-out-everywhere": "Signed out of every device",
   "email.retried": "Retried an e-mail",
   "settings.changed": "Changed the settings",
+  // The pages' content (docs/decisions/031-content-in-the-database.md).
+  "content.published": "Published a page's content",
+  "content.restored": "Restored an earlier version of a page's content",
+  "content.draft-discarded": "Discarded a page's draft",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

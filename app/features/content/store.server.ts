@@ -1,0 +1,611 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { and, desc, eq, isNotNull, max, sql } from "drizzle-orm";
+import { recordAudit } from "~/infra/audit/audit.server";
+import type { DatabaseHandle, Queryable } from "~/infra/db/database.server";
+import type { PictureLibrary } from "~/infra/images/uploads.server";
+import { logLine } from "~/infra/log.server";
+import type { Clock } from "~/lib/clock";
+import { contentDrafts, contentVersions } from "../../../db/schema";
+import { ContentError, contentNames, type SiteContent } from "./content.server";
+import { contentFiles, type ContentName, type ContentOf } from "./schema";
+import {
+  contentIssues,
+  issuePath,
+  picturesIn,
+  projectLists,
+  withProjectSlugs,
+  type ContentDraft,
+  type ContentDraftSaved,
+  type ContentFieldIssue,
+  type ContentSaveResult,
+  type ContentVersion,
+  type ContentVersionSummary,
+  type ContentWarning,
+} from "./store";
+
+// The pages' content, kept in the database (docs/decisions/031-content-in-the-database.md): every
+// published version of each name, and one draft per name. Visitors see the newest published
+// version that passes the schema, held in memory; a publish in any process reaches every process
+// through the database's NOTIFY. The files in content/ are imported when the database has no
+// version of a name, and again whenever a file changes (a developer shipping content).
+
+/** The channel every process announces a publish on; the payload is the content name. */
+export const contentChannel = "kilele_content_published";
+
+/** Who is changing the content: the signed-in member of staff. */
+export interface ContentStaff {
+  id: string;
+  email: string;
+}
+
+export interface ContentStoreOptions {
+  clock: Clock;
+  /** content/: the starting content, one folder per name. */
+  contentDir: string;
+  /** Checks that every picture named exists (content/images sources and uploads). */
+  pictures: Pick<PictureLibrary, "missing">;
+  /**
+   * Development: a content file edited while the site runs is imported on the next request. In
+   * production the files are looked at only at start-up.
+   */
+  watchFiles: boolean;
+  /** How often a process asks the database whether it missed a publish (a dropped LISTEN connection). */
+  recheckMs?: number;
+}
+
+interface Served {
+  version: ContentVersionSummary | null;
+  content: unknown;
+}
+
+type VersionRow = typeof contentVersions.$inferSelect;
+
+function summaryOf(row: VersionRow): ContentVersionSummary {
+  return {
+    id: row.id,
+    name: row.name as ContentName,
+    number: row.number,
+    publishedAt: row.publishedAt,
+    publishedBy: { email: row.publishedByEmail },
+    source: row.source as ContentVersionSummary["source"],
+    restoredFrom: row.restoredFrom,
+  };
+}
+
+function versionOf<N extends ContentName>(row: VersionRow): ContentVersion<N> {
+  return { ...summaryOf(row), name: row.name as N, content: row.content as ContentOf<N> };
+}
+
+function parsed<N extends ContentName>(name: N, content: unknown): ContentOf<N> | undefined {
+  const input = name === "home" ? withProjectSlugs(content) : content;
+  if (contentIssues(name, input).length > 0) return undefined;
+  return contentFiles[name].schema.parse(input) as ContentOf<N>;
+}
+
+function fileHash(raw: string) {
+  return crypto.createHash("sha256").update(raw).digest("hex");
+}
+
+/** A version's content as JSON the database stores and the export writes: the schema's output. */
+function sameContent(a: unknown, b: unknown) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export class ContentStore {
+  private readonly served = new Map<ContentName, Served>();
+  private site: SiteContent | undefined;
+  private readonly problems = new Map<ContentName, ContentWarning>();
+  private stopListening: (() => Promise<void>) | undefined;
+  private recheck: ReturnType<typeof setInterval> | undefined;
+  private recheckDue = false;
+  private newestId = 0;
+  private readonly fileTimes = new Map<ContentName, number>();
+  private loading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly database: Pick<DatabaseHandle, "db" | "listen">,
+    private readonly options: ContentStoreOptions,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /**
+   * Imports the content files the database lacks (or that changed since they were imported), then
+   * loads what visitors see. Throws a ContentError naming the file and field when a name has
+   * neither a stored version nor a valid file: there is nothing to show.
+   */
+  async start({ importFiles = true }: { importFiles?: boolean } = {}) {
+    this.stopListening = await this.database.listen(contentChannel, (name) => {
+      if (Object.hasOwn(contentFiles, name)) this.queueReload(name as ContentName);
+    });
+    // `importFiles: false` (the export) only reads: a name with nothing stored is served from its file.
+    if (importFiles) for (const name of contentNames) await this.importFile(name, { required: true });
+    for (const name of contentNames) await this.reload(name);
+    this.newestId = await this.newestVersionId();
+    const recheckMs = this.options.recheckMs ?? 30_000;
+    this.recheck = setInterval(() => (this.recheckDue = true), recheckMs);
+    this.recheck.unref?.();
+  }
+
+  async stop() {
+    clearInterval(this.recheck);
+    await this.stopListening?.();
+  }
+
+  /** What visitors see: the newest published version of each name that passes its schema. */
+  async published(): Promise<SiteContent> {
+    if (this.options.watchFiles) await this.importChangedFiles();
+    if (this.recheckDue) {
+      this.recheckDue = false;
+      const newest = await this.newestVersionId();
+      if (newest !== this.newestId) {
+        this.newestId = newest;
+        for (const name of contentNames) this.queueReload(name);
+      }
+    }
+    await this.loading;
+    return this.site!;
+  }
+
+  /** Stored versions passed over because they no longer pass the schema: for staff to see. */
+  warnings(): ContentWarning[] {
+    return [...this.problems.values()];
+  }
+
+  /** The checks publishing makes that need no database: the schema and the rules across fields. */
+  validate(name: ContentName, content: unknown): ContentFieldIssue[] {
+    return contentIssues(name, content);
+  }
+
+  /**
+   * Every check publishing makes: `validate`, every picture named exists, and no published project's
+   * address is changed.
+   */
+  async check(name: ContentName, content: unknown): Promise<ContentFieldIssue[]> {
+    return (await this.checkIn(this.db, name, content)).issues;
+  }
+
+  /** The checks, and the content as it would be published (new projects given their slugs). */
+  private async checkIn(
+    db: Queryable,
+    name: ContentName,
+    input: unknown,
+  ): Promise<{ issues: ContentFieldIssue[]; content: unknown }> {
+    const content = name === "home" ? withProjectSlugs(input, await this.publishedSlugs(db)) : input;
+    const issues = contentIssues(name, content);
+    if (issues.length > 0) return { issues, content };
+    const pictures = picturesIn(content);
+    const missing = new Set(
+      await this.options.pictures.missing(
+        db,
+        pictures.map((picture) => picture.src),
+      ),
+    );
+    for (const picture of pictures) {
+      if (missing.has(picture.src)) {
+        issues.push({
+          path: `${picture.path}.src`,
+          message: `There is no picture "${picture.src}" on the site: choose one of its pictures or upload one.`,
+        });
+      }
+    }
+    if (name === "home") issues.push(...(await this.slugChanges(db, input)));
+    return { issues, content };
+  }
+
+  /**
+   * A slug given with a project must be an address some project was published at: a new project
+   * comes without one (it is made from its title) and a published one keeps its own.
+   */
+  private async slugChanges(db: Queryable, content: unknown): Promise<ContentFieldIssue[]> {
+    const known = await this.publishedSlugs(db);
+    const issues: ContentFieldIssue[] = [];
+    const home = content as Record<string, { slug?: unknown }[] | undefined>;
+    for (const key of projectLists) {
+      (Array.isArray(home[key]) ? home[key] : []).forEach((project, i) => {
+        if (typeof project.slug === "string" && project.slug !== "" && !known.has(project.slug)) {
+          issues.push({
+            path: issuePath([key, i, "slug"]),
+            message:
+              "A project's address is made from its title when it is first published and never changes: leave it empty for a new project.",
+          });
+        }
+      });
+    }
+    return issues;
+  }
+
+  /** Every address a project was ever published at. */
+  private async publishedSlugs(db: Queryable): Promise<Set<string>> {
+    const rows = await db
+      .select({ content: contentVersions.content })
+      .from(contentVersions)
+      .where(eq(contentVersions.name, "home"));
+    const slugs = new Set<string>();
+    for (const row of rows) {
+      for (const key of projectLists) {
+        const list = (row.content as Record<string, unknown> | null)?.[key];
+        if (!Array.isArray(list)) continue;
+        for (const project of list) {
+          const slug = (project as { slug?: unknown } | null)?.slug;
+          if (typeof slug === "string") slugs.add(slug);
+        }
+      }
+    }
+    return slugs;
+  }
+
+  async draft(name: ContentName): Promise<ContentDraft | undefined> {
+    const [row] = await this.db.select().from(contentDrafts).where(eq(contentDrafts.name, name));
+    if (!row) return undefined;
+    return {
+      name,
+      content: row.content,
+      savedAt: row.savedAt,
+      savedBy: { email: row.savedByEmail },
+      basedOn: row.basedOn,
+    };
+  }
+
+  /**
+   * Keeps staff's work as it is, mistakes and all (they can come back to it); the mistakes are
+   * answered so the editor can show them. The draft is based on the version published now.
+   */
+  async saveDraft(name: ContentName, content: unknown, staff: ContentStaff): Promise<ContentDraftSaved> {
+    if (content === undefined) content = null;
+    const now = this.options.clock.now();
+    const basedOn = this.served.get(name)?.version?.number ?? null;
+    const values = { content, savedAt: now, savedById: staff.id, savedByEmail: staff.email, basedOn };
+    await this.db
+      .insert(contentDrafts)
+      .values({ name, ...values })
+      .onConflictDoUpdate({ target: contentDrafts.name, set: values });
+    const draft: ContentDraft = { name, content, savedAt: now, savedBy: { email: staff.email }, basedOn };
+    return { draft, issues: await this.check(name, content) };
+  }
+
+  /** Throws the draft away; true when there was one. */
+  async discardDraft(name: ContentName, staff: ContentStaff): Promise<boolean> {
+    const now = this.options.clock.now();
+    return this.db.transaction(async (tx) => {
+      const gone = await tx.delete(contentDrafts).where(eq(contentDrafts.name, name)).returning();
+      if (gone.length === 0) return false;
+      await recordAudit(tx, {
+        staff,
+        action: "content.draft-discarded",
+        subject: `content:${name}`,
+        summary: `The draft of "${name}"`,
+        at: now,
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Checks the content and publishes it as the name's next version: clears the draft, audits, and
+   * tells every process. A project without a slug gets one made from its title. Nothing is stored
+   * when there is a mistake.
+   */
+  async publish<N extends ContentName>(
+    name: N,
+    content: unknown,
+    staff: ContentStaff,
+  ): Promise<ContentSaveResult<ContentVersion<N>>> {
+    return this.store(name, content, { staff, source: "editor", restoredFrom: null });
+  }
+
+  /** Publishes a copy of an earlier version as the newest, with source "restore". */
+  async restore<N extends ContentName>(
+    name: N,
+    id: number,
+    staff: ContentStaff,
+  ): Promise<ContentSaveResult<ContentVersion<N>> | undefined> {
+    const earlier = await this.version(name, id);
+    if (!earlier) return undefined;
+    return this.store(name, earlier.content, { staff, source: "restore", restoredFrom: earlier.number });
+  }
+
+  private async store<N extends ContentName>(
+    name: N,
+    input: unknown,
+    about: { staff: ContentStaff; source: "editor" | "restore"; restoredFrom: number | null },
+  ): Promise<ContentSaveResult<ContentVersion<N>>> {
+    const now = this.options.clock.now();
+    const result = await this.db.transaction(async (tx) => {
+      await lockName(tx, name);
+      const { issues, content } = await this.checkIn(tx, name, input);
+      if (issues.length > 0) return { ok: false as const, issues };
+      const row = await insertVersion(tx, name, contentFiles[name].schema.parse(content), {
+        at: now,
+        staff: about.staff,
+        source: about.source,
+        restoredFrom: about.restoredFrom,
+        fileHash: null,
+      });
+      await tx.delete(contentDrafts).where(eq(contentDrafts.name, name));
+      await recordAudit(tx, {
+        staff: about.staff,
+        action: about.source === "restore" ? "content.restored" : "content.published",
+        subject: `content:${name}`,
+        summary:
+          about.source === "restore"
+            ? `Version ${row.number} of "${name}", a copy of version ${about.restoredFrom}`
+            : `Version ${row.number} of "${name}"`,
+        at: now,
+      });
+      return { ok: true as const, value: versionOf<N>(row) };
+    });
+    if (result.ok) this.serve(name, result.value, result.value.content);
+    return result;
+  }
+
+  /** Every published version of a name, newest first. */
+  async history(name: ContentName): Promise<ContentVersionSummary[]> {
+    const rows = await this.db
+      .select()
+      .from(contentVersions)
+      .where(eq(contentVersions.name, name))
+      .orderBy(desc(contentVersions.number));
+    return rows.map(summaryOf);
+  }
+
+  /**
+   * One published version with its content as stored: an old version may no longer pass today's
+   * schema (`validate` says where).
+   */
+  async version<N extends ContentName>(name: N, id: number): Promise<ContentVersion<N> | undefined> {
+    if (!Number.isSafeInteger(id) || id < 1 || id > 2 ** 31 - 1) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(contentVersions)
+      .where(and(eq(contentVersions.name, name), eq(contentVersions.id, id)));
+    return row ? versionOf<N>(row) : undefined;
+  }
+
+  /**
+   * The site's content with the drafts of `names` in place of what is published, for staff's
+   * preview; a draft with mistakes is left out (named in `invalid`) and the published content shown.
+   * A new project is previewed at the address publishing would give it.
+   */
+  async preview(names: ContentName[]): Promise<{ content: SiteContent; shown: ContentName[]; invalid: ContentName[] }> {
+    const content = { ...(await this.published()) } as Record<ContentName, unknown>;
+    const shown: ContentName[] = [];
+    const invalid: ContentName[] = [];
+    for (const name of names) {
+      const draft = await this.draft(name);
+      if (!draft) continue;
+      const input =
+        name === "home" ? withProjectSlugs(draft.content, await this.publishedSlugs(this.db)) : draft.content;
+      const value = parsed(name, input);
+      if (value) {
+        content[name] = value;
+        shown.push(name);
+      } else invalid.push(name);
+    }
+    return { content: content as SiteContent, shown, invalid };
+  }
+
+  /** What `npm run content -- export` writes: the published content of each name, as visitors see it. */
+  async exportable(): Promise<{ name: ContentName; version: number | null; content: unknown }[]> {
+    await this.published();
+    return contentNames.map((name) => {
+      const served = this.served.get(name)!;
+      return { name, version: served.version?.number ?? null, content: served.content };
+    });
+  }
+
+  private queueReload(name: ContentName) {
+    this.loading = this.loading
+      .then(() => this.reload(name))
+      .catch((error: unknown) => {
+        logLine("error", { message: `Reloading the "${name}" content failed`, error: String(error) });
+      });
+  }
+
+  /**
+   * Loads the newest version of `name` that passes the schema. A newer one that does not (the
+   * schema changed under it) is logged and reported to staff, never served.
+   */
+  private async reload(name: ContentName) {
+    const rows = await this.db
+      .select()
+      .from(contentVersions)
+      .where(eq(contentVersions.name, name))
+      .orderBy(desc(contentVersions.number));
+    this.problems.delete(name);
+    for (const row of rows) {
+      const value = parsed(name, row.content);
+      if (value) {
+        this.serve(name, summaryOf(row), value);
+        if (row.number !== rows[0]!.number) this.passedOver(name, rows[0]!, row.number);
+        return;
+      }
+    }
+    // No stored version passes: the files are the last resort.
+    const file = await this.readFile(name);
+    if (rows[0]) this.passedOver(name, rows[0], null);
+    if (!file.ok) {
+      throw new ContentError(
+        `No published version of "${name}" passes its schema, nor does ${file.label}:\n${file.issues
+          .map((issue) => `  ${issue.path || "(file)"}: ${issue.message}`)
+          .join("\n")}`,
+      );
+    }
+    this.serve(name, null, file.content);
+  }
+
+  private passedOver(name: ContentName, newest: VersionRow, serving: number | null) {
+    const warning: ContentWarning = {
+      name,
+      number: newest.number,
+      serving,
+      issues: contentIssues(name, newest.content),
+    };
+    this.problems.set(name, warning);
+    logLine("error", {
+      message: `Version ${newest.number} of the "${name}" content no longer passes its schema; serving ${
+        serving === null ? "the content file" : `version ${serving}`
+      }`,
+      issues: warning.issues,
+    });
+  }
+
+  private serve(name: ContentName, version: ContentVersionSummary | null, content: unknown) {
+    this.served.set(name, { version, content });
+    if (version && version.id > this.newestId) this.newestId = version.id;
+    if (contentNames.every((each) => this.served.has(each))) {
+      this.site = Object.fromEntries(contentNames.map((each) => [each, this.served.get(each)!.content])) as SiteContent;
+    }
+  }
+
+  private async newestVersionId(): Promise<number> {
+    const [row] = await this.db.select({ newest: max(contentVersions.id) }).from(contentVersions);
+    return row?.newest ?? 0;
+  }
+
+  private async readFile(
+    name: ContentName,
+  ): Promise<
+    | { ok: true; label: string; content: unknown; hash: string }
+    | { ok: false; label: string; issues: ContentFieldIssue[]; hash?: string }
+  > {
+    const file = path.join(this.options.contentDir, name, "content.json");
+    const label = path.relative(process.cwd(), file) || file;
+    let raw: string;
+    try {
+      raw = await fs.readFile(file, "utf8");
+    } catch (error) {
+      return { ok: false, label, issues: [{ path: "", message: `cannot be read (${(error as Error).message})` }] };
+    }
+    const hash = fileHash(raw);
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (error) {
+      return {
+        ok: false,
+        label,
+        hash,
+        issues: [{ path: "", message: `is not valid JSON (${(error as Error).message})` }],
+      };
+    }
+    const issues = contentIssues(name, json);
+    if (issues.length > 0) return { ok: false, label, hash, issues };
+    return { ok: true, label, hash, content: contentFiles[name].schema.parse(json) };
+  }
+
+  /**
+   * Imports content/<name>/content.json as a new version (source "file") when the database has
+   * none of that name, or when the file changed since it was last imported and says something
+   * other than what is published. A file with mistakes is refused with its field named: at
+   * start-up with nothing stored (`required`) that stops the site; otherwise it is logged and the
+   * stored content stays.
+   */
+  private async importFile(name: ContentName, { required }: { required: boolean }) {
+    const file = await this.readFile(name);
+    const stored = await this.db.transaction(async (tx) => {
+      await lockName(tx, name);
+      const [newest] = await tx
+        .select()
+        .from(contentVersions)
+        .where(eq(contentVersions.name, name))
+        .orderBy(desc(contentVersions.number))
+        .limit(1);
+      const [lastImport] = await tx
+        .select({ fileHash: contentVersions.fileHash })
+        .from(contentVersions)
+        .where(and(eq(contentVersions.name, name), isNotNull(contentVersions.fileHash)))
+        .orderBy(desc(contentVersions.number))
+        .limit(1);
+      if (newest && file.hash !== undefined && lastImport?.fileHash === file.hash) return false;
+      if (!file.ok) {
+        if (newest || !required) return file;
+        throw new ContentError(
+          `${file.label} is not valid:\n${file.issues.map((issue) => `  ${issue.path || "(file)"}: ${issue.message}`).join("\n")}`,
+        );
+      }
+      // An export committed back unchanged is already what is published: noted, not published again.
+      const same = newest !== undefined && sameContent(newest.content, file.content);
+      if (same) {
+        await tx.update(contentVersions).set({ fileHash: file.hash }).where(eq(contentVersions.id, newest.id));
+        return false;
+      }
+      await insertVersion(tx, name, file.content, {
+        at: this.options.clock.now(),
+        staff: null,
+        source: "file",
+        restoredFrom: null,
+        fileHash: file.hash,
+      });
+      return true;
+    });
+    if (stored === true) logLine("info", { message: `Imported the "${name}" content from its file` });
+    else if (stored && !stored.ok) {
+      logLine("error", {
+        message: `${stored.label} was not imported: it is not valid`,
+        issues: stored.issues,
+      });
+    }
+  }
+
+  /** Development: files changed since they were last looked at are imported (and so served). */
+  private async importChangedFiles() {
+    for (const name of contentNames) {
+      const file = path.join(this.options.contentDir, name, "content.json");
+      const mtime = await fs.stat(file).then(
+        (stat) => stat.mtimeMs,
+        () => 0,
+      );
+      if (this.fileTimes.get(name) === mtime) continue;
+      const first = !this.fileTimes.has(name);
+      this.fileTimes.set(name, mtime);
+      if (first) continue;
+      await this.importFile(name, { required: false });
+      this.queueReload(name);
+    }
+  }
+}
+
+/** One writer of a name's versions at a time, across processes (until the transaction ends). */
+async function lockName(tx: Queryable, name: ContentName) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`kilele_content:${name}`}))`);
+}
+
+/** Stores the next version of `name` and announces it to every process once committed. */
+async function insertVersion(
+  tx: Queryable,
+  name: ContentName,
+  content: unknown,
+  about: {
+    at: Date;
+    staff: ContentStaff | null;
+    source: ContentVersionSummary["source"];
+    restoredFrom: number | null;
+    fileHash: string | null;
+  },
+): Promise<VersionRow> {
+  const [last] = await tx
+    .select({ number: max(contentVersions.number) })
+    .from(contentVersions)
+    .where(eq(contentVersions.name, name));
+  const [row] = await tx
+    .insert(contentVersions)
+    .values({
+      name,
+      number: (last?.number ?? 0) + 1,
+      content,
+      publishedAt: about.at,
+      publishedById: about.staff?.id ?? null,
+      publishedByEmail: about.staff?.email ?? null,
+      source: about.source,
+      restoredFrom: about.restoredFrom,
+      fileHash: about.fileHash,
+    })
+    .returning();
+  await tx.execute(sql`select pg_notify(${contentChannel}, ${name})`);
+  return row!;
+}
