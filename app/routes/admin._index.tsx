@@ -69,6 +69,9 @@ export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentP
             <Link to="/admin/staff">Staff</Link>
           </li>
           <li>
+            <Link to="/admin/pages">Pages</Link>
+          </li>
+          <li>
             <Link to="/admin/settings">Settings</Link>
           </li>
           <li>
