@@ -63,7 +63,7 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
                 <td>{page.draft ? `Saved ${when(page.draft.at)} by ${page.draft.by ?? "the site"}` : "None"}</td>
                 <td>
                   <Link to={`/admin/pages/${page.name}/history`}>
-                    History<span className="visually-hidden"> of {page.title}</span>
+                    History <span className="visually-hidden">of {page.title}</span>
                   </Link>
                 </td>
               </tr>

@@ -155,11 +155,11 @@ export default function PageHistory({ loaderData, actionData }: Route.ComponentP
                   {v === newest ? null : (
                     <>
                       <Link to={`?compare=${v.id}`}>
-                        Compare<span className="visually-hidden"> version {v.number}</span>
+                        Compare <span className="visually-hidden">version {v.number}</span>
                       </Link>{" "}
                       ·{" "}
                       <Link to={`?restore=${v.id}`}>
-                        Restore<span className="visually-hidden"> version {v.number}</span>
+                        Restore <span className="visually-hidden">version {v.number}</span>
                       </Link>
                     </>
                   )}

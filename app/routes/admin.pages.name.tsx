@@ -132,7 +132,7 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
       {draft ? (
         <p>
           <a href={previewPath} target="_blank" rel="noreferrer">
-            Open the preview<span className="visually-hidden"> of the draft</span> (in a new tab)
+            Open the preview <span className="visually-hidden">of the draft</span> (in a new tab)
           </a>
         </p>
       ) : null}

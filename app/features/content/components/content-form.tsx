@@ -468,7 +468,7 @@ function ImageField({ node, path, value, label }: FieldProps<"image">) {
             className="button button-secondary"
             onClick={() => form.browse(path, (chosen) => setSrc(chosen))}
           >
-            Choose from the site's pictures<span className="visually-hidden"> for {label}</span>
+            Choose from the site's pictures <span className="visually-hidden">for {label}</span>
           </button>
         ) : null}
       </div>
@@ -599,12 +599,12 @@ function ListField({ node, path, value, label }: FieldProps<"list">) {
                 <div className="list-item-actions">
                   {i > 0 ? (
                     <OpButton op={formOp.up(path, i)} id={`${itemPath}._up`}>
-                      Move up<span className="visually-hidden"> {name}</span>
+                      Move up <span className="visually-hidden">{name}</span>
                     </OpButton>
                   ) : null}
                   {i < items.length - 1 ? (
                     <OpButton op={formOp.down(path, i)} id={`${itemPath}._down`}>
-                      Move down<span className="visually-hidden"> {name}</span>
+                      Move down <span className="visually-hidden">{name}</span>
                     </OpButton>
                   ) : null}
                   {moveTo && movePath ? (
@@ -614,7 +614,7 @@ function ListField({ node, path, value, label }: FieldProps<"list">) {
                     </OpButton>
                   ) : null}
                   <OpButton op={formOp.remove(path, i)} id={`${itemPath}._remove`}>
-                    Remove<span className="visually-hidden"> {name}</span>
+                    Remove <span className="visually-hidden">{name}</span>
                   </OpButton>
                 </div>
               </li>
@@ -623,8 +623,7 @@ function ListField({ node, path, value, label }: FieldProps<"list">) {
         </ol>
       ) : null}
       <OpButton op={formOp.add(path)} id={`${path}._add`}>
-        Add {lower(node.item.title || "an item")}
-        <span className="visually-hidden"> to {label}</span>
+        Add {lower(node.item.title || "an item")} <span className="visually-hidden">to {label}</span>
       </OpButton>
     </fieldset>
   );
