@@ -4,6 +4,7 @@ import path from "node:path";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
+import { bodyLimits } from "~/infra/http/api.server";
 import type { FieldErrors } from "~/lib/errors";
 import { contentFields, readContentForm } from "../editor/form-model";
 import { contentFiles, type ContentName } from "../schema";
@@ -46,6 +47,15 @@ describe("the page editor's form", () => {
     expect(read.problems).toEqual({});
     const schema = contentFiles[name].schema;
     expect(schema.parse(read.value)).toEqual(schema.parse(content));
+  });
+
+  it("posts the whole home page, every project with its gallery, within the staff body limit", async () => {
+    const { form } = renderForm("home", fileContent("home"));
+    const post = new globalThis.FormData();
+    for (const [key, value] of new FormData(form())) if (typeof value === "string") post.append(key, value);
+    const bytes = (await new Response(post).arrayBuffer()).byteLength;
+    // Multipart, as the form posts; with room for the charity to add several times as much.
+    expect(bytes).toBeLessThan(bodyLimits.staff / 2);
   });
 
   it("labels every input from the schema, a long text as a text area, and a project's address read-only", () => {

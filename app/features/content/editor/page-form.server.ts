@@ -13,7 +13,7 @@ const maxFilesPerPost = 4;
 
 /**
  * The most one post of the editor may be. Its text is far smaller (the whole home page, every
- * project with its gallery, is about 60 KB, within bodyLimits.staff); without JavaScript a picture
+ * project with its gallery, is 38 KB, within bodyLimits.staff); without JavaScript a picture
  * chosen for upload goes with the form, so room is left for four of the largest (15 MB each).
  */
 export const maxPageFormBytes = 64 * 1024 * 1024;
