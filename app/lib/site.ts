@@ -20,12 +20,10 @@ export const siteSchema = z.object({
     .string()
     .regex(/^\d{6,8}$/, "must be 6 to 8 digits")
     .meta({ title: "Registration number", description: "The charity's number, in the footer of every page." }),
-  email: z
-    .email("must be an e-mail address")
-    .meta({
-      title: "E-mail address",
-      description: "Shown in the footer; every e-mail the site sends is answered to it.",
-    }),
+  email: z.email("must be an e-mail address").meta({
+    title: "E-mail address",
+    description: "Shown in the footer; every e-mail the site sends is answered to it.",
+  }),
   /** The charity's postal address, printed at the foot of its e-mails when set. */
   address: paragraph("Postal address", "Printed at the foot of the site's e-mails. Optional.").optional(),
   /** What receipts say besides the facts of the payment (docs/decisions/020-receipts-worth-keeping.md). */
