@@ -32,7 +32,7 @@ test("the volunteering heading: a draft is not shown, Publish shows it, a mistak
   await page.getByRole("link", { name: "Pages" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Pages" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await page.getByRole("link", { name: "Volunteering", exact: true }).click();
+  await page.getByRole("region", { name: "The pages" }).getByRole("link", { name: "Volunteering", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Edit Volunteering" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
