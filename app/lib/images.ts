@@ -38,11 +38,8 @@ export const imageSchema = z
       .string()
       .regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, "must name an image under content/images, without extension")
       .meta({ title: "Picture" }),
-    alt: z
-      .string()
-      .trim()
-      .min(1, "must describe the picture for someone who cannot see it")
-      .meta({ title: "Description for people who cannot see it (alt text)" }),
+    // Required text is checked with the content's other rules (every picture described): store.ts.
+    alt: z.string().trim().meta({ title: "Description for people who cannot see it (alt text)" }),
   })
   // The page editor shows it as a picture to choose or upload (app/lib/editor-hints.ts).
   .meta({ title: "Picture", editor: { widget: "image" } });

@@ -4,7 +4,7 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { isContentName } from "~/features/content/content.server";
 import { compareContent } from "~/features/content/editor/compare";
-import { contentFields, fieldLabel, sentence } from "~/features/content/editor/form-model";
+import { contentFields, fieldLabel, summaryLine } from "~/features/content/editor/form-model";
 import { editablePage } from "~/features/content/editor/pages";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -71,7 +71,7 @@ export const action = pageWork("Restoring a page", async ({ request, context, pa
     return data(
       {
         problems: result.issues.map((issue) =>
-          sentence(fieldLabel(fields, version?.content, issue.path), issue.message),
+          summaryLine(fieldLabel(fields, version?.content, issue.path), issue.message),
         ),
       },
       { status: 400 },

@@ -86,7 +86,7 @@ describe("the page editor's form", () => {
       { ...fileContent("volunteering"), formTitle: "" },
       {
         formTitle: "must not be left empty",
-        "image.alt": "must describe the picture for someone who cannot see it",
+        "image.alt": "Describe the picture for people who cannot see it.",
       },
     );
     const heading = screen.getByLabelText("Heading above the sign-up form");
@@ -99,7 +99,7 @@ describe("the page editor's form", () => {
     expect(links.map((link) => link.getAttribute("href"))).toEqual(["#field-formTitle", "#field-image-alt"]);
     expect(links[0]!.textContent).toBe("Heading above the sign-up form must not be left empty.");
     expect(document.querySelector(links[0]!.getAttribute("href")!)).toBe(heading);
-    expect(links[1]!.textContent).toContain("Header picture › Alt text must describe the picture");
+    expect(links[1]!.textContent).toBe("Header picture › Alt text: Describe the picture for people who cannot see it.");
   });
 
   it("moves a team member down, keeping what was typed, and keeps the focus on the moved member's button", () => {

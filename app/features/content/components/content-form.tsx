@@ -23,6 +23,7 @@ import {
   parseFormOp,
   readContentForm,
   sentence,
+  summaryLine,
   type ChoiceOption,
   type FieldNode,
   type ListNode,
@@ -162,7 +163,7 @@ export function ContentForm({
               {issueList.map(([path, message]) => (
                 <li key={path}>
                   <a href={`#${fieldId(issueTarget(fields, state.value, path))}`}>
-                    {sentence(fieldLabel(fields, state.value, path), message)}
+                    {summaryLine(fieldLabel(fields, state.value, path), message)}
                   </a>
                 </li>
               ))}

@@ -512,6 +512,12 @@ export function itemLabel(list: ListNode, index: number): string {
 
 /** "Title must not be left empty." from a message written to follow its label; other messages as they are. */
 export function sentence(label: string, message: string): string {
-  const text = /^(must|could|is|has|should) /.test(message) ? `${label} ${message}` : message;
+  const text = /^(must|could|is|has|should|was) /.test(message) ? `${label} ${message}` : message;
   return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** A message in the list at the top of the form, always naming its field: "Header picture › Alt text: Describe …". */
+export function summaryLine(label: string, message: string): string {
+  const line = sentence(label, message);
+  return line === sentence("", message) && !line.startsWith(label) ? `${label}: ${line}` : line;
 }
