@@ -1,4 +1,4 @@
-import { Form, Link, data, redirect } from "react-router";
+import { Form, Link, data, redirect, redirectDocument } from "react-router";
 import type { Route } from "./+types/admin.pages.name";
 import { ErrorPage } from "~/components/layout/error-page";
 import { ContentForm } from "~/features/content/components/content-form";
@@ -22,7 +22,6 @@ function pageName(name: string) {
 
 const notices = {
   draft: "Draft saved. Visitors still see the published page.",
-  preview: "Draft saved: open the preview to see the page as visitors will.",
   published: "Published: visitors see it now.",
   discarded: "Draft thrown away: this is the published page.",
 } as const;
@@ -85,7 +84,9 @@ export const action = pageWork("Saving a page", async ({ request, context, param
       const issues = { ...issueFields(saved.issues), ...problems };
       return data({ value: value as unknown, issues, focus: null, summary: draftSummary }, { status: 400 });
     }
-    return redirect(`/admin/pages/${name}?saved=${intent}`);
+    // Preview: the public page with this draft in place of what is published (its banner leads back).
+    if (intent === "preview") return redirectDocument(`${editablePage(name).publicPath}?preview=${name}`);
+    return redirect(`/admin/pages/${name}?saved=draft`);
   }
   if (intent !== "publish") throw new AppError("invalid", "Choose Save draft, Preview or Publish.");
   const issues =

@@ -32,7 +32,10 @@ test("the volunteering heading: a draft is not shown, Publish shows it, a mistak
   await page.getByRole("link", { name: "Pages" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Pages" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await page.getByRole("region", { name: "The pages" }).getByRole("link", { name: "Volunteering", exact: true }).click();
+  await page
+    .getByRole("region", { name: "The pages" })
+    .getByRole("link", { name: "Volunteering", exact: true })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Edit Volunteering" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
@@ -56,7 +59,9 @@ test("the volunteering heading: a draft is not shown, Publish shows it, a mistak
   await expect(page.getByRole("status")).toContainText("Draft saved");
   await expect(page.getByLabel("Heading above the sign-up form")).toHaveValue("Join us in 2027");
   expect(await visitorSees(page, "/volunteering")).toContain("Join us in 2025");
-  await page.goto("/volunteering?preview=volunteering");
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page).toHaveURL(/\/volunteering\?preview=volunteering$/);
+  await expect(page.getByRole("region", { name: "Preview" })).toContainText("Preview: not yet published.");
   await expect(page.getByRole("heading", { name: "Join us in 2027" })).toBeVisible();
 
   // Published: every visitor sees it.
