@@ -180,7 +180,8 @@ export const staffSessions = pgTable(
 
 /**
  * One attempt to buy tickets. Seats are held while `status` is `held` and `hold_expires_at` is in
- * the future; an expired hold simply stops counting. A booking becomes `paid` (and gets its ticket)
+ * the future, and for a settling window after it while its payment may be on its way (decision
+ * 030); then an expired hold simply stops counting. A booking becomes `paid` (and gets its ticket)
  * only once the payment provider says the payment succeeded.
  */
 export const bookings = pgTable(

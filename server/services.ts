@@ -7,6 +7,7 @@ import { ContentStore } from "~/features/content/store.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { runBookingRefunds } from "~/features/booking/cancellation.server";
 import type { RefundDeps } from "~/features/booking/refunds.server";
+import { settleExpiredHolds } from "~/features/booking/booking.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
@@ -128,6 +129,15 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       30_000,
     );
     void refunds.start();
+    // Holds whose time is over while their payment may be on its way: settled, or freed when unpaid (decision 030).
+    const expiredHolds = new BackgroundJob(
+      "The expired holds' sweep",
+      async (shouldStop) => {
+        await settleExpiredHolds(await paymentDeps(), shouldStop);
+      },
+      5_000,
+    );
+    void expiredHolds.start();
     const office = new BackgroundJob(
       "The office e-mails' sweep",
       async () => {
@@ -164,6 +174,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       async close() {
         await contentStore.stop();
         await refunds.stop();
+        await expiredHolds.stop();
         await office.stop();
         await outbox.stop();
         await database.close();

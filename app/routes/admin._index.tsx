@@ -29,16 +29,36 @@ export const loader = pageWork("The staff home page", async ({ request, context 
         ...(event.cancelledAt ? ["Cancelled"] : []),
       ],
     }));
-  return { upcoming: slicePage(upcoming, requestedPage(new URL(request.url).searchParams.get("page"))) };
+  // Stored page content the site passed over because it no longer passes the schema (decision 031).
+  const contentWarnings = context.services.contentStore.warnings();
+  return {
+    upcoming: slicePage(upcoming, requestedPage(new URL(request.url).searchParams.get("page"))),
+    contentWarnings,
+  };
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Staff home");
 
-export default function AdminHome({ loaderData: { upcoming } }: Route.ComponentProps) {
+export default function AdminHome({ loaderData: { upcoming, contentWarnings } }: Route.ComponentProps) {
   const [search] = useSearchParams();
   return (
     <main id="main" className="page">
       <h1>Staff home</h1>
+      {contentWarnings.length > 0 ? (
+        <section className="notice notice-error" aria-labelledby="content-warnings-heading">
+          <h2 id="content-warnings-heading">Page content needs attention</h2>
+          <ul>
+            {contentWarnings.map((warning) => (
+              <li key={warning.name}>
+                Version {warning.number} of the {warning.name} content no longer fits the site&apos;s pages (
+                {warning.issues.map((issue) => `${issue.path || "the content"}: ${issue.message}`).join("; ")}).
+                Visitors see {warning.serving === null ? "the content file" : `version ${warning.serving}`} instead: put
+                it right and publish it again.
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <nav aria-label="Staff pages">
         <ul className="admin-links">
           <li>

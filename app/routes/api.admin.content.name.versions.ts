@@ -2,7 +2,7 @@ import type { Route } from "./+types/api.admin.content.name.versions";
 import { isContentName } from "~/features/content/content.server";
 import { issueFields } from "~/features/content/store";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, bodyLimits, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 
 // POST /api/admin/content/:name/versions {content}: publishes the content as the page's next
@@ -24,9 +24,4 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
   });
 
 // GET: the versions are listed by GET /api/admin/content/:name.
-export const loader = ({ request, context }: Route.LoaderArgs) =>
-  apiRoute("Publishing a page's content", async () => {
-    await requireStaff(context.services, request);
-    allowMethods(request, "POST");
-    return new Response(null, { status: 204 });
-  });
+export const loader = onlyAllows("POST");

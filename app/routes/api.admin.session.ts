@@ -1,12 +1,14 @@
 import { z } from "zod";
 import type { Route } from "./+types/api.admin.session";
 import { signIn, signOut } from "~/features/staff/sign-in.server";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 
 const credentialsSchema = z.object({ email: z.string().max(200), password: z.string().max(200) });
 
 // POST /api/admin/session {email, password} → 204 with the session and known-device cookies; DELETE signs out.
+export const loader = onlyAllows("POST", "DELETE");
+
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Staff sign-in", async () => {
     allowMethods(request, "POST", "DELETE");

@@ -1,13 +1,15 @@
 import type { Route } from "./+types/api.bookings.ref.release";
 import { releaseOwnHold } from "~/features/booking/booking.server";
 import { releaseRequestSchema, type ReleasedHold } from "~/features/booking/schema";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 
 // POST /api/bookings/:bookingRef/release {clientSecret, reason?}: the visitor's own unpaid attempt
 // gives its seats back (a declined card, a changed quantity, leaving the page: sent by
 // navigator.sendBeacon then). Proved by the payment's client secret, judged by the provider; answers
 // {status}, the same however often it is asked (ReleasedHold).
+export const loader = onlyAllows("POST");
+
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Releasing a booking's hold", async () => {
     allowMethods(request, "POST");

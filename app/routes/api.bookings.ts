@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api.bookings";
 import { startBooking } from "~/features/booking/booking.server";
 import { ownAttemptSchema } from "~/features/booking/schema";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
 // POST /api/bookings {eventId, name, email, quantity, replaces?: {bookingRef, clientSecret},
@@ -9,6 +9,8 @@ import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 // amountPence, holdExpiresAt}. The amount is the server's. `replaces` is the visitor's previous
 // unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
 // challenge (`challenge`, from GET /api/challenge): 429 or 403 challenge-required, nothing held.
+export const loader = onlyAllows("POST");
+
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Starting a booking", async () => {
     allowMethods(request, "POST");

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api.donations";
 import { startDonation } from "~/features/donations/donations.server";
 import { ownDonationAttemptSchema } from "~/features/donations/schema";
-import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
 // POST /api/donations {amount, name, email, giftAid, firstName, surname, houseNameOrNumber, postcode,
@@ -9,6 +9,8 @@ import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 // payment; answers {donationId, clientSecret, amountPence}. The amount is the one validated here.
 // `replaces` is the visitor's previous unpaid attempt, proved by its client secret. Starts are
 // limited per address, and during a spike need a solved challenge, as for bookings.
+export const loader = onlyAllows("POST");
+
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Starting a donation", async () => {
     allowMethods(request, "POST");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Route } from "./+types/api.payments.offline.confirm";
-import { allowMethods, apiRoute, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentProvider } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
@@ -14,6 +14,8 @@ const cardSchema = z.object({
 // POST /api/payments/offline/confirm: the offline test provider's card form. Like Stripe it
 // answers the card's outcome; on success it settles the booking or donation at once, and on a decline
 // it gives the booking's seats back, as Stripe's webhooks would.
+export const loader = onlyAllows("POST");
+
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Confirming an offline card payment", async () => {
     allowMethods(request, "POST");

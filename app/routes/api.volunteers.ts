@@ -1,11 +1,13 @@
 import type { Route } from "./+types/api.volunteers";
 import { volunteerReplies } from "~/features/volunteers/schema";
 import { submitVolunteer, volunteerInputFromForm } from "~/features/volunteers/volunteers.server";
-import { allowMethods, apiRoute, isFormBody, readFormBody, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, isFormBody, onlyAllows, readFormBody, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 
 // POST /api/volunteers: a volunteering sign-up, as JSON or form data (specification call 3, for
 // other tools; the site's own form posts to its page's action).
+export const loader = onlyAllows("POST");
+
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Volunteer sign-up", async () => {
     allowMethods(request, "POST");

@@ -1,7 +1,11 @@
 import type { Page } from "@playwright/test";
+import pg from "pg";
 import { bookingForm, buyTickets } from "../support/bookings";
+import { createPostgresDatabase } from "../support/databases";
 import { confirmationOutcome, expect, expectNoSeriousA11yViolations, test } from "../support/fixtures";
+import { startSiteProcess } from "../support/site-process";
 import { createEvent, staffApi } from "../support/staff-api";
+import { newVisitorAddress } from "../support/visitors";
 
 // PRODUCT.md, sold out versus reserved (issue 12, points 3, 8 and 9): a declined or abandoned
 // attempt gives its seats back at once; seats left that are all in someone else's unfinished
@@ -157,3 +161,73 @@ async function expectOneRuleAboveTotal(page: Page) {
   expect(Math.abs(label!.x + label!.width - value!.x)).toBeLessThan(1);
   expect(Math.abs(label!.y - value!.y)).toBeLessThan(1);
 }
+
+test.describe("when a hold ends (decision 030), on a PostgreSQL database the test can reach into", () => {
+  test.skip(!process.env.TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: the test moves a hold's end in PostgreSQL");
+
+  test("a buyer who paid before the hold ended keeps the tickets however late we hear of it; an unpaid hold frees its seats", async ({
+    page,
+  }) => {
+    const database = await createPostgresDatabase();
+    const site = await startSiteProcess({ DATABASE_URL: database.url });
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const api = await staffApi(site);
+      const paidFor = await createEvent(api, { name: "Quiz Night", totalAvailableTickets: 2 });
+      const abandoned = await createEvent(api, { name: "Barn Dance", totalAvailableTickets: 2 });
+      const hold = async (eventId: string, name: string) => {
+        const started = await page.request.post(`${site.url}/api/bookings`, {
+          data: { eventId, name, email: "buyer@example.org", quantity: 2 },
+          headers: { "X-Forwarded-For": newVisitorAddress() },
+        });
+        expect(started.status()).toBe(201);
+        return ((await started.json()) as { bookingRef: string }).bookingRef;
+      };
+      const paid = await hold(paidFor.id, "Amina Mushi");
+      const unpaid = await hold(abandoned.id, "Baraka Juma");
+
+      // Amina's card was charged ten seconds before her hold ended, but neither her browser's return
+      // nor the webhook has reached us; Baraka walked away. Both holds ended five seconds ago.
+      // Times from this process's clock, which the site's shares (also under faketime), not the database's.
+      const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
+      await client.query(
+        `update offline_payments set status = 'succeeded', succeeded_at = $2, card_brand = 'visa', card_last4 = '4242'
+           where metadata->>'booking_ref' = $1`,
+        [paid, secondsAgo(15)],
+      );
+      await client.query("update bookings set hold_expires_at = $3 where booking_ref in ($1, $2)", [
+        paid,
+        unpaid,
+        secondsAgo(5),
+      ]);
+
+      // The server asks the provider about both: Amina's booking is settled, with her receipt...
+      const statusOf = async (ref: string) =>
+        (await client.query<{ status: string }>("select status from bookings where booking_ref = $1", [ref])).rows[0]!
+          .status;
+      await expect.poll(() => statusOf(paid), { timeout: 15_000 }).toBe("paid");
+      const mails = await client.query<{ kind: string }>("select kind from outbox where dedupe_key like $1", [
+        `%:${paid}`,
+      ]);
+      expect(mails.rows.map((m) => m.kind)).toEqual(["booking-receipt"]);
+      await page.goto(`${site.url}/book-event/${paidFor.id}`);
+      await expect(page.getByText("Sorry, this event is sold out.")).toBeVisible();
+
+      // ...and Baraka's seats are free again, his payment cancelled so it can take no money.
+      await expect.poll(() => statusOf(unpaid), { timeout: 15_000 }).toBe("cancelled");
+      const payment = await client.query<{ status: string }>(
+        "select status from offline_payments where metadata->>'booking_ref' = $1",
+        [unpaid],
+      );
+      expect(payment.rows[0]!.status).toBe("canceled");
+      await page.goto(`${site.url}/book-event/${abandoned.id}`);
+      await expect(page.getByRole("button", { name: /^Pay now/ })).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+    } finally {
+      await client.end();
+      await site.stop();
+      await database.drop();
+    }
+  });
+});

@@ -18,6 +18,23 @@ test("every response carries the security headers, and no X-Powered-By", async (
   }
 });
 
+test("a GET to an API address that only takes posts is told which methods it takes", async ({ request }) => {
+  for (const [url, allow] of [
+    ["/api/bookings", "POST"],
+    ["/api/donations", "POST"],
+    ["/api/volunteers", "POST"],
+    ["/api/payments/webhook", "POST"],
+    ["/api/payments/offline/confirm", "POST"],
+    ["/api/bookings/KT-ABC123/release", "POST"],
+    ["/api/admin/session", "POST, DELETE"],
+  ]) {
+    const response = await request.get(url);
+    expect(response.status(), url).toBe(405);
+    expect(response.headers()["allow"], url).toBe(allow);
+    expect(await response.json(), url).toMatchObject({ code: "method-not-allowed" });
+  }
+});
+
 test("inline scripts run only with the response's nonce, and the page works under that policy", async ({ page }) => {
   const violations: string[] = [];
   page.on("console", (message) => {

@@ -10,7 +10,7 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { AppError } from "~/lib/errors";
-import { settleBooking, startBooking } from "./booking.server";
+import { settleBooking, settleExpiredHolds, startBooking } from "./booking.server";
 import { runBookingRefunds } from "./cancellation.server";
 
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
@@ -98,13 +98,20 @@ describe.each(engines)("booking on %s", (engine) => {
     expect(sold).toBe(5);
   });
 
-  it("an expired hold stops counting, and a replaced attempt releases its seats at once", async () => {
-    await startBooking(deps, { eventId, ...buyer, quantity: 5 });
+  it("an expired hold with no payment made is freed at its end, and a replaced attempt releases its seats at once", async () => {
+    const first = await startBooking(deps, { eventId, ...buyer, quantity: 5 });
     await expect(startBooking(deps, { eventId, ...buyer, quantity: 1 })).rejects.toMatchObject({
       code: "conflict",
       message: "All remaining tickets are reserved. Try again after 10:15.",
     });
-    clock.advance(16 * 60_000);
+    // The hold's end: the expired holds' sweep asks the provider, finds no payment made, and frees it.
+    clock.set("2026-11-22T10:15:00Z");
+    expect(await settleExpiredHolds(deps)).toEqual({ settled: 0, released: 1, inFlight: 0 });
+    const [expired] = await database.db.select().from(bookings).where(eq(bookings.bookingRef, first.bookingRef));
+    expect(expired!.status).toBe("cancelled");
+    // Its payment can no longer take money for seats someone else may now have.
+    expect((await payments.confirmCard(first.clientSecret, card)).payment.status).toBe("canceled");
+    clock.advance(60_000);
     const second = await startBooking(deps, { eventId, ...buyer, quantity: 5 });
     const third = await startBooking(deps, { eventId, ...buyer, quantity: 4, replaces: second });
     expect(third.amountPence).toBe(4 * 1250 + 49);
@@ -157,11 +164,12 @@ describe.each(engines)("booking on %s", (engine) => {
 
   it("a payment after the hold expired, with the seats gone, is refunded and the buyer told", async () => {
     const late = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
-    await payments.confirmCard(late.clientSecret, card);
-    clock.advance(20 * 60_000);
+    // Its hold and settling window pass with nobody able to ask the provider; someone else takes every seat.
+    clock.advance(26 * 60_000);
     const others = await startBooking(deps, { eventId, name: "Grace Kimaro", email: "grace@example.org", quantity: 5 });
     await payments.confirmCard(others.clientSecret, card);
     await settleBooking(deps, others.bookingRef);
+    await payments.confirmCard(late.clientSecret, card);
 
     expect(await settleBooking(deps, late.bookingRef)).toMatchObject({ outcome: "refunded" });
     const [booking] = await database.db.select().from(bookings).where(eq(bookings.bookingRef, late.bookingRef));
@@ -178,14 +186,14 @@ describe.each(engines)("booking on %s", (engine) => {
     expect(await settleBooking(deps, late.bookingRef)).toMatchObject({ outcome: "refunded" });
   });
 
-  describe("judged by when the provider says the buyer paid (hold 10:00 to 10:15)", () => {
+  describe("judged by when the provider says the buyer paid (hold 10:00 to 10:15, kept for its payment until 10:25)", () => {
     const at = (time: string) => new Date(`2026-11-22T${time}Z`);
     const bookingOf = async (ref: string) =>
       (await database.db.select().from(bookings).where(eq(bookings.bookingRef, ref)))[0]!;
     const notices = async () => (await mails()).filter((m) => m.kind === "booking-refunded");
-    /** The buyer pays (2 seats of 5) at `paidAt`; the booking is settled later. */
-    async function paidAt(time: string) {
-      const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
+    /** The buyer pays (2 seats of 5, unless told) at `paidAt`; the booking is settled later. */
+    async function paidAt(time: string, quantity = 2) {
+      const started = await startBooking(deps, { eventId, ...buyer, quantity });
       clock.set(at(time));
       await payments.confirmCard(started.clientSecret, card);
       return started;
@@ -215,10 +223,68 @@ describe.each(engines)("booking on %s", (engine) => {
       expect(JSON.stringify(receipt!.payload)).toContain("10:14");
     });
 
-    it("paid at 10:14:50, its seats sold at 10:15:30 before it was settled: refunded, and told it paid in time", async () => {
+    it("paid at 10:14:50, heard of at 10:15:30: nobody can take its seats meanwhile, and it keeps them with its receipt", async () => {
+      const started = await paidAt("10:14:50", 5);
+      // Another buyer at 10:15:10: the seats are still kept for the payment, and they are told until when.
+      clock.set(at("10:15:10"));
+      const grace = { name: "Grace Kimaro", email: "grace@example.org" };
+      await expect(startBooking(deps, { eventId, ...grace, quantity: 1 })).rejects.toMatchObject({
+        code: "conflict",
+        message: "All remaining tickets are reserved. Try again after 10:25.",
+      });
+      // The webhook at 10:15:30.
+      clock.set(at("10:15:30"));
+      expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid", firstTime: true });
+      const [ticket] = await database.db.select().from(tickets);
+      expect(ticket).toMatchObject({ bookingRef: started.bookingRef, quantity: 5, dateSold: at("10:14:50") });
+      expect((await mails()).map((m) => m.kind)).toEqual(["booking-receipt"]);
+      expect(await database.db.select().from(offlineRefunds)).toEqual([]);
+      expect((await bookingOf(started.bookingRef)).status).toBe("paid");
+      // The other buyer, trying again, is told the truth: sold out.
+      await expect(startBooking(deps, { eventId, ...grace, quantity: 1 })).rejects.toThrow(
+        "Sorry, this event is sold out.",
+      );
+    });
+
+    it("paid at 10:14:50 while nobody could ask the provider: the sweep finds it and settles it before anyone else can take its seats", async () => {
+      const started = await paidAt("10:14:50", 5);
+      clock.set(at("10:15:03"));
+      expect(await settleExpiredHolds(deps)).toEqual({ settled: 1, released: 0, inFlight: 0 });
+      expect((await bookingOf(started.bookingRef)).status).toBe("paid");
+      expect((await mails()).map((m) => m.kind)).toEqual(["booking-receipt"]);
+      // The late webhook finds it done.
+      clock.set(at("10:40:00"));
+      expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid", firstTime: false });
+      expect(await ticketCount()).toBe(1);
+    });
+
+    it("a payment still in flight at the hold's end keeps the seats until 10:25; if it never succeeds they come back then", async () => {
+      const started = await startBooking(deps, { eventId, ...buyer, quantity: 5 });
+      // A 3-D Secure step the buyer never finishes.
+      await database.db
+        .update(offlinePayments)
+        .set({ status: "requires_action" })
+        .where(eq(offlinePayments.clientSecret, started.clientSecret));
+      clock.set(at("10:15:05"));
+      expect(await settleExpiredHolds(deps)).toEqual({ settled: 0, released: 0, inFlight: 1 });
+      const grace = { name: "Grace Kimaro", email: "grace@example.org" };
+      await expect(startBooking(deps, { eventId, ...grace, quantity: 5 })).rejects.toThrow(
+        "All remaining tickets are reserved. Try again after 10:25.",
+      );
+      clock.set(at("10:24:59"));
+      await expect(startBooking(deps, { eventId, ...grace, quantity: 5 })).rejects.toThrow(/reserved/);
+      clock.set(at("10:25:00"));
+      const other = await startBooking(deps, { eventId, ...grace, quantity: 5 });
+      await payments.confirmCard(other.clientSecret, card);
+      expect(await settleBooking(deps, other.bookingRef)).toMatchObject({ outcome: "paid" });
+      expect((await bookingOf(started.bookingRef)).status).toBe("held");
+      expect(await settleExpiredHolds(deps)).toEqual({ settled: 0, released: 0, inFlight: 0 });
+    });
+
+    it("paid at 10:14:50 and heard of only after 10:25, its seats sold at 10:25:30: refunded, and told it paid in time", async () => {
       const started = await paidAt("10:14:50");
-      await seatsTakenAt("10:15:30");
-      clock.set(at("10:16:00"));
+      await seatsTakenAt("10:25:30");
+      clock.set(at("10:26:00"));
       expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "refunded" });
       const [notice] = await notices();
       expect(JSON.stringify(notice!.payload)).toContain("you paid for Quiz Night in time");
@@ -233,11 +299,12 @@ describe.each(engines)("booking on %s", (engine) => {
       expect(ticket!.dateSold).toEqual(at("10:17:00"));
     });
 
-    it("paid at 10:17 after the seats were sold at 10:16: refunded, and told it came too late", async () => {
+    it("paid at 10:17, settled after the seats were sold at 10:26: refunded, and told it came too late", async () => {
       const started = await startBooking(deps, { eventId, ...buyer, quantity: 2 });
-      await seatsTakenAt("10:16:00");
       clock.set(at("10:17:00"));
       await payments.confirmCard(started.clientSecret, card);
+      await seatsTakenAt("10:26:00");
+      clock.set(at("10:27:00"));
       expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "refunded" });
       const [notice] = await notices();
       expect(JSON.stringify(notice!.payload)).toContain("arrived after your seats were released");
@@ -253,7 +320,7 @@ describe.each(engines)("booking on %s", (engine) => {
       busy.transaction = (async (...args: Parameters<typeof database.db.transaction>) => {
         if (!waited) {
           waited = true;
-          await seatsTakenAt("10:15:10");
+          await seatsTakenAt("10:25:10");
         }
         return database.db.transaction(...args);
       }) as typeof database.db.transaction;
@@ -266,8 +333,8 @@ describe.each(engines)("booking on %s", (engine) => {
 
     it("a refund the provider fails says nothing to the buyer, and the refunds job makes it later, once", async () => {
       const started = await paidAt("10:14:50");
-      await seatsTakenAt("10:15:30");
-      clock.set(at("10:16:00"));
+      await seatsTakenAt("10:25:30");
+      clock.set(at("10:26:00"));
       const failing: OfflineProvider = {
         ...payments,
         refundPayment: () => Promise.reject(new Error("The card provider is down")),

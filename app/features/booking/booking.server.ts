@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, sql, sum } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, lte, sql, sum } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { seatsOf } from "~/infra/db/seats.server";
+import { holdCounts, holdSettlingMs, seatsOf } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import { isUuid } from "~/lib/ids";
@@ -165,6 +165,7 @@ const releaseNotes: Record<ReleaseReason, string> = {
   quantity: "The visitor changed the number of tickets",
   left: "The visitor left the booking page",
   replaced: "Replaced by a new attempt",
+  expired: "The hold ran out with no payment made",
 };
 
 /** What became of a hold asked to be released (ReleasedHold), the same however often it is asked. */
@@ -271,9 +272,11 @@ type RefundReason = keyof typeof refundReasons;
  * the webhook and by the confirmation page, in either order, any number of times: the booking row
  * is locked, so the ticket and its receipt are created exactly once. The hold is judged at the
  * moment the locks are held (a `now` read earlier could let a payment keep seats that a checkout
- * took meanwhile). While the hold still counts, its seats are the buyer's. After it ran out, the
- * payment keeps its seats if there are still enough, and is refunded otherwise, whether it was made
- * in time (by the provider's clock: `succeededAt`) and reached us late, or made late; the buyer is
+ * took meanwhile). While the hold still counts (its own time, then its settling window: seat
+ * counting keeps a hold with a payment for `holdSettlingMs` after its end, decision 030), its seats
+ * are the buyer's, so a payment made in time and confirmed late keeps them. After that, the payment
+ * keeps its seats if there are still enough, and is refunded otherwise, whether it was made in time
+ * (by the provider's clock: `succeededAt`) and reached us very late, or made late; the buyer is
  * told which. The ticket and receipt carry the time the provider says the buyer paid. `known` is
  * the payment as the provider has just given it (the webhook), so it need not be asked twice.
  */
@@ -304,7 +307,8 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
     const now = deps.clock.now();
     // When the buyer paid, as the provider says; never later than now (a provider clock ahead of ours).
     const paidAt = payment.succeededAt && payment.succeededAt < now ? payment.succeededAt : now;
-    const holdValid = locked.status === "held" && locked.holdExpiresAt > now;
+    // Its seats are still its own while the hold runs, and after it while the payment was settling.
+    const holdValid = holdCounts(locked, now);
     const inTime = paidAt.getTime() <= locked.holdExpiresAt.getTime() + paymentGraceMs;
     // A payment for an event cancelled meanwhile is given back, however many seats are free.
     const cancelled = event!.cancelledAt !== null;
@@ -349,11 +353,15 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       tx,
       bookingRef,
       "paid",
-      holdValid
+      locked.holdExpiresAt > now
         ? "Payment succeeded"
-        : inTime
-          ? "Payment succeeded in time, confirmed after the hold had run out; seats were still free"
-          : "Payment succeeded after the hold expired; seats were still free",
+        : holdValid
+          ? inTime
+            ? "Payment succeeded in time, confirmed after the hold's end while its seats were kept for it"
+            : "Payment succeeded after the hold's end, while its seats were kept for its payment"
+          : inTime
+            ? "Payment succeeded in time, confirmed after the hold had run out; seats were still free"
+            : "Payment succeeded after the hold expired; seats were still free",
       now,
     );
     const ticketCostPence = (locked.amountPence - bookingFeePence) / locked.quantity;
@@ -433,6 +441,58 @@ export async function finishLatePaymentRefunds(deps: PaymentDeps, shouldStop: ()
     if (shouldStop()) return;
     await finishRefund(deps, booking);
   }
+}
+
+// Payment states in which the provider is still working on a payment the buyer has made.
+const inFlightStatuses = new Set(["processing", "requires_action", "requires_capture"]);
+
+/**
+ * The expired holds' sweep (decision 030): every hold whose own time is over but whose seats are
+ * still kept for its payment (the settling window) is asked about at the provider. A payment that
+ * succeeded is settled now, with its seats (the late webhook or return finds it done); one the
+ * buyer never made is cancelled at the provider and its seats freed, as at the hold's end before;
+ * one still in flight keeps its seats until it ends or the window does. Run by the expired-holds
+ * job every few seconds; a provider that cannot be asked leaves the holds to the window.
+ */
+export async function settleExpiredHolds(
+  deps: PaymentDeps,
+  shouldStop: () => boolean = () => false,
+): Promise<{ settled: number; released: number; inFlight: number }> {
+  const now = deps.clock.now();
+  const settling = await deps.db
+    .select({ bookingRef: bookings.bookingRef, providerPaymentId: bookings.providerPaymentId })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.status, "held"),
+        isNotNull(bookings.providerPaymentId),
+        lte(bookings.holdExpiresAt, now),
+        gt(bookings.holdExpiresAt, new Date(now.getTime() - holdSettlingMs)),
+      ),
+    )
+    .orderBy(asc(bookings.holdExpiresAt));
+  const done = { settled: 0, released: 0, inFlight: 0 };
+  for (const hold of settling) {
+    if (shouldStop()) break;
+    try {
+      const payment = await deps.payments.retrievePayment(hold.providerPaymentId!);
+      if (payment.status === "succeeded") {
+        const settled = await settleBooking(deps, hold.bookingRef, payment);
+        if (settled.outcome === "paid") done.settled++;
+      } else if (inFlightStatuses.has(payment.status)) {
+        done.inFlight++;
+      } else if ((await releaseUnpaidHold(deps, hold.bookingRef, "expired")) === "released") {
+        done.released++;
+      }
+    } catch (error) {
+      // The provider could not be asked: the hold keeps its seats until its window ends.
+      console.error(
+        `The expired hold of booking ${hold.bookingRef} could not be settled yet:`,
+        (error as Error).message,
+      );
+    }
+  }
+  return done;
 }
 
 /** One booking with its status history, for staff. */

@@ -10,7 +10,7 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { defaultHoldLimits, holdLimits, saveHoldLimits } from "./hold-limits.server";
-import { maxHeldMinutes } from "./booking.server";
+import { maxHeldMinutes, settleExpiredHolds } from "./booking.server";
 
 // What one visitor can hold at once (decision 026), through POST /api/bookings as a browser sends it.
 
@@ -103,8 +103,14 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
     expect((await book("198.51.100.2", { eventId: otherEvent, email: "amina@example.org", quantity: 9 })).status).toBe(
       201,
     );
-    // Once those holds run out, the same e-mail may hold again.
+    // A hold's seats count for its visitor while they are kept for its payment (decision 030)...
     clock.advance(16 * 60_000);
+    expect((await book("198.51.100.3", { email: "amina@example.org", quantity: 29 })).body).toMatchObject({
+      error:
+        "You already have 29 tickets waiting for payment. Finish or cancel that checkout first, or try again after 10:25.",
+    });
+    // ...and once those holds are found unpaid and freed, the same e-mail may hold again.
+    expect(await settleExpiredHolds(deps)).toMatchObject({ released: 2 });
     expect((await book("198.51.100.3", { email: "amina@example.org", quantity: 29 })).status).toBe(201);
   });
 
@@ -153,8 +159,12 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
     expect(maxHeldMinutes).toBe(30);
     expect(expiries).toEqual(["2026-11-22T10:25:00.000Z", "2026-11-22T10:30:00.000Z"]);
     expect(await held()).toBe(29);
+    // At 10:30 the last hold ends; with no payment made, the sweep frees it then (its settling
+    // window is only for a payment on its way), and at the latest the window ends at 10:40.
     clock.set("2026-11-22T10:30:00Z");
     const { seatsOf } = await import("~/infra/db/seats.server");
+    expect((await seatsOf(database.db, eventId, clock.now())).held).toBe(29);
+    expect(await settleExpiredHolds(deps)).toMatchObject({ released: 1 });
     expect((await seatsOf(database.db, eventId, clock.now())).held).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
-import { and, eq, gt, min, sql, sum } from "drizzle-orm";
+import { and, eq, min, sql, sum } from "drizzle-orm";
 import { z } from "zod";
 import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
+import { countedHolds, holdMayEnd } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { londonTime } from "~/lib/london-time";
 import { bookings, siteSettings } from "../../../db/schema";
@@ -74,9 +75,13 @@ const after = (at: Date) => londonTime(new Date(Math.ceil(at.getTime() / 60_000)
 
 async function heldBy(tx: Queryable, who: ReturnType<typeof eq>, now: Date) {
   const [row] = await tx
-    .select({ seats: sum(bookings.quantity).mapWith(Number), until: min(bookings.holdExpiresAt) })
+    .select({
+      seats: sum(bookings.quantity).mapWith(Number),
+      until: min(holdMayEnd(now)).mapWith(bookings.holdExpiresAt),
+    })
     .from(bookings)
-    .where(and(who, eq(bookings.status, "held"), gt(bookings.holdExpiresAt, now)));
+    // The seats the event counts as this visitor's: settling holds too (decision 030).
+    .where(and(who, countedHolds(now)));
   return { seats: row?.seats ?? 0, until: row?.until ?? null };
 }
 

@@ -55,7 +55,7 @@ export type OwnAttempt = z.output<typeof ownAttemptSchema>;
 
 /** Why a visitor's unpaid attempt gives its seats back (POST /api/bookings/:bookingRef/release). */
 export const releaseReasons = ["declined", "quantity", "left"] as const;
-export type ReleaseReason = (typeof releaseReasons)[number] | "replaced";
+export type ReleaseReason = (typeof releaseReasons)[number] | "replaced" | "expired";
 
 export const releaseRequestSchema = z.object({
   clientSecret: ownAttemptSchema.shape.clientSecret,

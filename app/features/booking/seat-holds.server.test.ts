@@ -12,7 +12,8 @@ import { signedDelivery, StripeStandIn } from "../../../tests/support/stripe-sta
 import { paymentFailed, paymentWebhook } from "../../../server/payments";
 import { AvailabilityFeed, type FeedMessage } from "~/features/events/availability-feed.server";
 import { availabilityByEvent } from "~/features/events/events.server";
-import { releaseOwnHold, settleBooking, startBooking } from "./booking.server";
+import { holdSettlingMs } from "~/infra/db/seats.server";
+import { releaseOwnHold, settleBooking, settleExpiredHolds, startBooking } from "./booking.server";
 
 // PRODUCT.md, sold out versus reserved: an attempt that does not end in a payment gives its seats
 // back at once (a declined card, a changed quantity, a visitor who left), judged by the provider,
@@ -166,8 +167,11 @@ describe.each(engines)("seat holds on %s", (engine) => {
       code: "conflict",
       message: "All remaining tickets are reserved. Try again after 11:15.",
     });
-    // The first hold runs out: its seat is free again, with nothing written.
+    // The first hold runs out with no payment made: its seat is kept for a payment on its way
+    // (reserved until the second hold's end, the sooner) until the sweep finds it unpaid and frees it.
     clock.advance(10 * 60_000);
+    expect(await availability()).toMatchObject({ remaining: 0, reservedUntil: "2026-07-01T10:20:20.000Z" });
+    expect(await settleExpiredHolds(deps)).toMatchObject({ released: 1 });
     expect(await availability()).toEqual({ sold: 0, remaining: 1, soldOut: false });
     const third = await startBooking(deps, { eventId, name: "Third Buyer", email: "t@example.org", quantity: 1 });
     // All held again, now by the second and third: try again when the second runs out, rounded up.
@@ -177,6 +181,7 @@ describe.each(engines)("seat holds on %s", (engine) => {
     await payments.confirmCard(third.clientSecret, good);
     await settleBooking(deps, third.bookingRef);
     clock.advance(10 * 60_000);
+    await settleExpiredHolds(deps);
     const fourth = await startBooking(deps, { eventId, ...amina, quantity: 1 });
     await payments.confirmCard(fourth.clientSecret, good);
     await settleBooking(deps, fourth.bookingRef);
@@ -210,14 +215,28 @@ describe.each(engines)("seat holds on %s", (engine) => {
       await releaseOwnHold(deps, attempt, "left");
       await seen;
 
-      // A hold that runs out by itself: the feed recounts when it does (here a moment from now).
+      // A hold that runs out unpaid: the sweep frees it, and the feed shows it at once.
       seen = remainingBecomes(0);
       await startBooking(deps, { eventId, ...grace, quantity: 2 });
       await seen;
+      clock.advance(15 * 60_000);
+      seen = remainingBecomes(2);
+      await settleExpiredHolds(deps);
+      await seen;
+
+      // A hold whose payment was still on its way stops counting when its settling window ends by
+      // itself: the feed recounts then (here a moment from now), with nothing written.
+      seen = remainingBecomes(0);
+      const inFlight = await startBooking(deps, { eventId, ...grace, quantity: 2 });
+      await seen;
+      await database.db
+        .update(offlinePayments)
+        .set({ status: "processing" })
+        .where(eq(offlinePayments.clientSecret, inFlight.clientSecret));
       await database.db
         .update(bookings)
-        .set({ holdExpiresAt: new Date(clock.now().getTime() + 300) })
-        .where(eq(bookings.status, "held"));
+        .set({ holdExpiresAt: new Date(clock.now().getTime() + 300 - holdSettlingMs) })
+        .where(eq(bookings.bookingRef, inFlight.bookingRef));
       await feed.snapshot();
       seen = remainingBecomes(2);
       clock.advance(1_000);

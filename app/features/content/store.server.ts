@@ -7,6 +7,7 @@ import type { DatabaseHandle, Queryable } from "~/infra/db/database.server";
 import type { PictureLibrary } from "~/infra/images/uploads.server";
 import { logLine } from "~/infra/log.server";
 import type { Clock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
 import { contentDrafts, contentVersions } from "../../../db/schema";
 import { ContentError, contentNames, type SiteContent } from "./content.server";
 import { contentFiles, type ContentName, type ContentOf } from "./schema";
@@ -125,10 +126,28 @@ export class ContentStore {
     // `importFiles: false` (the export) only reads: a name with nothing stored is served from its file.
     if (importFiles) for (const name of contentNames) await this.importFile(name, { required: true });
     for (const name of contentNames) await this.reload(name);
+    await this.logMissingPictures();
     this.newestId = await this.newestVersionId();
     const recheckMs = this.options.recheckMs ?? 30_000;
     this.recheck = setInterval(() => (this.recheckDue = true), recheckMs);
     this.recheck.unref?.();
+  }
+
+  /**
+   * Pictures are checked when content is published; one named by what is served and gone since (a
+   * source removed from content/images in a deploy) is logged at start-up, for a developer to put back.
+   */
+  private async logMissingPictures() {
+    for (const name of contentNames) {
+      const pictures = picturesIn(this.served.get(name)!.content);
+      const missing = await this.options.pictures.missing(
+        this.db,
+        pictures.map((picture) => picture.src),
+      );
+      if (missing.length > 0) {
+        logLine("error", { message: `The published "${name}" content names pictures the site does not have`, missing });
+      }
+    }
   }
 
   async stop() {
@@ -149,6 +168,15 @@ export class ContentStore {
     }
     await this.loading;
     return this.site!;
+  }
+
+  /**
+   * An entity tag for the published content of `name` (its version's id, or the file it was read
+   * from): the JSON contract answers 304 to a client that already has it.
+   */
+  publishedTag(name: ContentName): string {
+    const version = this.served.get(name)?.version;
+    return version ? `"content-${version.id}"` : `"content-file-${name}"`;
   }
 
   /** Stored versions passed over because they no longer pass the schema: for staff to see. */
@@ -256,7 +284,11 @@ export class ContentStore {
    * answered so the editor can show them. The draft is based on the version published now.
    */
   async saveDraft(name: ContentName, content: unknown, staff: ContentStaff): Promise<ContentDraftSaved> {
-    if (content === undefined) content = null;
+    if (typeof content !== "object" || content === null || Array.isArray(content)) {
+      throw new AppError("invalid", "The draft was not saved.", {
+        fields: { content: "must be the page's content: an object of its fields" },
+      });
+    }
     const now = this.options.clock.now();
     const basedOn = this.served.get(name)?.version?.number ?? null;
     const values = { content, savedAt: now, savedById: staff.id, savedByEmail: staff.email, basedOn };

@@ -9,7 +9,8 @@ export function isCurrent(event: Pick<EventView, "ticketSaleExpiry">, now: Date)
 /**
  * An event's availability from its seat counts (PRODUCT.md, sold out versus reserved): sold out when
  * the tickets sold reach the total; when the seats left are all held in unfinished checkouts it is
- * not sold out but reserved, until the first hold (`heldUntil`) runs out.
+ * not sold out but reserved, until the first hold may stop counting (`heldUntil`: its end, or its
+ * settling window's end, decision 030).
  */
 export function availabilityOf(total: number, sold: number, held = 0, heldUntil: Date | null = null): Availability {
   const remaining = Math.max(0, total - sold - held);

@@ -1,17 +1,56 @@
-import { and, eq, gt, min, ne, sql, sum, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNotNull, min, ne, or, sql, sum, type SQL } from "drizzle-orm";
 import { bookings, events, tickets } from "../../../db/schema";
 import type { Queryable } from "./database.server";
 
 // The one place seats are counted (docs/decisions/010-one-way-to-do-each-thing.md): booking
 // counts them under its lock on the event row before holding more, and the events pages and the
 // live feed count them for visitors. Both read the same rule, at the same `now`: a seat is taken
-// by a valid ticket (its quantity) or by a hold that has not yet run out.
+// by a valid ticket (its quantity) or by a hold that still counts (holdCounts).
+
+/**
+ * How long after a hold's end its seats stay kept while its payment may still be on its way
+ * (decision 030): a card confirmed in the hold's last seconds, a 3-D Secure step, a late webhook.
+ * Only a hold with a payment counts in this time, and the expired holds' sweep
+ * (settleExpiredHolds) asks the provider about each at its end: an unpaid one is freed at once,
+ * a paid one settled; only a payment still in flight, or a provider that cannot be asked, keeps
+ * its seats for the whole window.
+ */
+export const holdSettlingMs = 10 * 60_000;
+
+/** Whether a booking's hold keeps its seats at `now`: the same rule as the SQL below, for one row. */
+export function holdCounts(
+  booking: { status: string; holdExpiresAt: Date; providerPaymentId: string | null },
+  now: Date,
+): boolean {
+  if (booking.status !== "held") return false;
+  if (booking.holdExpiresAt > now) return true;
+  return booking.providerPaymentId !== null && booking.holdExpiresAt.getTime() + holdSettlingMs > now.getTime();
+}
+
+/** Held bookings whose hold keeps its seats at `now` (holdCounts), as SQL. */
+export function countedHolds(now: Date) {
+  return and(
+    eq(bookings.status, "held"),
+    or(
+      gt(bookings.holdExpiresAt, now),
+      and(isNotNull(bookings.providerPaymentId), gt(bookings.holdExpiresAt, new Date(now.getTime() - holdSettlingMs))),
+    ),
+  );
+}
+
+/**
+ * When a counted hold may next stop counting, as SQL: its end while it runs (the sweep frees an
+ * unpaid one then), the end of its settling window after that. What "Try again after" names.
+ */
+export function holdMayEnd(now: Date) {
+  return sql<Date>`case when ${bookings.holdExpiresAt} > ${now} then ${bookings.holdExpiresAt} else ${bookings.holdExpiresAt} + make_interval(secs => ${holdSettlingMs / 1000}) end`;
+}
 
 export interface SeatCount {
   total: number;
   sold: number;
   held: number;
-  /** When the first of the holds counted in `held` runs out; null when nothing is held. */
+  /** When the first of the holds counted in `held` may stop counting (holdMayEnd); null when nothing is held. */
   heldUntil: Date | null;
 }
 
@@ -23,12 +62,7 @@ function soldSeats(eventId: SQL | string) {
 }
 
 function liveHolds(eventId: SQL | string, now: Date, except?: string) {
-  return and(
-    eq(bookings.eventId, eventId),
-    eq(bookings.status, "held"),
-    gt(bookings.holdExpiresAt, now),
-    except ? ne(bookings.bookingRef, except) : undefined,
-  );
+  return and(eq(bookings.eventId, eventId), countedHolds(now), except ? ne(bookings.bookingRef, except) : undefined);
 }
 
 function heldSeats(eventId: SQL | string, now: Date, except?: string) {
@@ -36,7 +70,7 @@ function heldSeats(eventId: SQL | string, now: Date, except?: string) {
 }
 
 function firstHoldExpiry(eventId: SQL | string, now: Date, except?: string) {
-  return sql<Date | null>`(${sql`select ${min(bookings.holdExpiresAt)} from ${bookings} where ${liveHolds(eventId, now, except)}`})`.mapWith(
+  return sql<Date | null>`(${sql`select min(${holdMayEnd(now)}) from ${bookings} where ${liveHolds(eventId, now, except)}`})`.mapWith(
     bookings.holdExpiresAt,
   );
 }
@@ -79,11 +113,15 @@ export async function seatsByEvent(db: Queryable, now: Date): Promise<Record<str
   );
 }
 
-/** When the next unexpired hold on any event runs out (the live feed recounts then); null when none. */
+/**
+ * The next moment any hold's count changes by itself (the live feed recounts then): a hold's end,
+ * where "reserved until" moves on (or an unpaid hold is freed), or the end of its settling window,
+ * where it stops counting; null when none is ahead.
+ */
 export async function nextHoldExpiry(db: Queryable, now: Date): Promise<Date | null> {
   const [row] = await db
-    .select({ at: min(bookings.holdExpiresAt) })
+    .select({ at: min(holdMayEnd(now)).mapWith(bookings.holdExpiresAt) })
     .from(bookings)
-    .where(and(eq(bookings.status, "held"), gt(bookings.holdExpiresAt, now)));
+    .where(countedHolds(now));
   return row?.at ?? null;
 }

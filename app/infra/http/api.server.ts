@@ -22,6 +22,18 @@ const statusOf: Record<ErrorCode, number> = {
 
 export const noStore = { "Cache-Control": "no-store" } as const;
 
+/**
+ * Public JSON that changes when staff publish (the page content): any cache may keep it but asks
+ * again each time, and a client that has this `etag` is answered 304 with no body, so a publish is
+ * seen at once.
+ */
+export function publishedJson(request: Request, body: unknown, etag: string): Response {
+  const headers = { "Cache-Control": "public, no-cache", ETag: etag };
+  const known = (request.headers.get("If-None-Match") ?? "").split(",").map((tag) => tag.trim());
+  if (known.includes(etag) || known.includes("*")) return new Response(null, { status: 304, headers });
+  return Response.json(body, { headers });
+}
+
 export function httpStatus(code: ErrorCode) {
   return statusOf[code];
 }
@@ -57,9 +69,22 @@ export async function apiRoute(where: string, work: () => Promise<Response>): Pr
 
 /** Refuses any method but the ones a route answers. */
 export function allowMethods(request: Request, ...methods: string[]) {
-  if (!methods.includes(request.method.toUpperCase())) {
-    throw new AppError("method-not-allowed", "Method not allowed.", { headers: { Allow: methods.join(", ") } });
-  }
+  if (!methods.includes(request.method.toUpperCase())) throw methodNotAllowed(methods);
+}
+
+function methodNotAllowed(methods: string[]) {
+  return new AppError("method-not-allowed", "Method not allowed.", { headers: { Allow: methods.join(", ") } });
+}
+
+/**
+ * The loader of an API route that only takes posts: a GET (or HEAD) is answered 405 with the
+ * methods it does take, not React Router's 400 for a route without a loader.
+ */
+export function onlyAllows(...methods: string[]) {
+  return () =>
+    apiRoute("Refusing a method", () => {
+      throw methodNotAllowed(methods);
+    });
 }
 
 /**
