@@ -155,3 +155,28 @@ test("the team reordered in the editor is in the new order on /about", async ({ 
   const names = await page.locator(".team-card h3").allInnerTexts();
   expect(names.slice(0, 2)).toEqual([second, first]);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the list buttons post the form and the server draws it again; Publish works the same", async ({ page }) => {
+    await signIn(page);
+    const payment = JSON.parse(fs.readFileSync("content/payment/content.json", "utf8")) as { presetAmounts: number[] };
+    await page.goto("/admin/pages/payment");
+    await page.getByLabel("Amount (£) 1", { exact: true }).fill("7");
+    await page.getByRole("button", { name: "Move down Amount (£) 1" }).click();
+    // Drawn again by the server, with what was typed moved with its item; nothing published yet.
+    await expect(page.getByLabel("Amount (£) 2", { exact: true })).toHaveValue("7");
+    await expect(page.getByLabel("Amount (£) 1", { exact: true })).toHaveValue(String(payment.presetAmounts[1]));
+    await page.getByRole("button", { name: "Add amount (£) to Amounts offered" }).click();
+    const added = page.getByLabel(`Amount (£) ${payment.presetAmounts.length + 1}`, { exact: true });
+    await expect(added).toHaveValue("");
+    // Left empty, the new amount is refused beside it.
+    await page.getByRole("button", { name: "Publish" }).click();
+    await expect(page.locator(`#field-presetAmounts-${payment.presetAmounts.length}-error`)).toBeVisible();
+    await page.getByRole("button", { name: `Remove Amount (£) ${payment.presetAmounts.length + 1}` }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await expect(page.getByRole("status")).toContainText("Published");
+    await expect(page.getByLabel("Amount (£) 2", { exact: true })).toHaveValue("7");
+  });
+});

@@ -160,6 +160,14 @@ describe("reading the posted form back into the content", () => {
     expect(read.value.previousProjects).toEqual([]);
   });
 
+  it("says when a required number is left empty", () => {
+    const read = readContentForm(
+      contentFields("payment"),
+      form({ "presetAmounts._count": "1", "presetAmounts.0": " " }),
+    );
+    expect(read.problems).toEqual({ "presetAmounts.0": "must not be left empty" });
+  });
+
   it("says when a number is not one, and keeps what was typed", () => {
     const read = readContentForm(
       contentFields("payment"),

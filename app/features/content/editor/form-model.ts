@@ -244,7 +244,11 @@ export function readContentForm(root: ObjectNode, form: FormLike): ReadForm {
       }
       case "number": {
         const value = (text(path) ?? "").trim();
-        if (value === "") return undefined;
+        if (value === "") {
+          // Optional: its default applies. Required: said here, in words the schema would not find.
+          if (node.required && node.default === undefined) problems[path] = "must not be left empty";
+          return undefined;
+        }
         const number = Number(value);
         if (Number.isFinite(number)) return number;
         problems[path] = "must be a number";
