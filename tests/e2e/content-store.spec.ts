@@ -37,6 +37,10 @@ testWithOwnSite(
     await expect(page.getByRole("region", { name: "Preview" })).toContainText("Preview: not yet published");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Give an afternoon to Kilele");
     await expectNoSeriousA11yViolations(page);
+    // The page's data for a navigation in the browser is a preview too, and never stored either.
+    const data = await page.request.get("/volunteering.data?preview=volunteering");
+    expect(data.headers()["cache-control"]).toBe("no-store");
+    expect(await data.text()).toContain("Give an afternoon to Kilele");
 
     // A visitor asking for the same preview gets the published page; so does the JSON contract.
     const visitor = await browser.newContext({

@@ -27,7 +27,7 @@ test("a GET to an API address that only takes posts is told which methods it tak
     ["/api/payments/offline/confirm", "POST"],
     ["/api/bookings/KT-ABC123/release", "POST"],
     ["/api/admin/session", "POST, DELETE"],
-  ]) {
+  ] as const) {
     const response = await request.get(url);
     expect(response.status(), url).toBe(405);
     expect(response.headers()["allow"], url).toBe(allow);

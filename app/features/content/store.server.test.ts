@@ -299,6 +299,19 @@ describe.each(engines)("the content store on %s", (engine) => {
     expect(await store.history("home")).toHaveLength(1);
   });
 
+  it("previews a new project at the address publishing will give it", async () => {
+    const home = readContent("home");
+    await store.saveDraft(
+      "home",
+      { ...home, activeProjects: [...home.activeProjects, newProject("Solar Lamps")] },
+      staff,
+    );
+    const preview = await store.preview(["home"]);
+    expect(preview.content.home.activeProjects.at(-1)).toMatchObject({ slug: "solar-lamps", title: "Solar Lamps" });
+    const published = await store.publish("home", (await store.draft("home"))!.content, staff);
+    expect(published.ok && published.value.content.activeProjects.at(-1)!.slug).toBe("solar-lamps");
+  });
+
   it("hears a publish made by another store on the same database", async () => {
     const other = newStore();
     await other.start();
