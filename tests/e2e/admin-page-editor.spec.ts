@@ -154,6 +154,15 @@ test("the team reordered in the editor is in the new order on /about", async ({ 
   await page.goto("/about");
   const names = await page.locator(".team-card h3").allInnerTexts();
   expect(names.slice(0, 2)).toEqual([second, first]);
+
+  // The site settings' form, with its choice of kinds of video, passes axe too; a kind chosen shows its fields.
+  await page.goto("/admin/pages/site");
+  await expect(page.getByRole("heading", { level: 1, name: "Edit Site settings" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  const video = page.getByRole("group", { name: "Default video" });
+  await video.getByLabel("Kind").selectOption({ label: "A YouTube video" });
+  await expect(video.getByLabel("YouTube video")).toBeVisible();
+  await expect(video.getByLabel("What the video is")).toHaveValue("Kilele in one minute");
 });
 
 test.describe("without JavaScript", () => {
