@@ -38,10 +38,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 // The site's settings do not change when a visitor sends a form, so a form does not reload them;
-// staff saving the Settings page (where the Donate button's target is chosen) does.
+// staff saving the Settings page (where the Donate button's target is chosen) or the site settings'
+// content (/admin/pages/site: the charity's name, footer links) does.
+const reloadsSettings = new Set(["/admin/settings", "/admin/pages/site", "/admin/pages/site/history"]);
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, defaultShouldRevalidate }) =>
   formMethod && formMethod.toUpperCase() !== "GET"
-    ? formAction?.split("?")[0] === "/admin/settings"
+    ? reloadsSettings.has(formAction?.split("?")[0] ?? "")
     : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: React.ReactNode }) {

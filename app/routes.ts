@@ -82,6 +82,10 @@ export default [
     route("emails", "routes/admin.emails.tsx"),
     route("emails/:emailId", "routes/admin.emails.id.tsx"),
     route("settings", "routes/admin.settings.tsx"),
+    // The pages' words and pictures (docs/decisions/032-the-page-editor.md).
+    route("pages", "routes/admin.pages._index.tsx"),
+    route("pages/:name", "routes/admin.pages.name.tsx"),
+    route("pages/:name/history", "routes/admin.pages.name.history.tsx"),
   ]),
   // Pictures staff upload, kept in the database (docs/decisions/012-uploaded-pictures.md).
   route("images/uploads/:file", "routes/images.uploads.ts"),

@@ -32,10 +32,17 @@ export function imageSrcSet(src: string, format: ImageFormat): string {
  * An image names a source picture under content/images/ without its extension
  * (e.g. "projects/water-well"); the build renders it to AVIF, WebP and JPEG at several widths.
  */
-export const imageSchema = z.object({
-  src: z.string().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, "must name an image under content/images, without extension"),
-  alt: z.string().trim(),
-});
+export const imageSchema = z
+  .object({
+    src: z
+      .string()
+      .regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, "must name an image under content/images, without extension")
+      .meta({ title: "Picture" }),
+    // Required text is checked with the content's other rules (every picture described): store.ts.
+    alt: z.string().trim().meta({ title: "Description for people who cannot see it (alt text)" }),
+  })
+  // The page editor shows it as a picture to choose or upload (app/lib/editor-hints.ts).
+  .meta({ title: "Picture", editor: { widget: "image" } });
 export type Image = z.infer<typeof imageSchema>;
 
 /** Pictures staff upload are named `uploads/<id>` and served from the database at the same URLs. */

@@ -4,34 +4,55 @@ import { videoSchema } from "./video";
 // The charity's site-wide settings (content/site/content.json): the navigation, the footer and
 // receipts use them, so they live below the features that edit and load them.
 
-const text = z.string().trim().min(1);
-const httpsUrl = z.url({ protocol: /^https$/ });
+const text = z.string().trim().min(1, "must not be left empty");
+const httpsUrl = z.url({ protocol: /^https$/, error: "must be an address starting with https://" });
 const sitePath = z.string().regex(/^\/[^/]/, "must be a path on this site, starting with /");
 
+// Labels and help for the staff editor at /admin/pages (app/lib/editor-hints.ts).
+const line = (title: string, description?: string) => text.meta(description ? { title, description } : { title });
+const paragraph = (title: string, description?: string) =>
+  text.meta({ title, ...(description ? { description } : {}), editor: { widget: "textarea" } });
+
 export const siteSchema = z.object({
-  shortName: text,
-  charityName: text,
-  registrationNumber: z.string().regex(/^\d{6,8}$/, "must be 6 to 8 digits"),
-  email: z.email(),
-  /** The charity's postal address, printed at the foot of its e-mails when set. */
-  address: text.optional(),
-  /** What receipts say besides the facts of the payment (docs/decisions/020-receipts-worth-keeping.md). */
-  receipts: z.object({
-    /** Printed on every booking receipt. */
-    ticketRefundPolicy: text,
-    /** Printed on every donation receipt. */
-    donationRefundPolicy: text,
-    /** What a gift does, in the donation receipt. */
-    whatYourGiftDoes: text,
+  shortName: line("Short name", "In the browser's tab on the home page."),
+  charityName: line("Charity's name"),
+  registrationNumber: z
+    .string()
+    .regex(/^\d{6,8}$/, "must be 6 to 8 digits")
+    .meta({ title: "Registration number", description: "The charity's number, in the footer of every page." }),
+  email: z.email("must be an e-mail address").meta({
+    title: "E-mail address",
+    description: "Shown in the footer; every e-mail the site sends is answered to it.",
   }),
-  description: text,
-  quizTicketingUrl: httpsUrl,
-  socialUrl: httpsUrl,
-  socialLabel: text,
-  privacyPolicyUrl: sitePath,
-  builderCredit: z.object({ name: text, url: httpsUrl }),
+  /** The charity's postal address, printed at the foot of its e-mails when set. */
+  address: paragraph("Postal address", "Printed at the foot of the site's e-mails. Optional.").optional(),
+  /** What receipts say besides the facts of the payment (docs/decisions/020-receipts-worth-keeping.md). */
+  receipts: z
+    .object({
+      /** Printed on every booking receipt. */
+      ticketRefundPolicy: paragraph("Ticket refund policy", "Printed on every booking receipt."),
+      /** Printed on every donation receipt. */
+      donationRefundPolicy: paragraph("Donation refund policy", "Printed on every donation receipt."),
+      /** What a gift does, in the donation receipt. */
+      whatYourGiftDoes: paragraph("What a gift does", "In every donation receipt."),
+    })
+    .meta({ title: "Receipts" }),
+  description: paragraph("Description", "What search engines and shared links show for the site."),
+  quizTicketingUrl: httpsUrl.meta({ title: "Quiz night ticketing page" }),
+  socialUrl: httpsUrl.meta({ title: "Social media page" }),
+  socialLabel: line("Social media link's words"),
+  privacyPolicyUrl: sitePath.meta({
+    title: "Privacy policy",
+    description: "Its path on this site, such as /privacy-policy.pdf.",
+  }),
+  builderCredit: z
+    .object({ name: line("Words"), url: httpsUrl.meta({ title: "Address" }) })
+    .meta({ title: "Website builder's credit", description: "In the footer." }),
   /** The video the home page and About show unless their own content names another. */
-  defaultVideo: videoSchema,
+  defaultVideo: videoSchema.meta({
+    title: "Default video",
+    description: "Shown on the home page and About unless they name their own.",
+  }),
 });
 export type Site = z.infer<typeof siteSchema>;
 

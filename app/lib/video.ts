@@ -5,7 +5,7 @@ import { z } from "zod";
 // video, played from YouTube's privacy-enhanced domain only after the visitor presses play.
 // It lives in lib because the site settings (lib/site.ts) name one.
 
-const text = z.string().trim().min(1);
+const text = z.string().trim().min(1, "must not be left empty");
 
 /** The one origin a YouTube video is played from; the Content-Security-Policy's frame-src allows it. */
 export const youtubeEmbedOrigin = "https://www.youtube-nocookie.com";
@@ -59,34 +59,47 @@ const ownFile = (extensions: string, what: string) =>
     );
 
 /** A video file of our own: MP4 (H.264) or WebM, listed in the order the browser should try them. */
-export const videoFileSchema = z.object({
-  kind: z.literal("file"),
-  /** What the video is, for the player's accessible name. */
-  title: text,
-  sources: z.array(ownFile("webm|mp4", "a video file (.webm or .mp4)")).min(1, "must name at least one video file"),
-  /** The WebVTT captions the player offers (the slideshow is silent: they tell its story). */
-  captions: ownFile("vtt", "a WebVTT captions file (.vtt)"),
-  captionsLanguage: z
-    .string()
-    .regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, "must be a language tag such as en or en-GB")
-    .default("en"),
-  /** The name of the captions in the player's menu. */
-  captionsLabel: text.default("English"),
-});
+export const videoFileSchema = z
+  .object({
+    kind: z.literal("file"),
+    /** What the video is, for the player's accessible name. */
+    title: text.meta({ title: "What the video is", description: "For people using a screen reader." }),
+    sources: z
+      .array(ownFile("webm|mp4", "a video file (.webm or .mp4)").meta({ title: "Video file" }))
+      .min(1, "must name at least one video file")
+      .meta({ title: "Video files", description: "Made by npm run video; the browser plays the first it can." }),
+    /** The WebVTT captions the player offers (the slideshow is silent: they tell its story). */
+    captions: ownFile("vtt", "a WebVTT captions file (.vtt)").meta({ title: "Captions file" }),
+    captionsLanguage: z
+      .string()
+      .regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, "must be a language tag such as en or en-GB")
+      .default("en")
+      .meta({ title: "Captions' language", description: "en unless set." }),
+    /** The name of the captions in the player's menu. */
+    captionsLabel: text
+      .default("English")
+      .meta({ title: "Captions' name in the player", description: "English unless set." }),
+  })
+  .meta({ title: "A video of this site's own" });
 
-export const youtubeVideoSchema = z.object({
-  kind: z.literal("youtube"),
-  title: text,
-  /** The video's id, or any of its usual addresses; kept as the id. */
-  youtube: z.string().transform((value, ctx) => {
-    const id = youtubeId(value);
-    if (!id) {
-      ctx.addIssue({ code: "custom", message: notYoutube });
-      return z.NEVER;
-    }
-    return id;
-  }),
-});
+export const youtubeVideoSchema = z
+  .object({
+    kind: z.literal("youtube"),
+    title: text.meta({ title: "What the video is", description: "For people using a screen reader." }),
+    /** The video's id, or any of its usual addresses; kept as the id. */
+    youtube: z
+      .string()
+      .transform((value, ctx) => {
+        const id = youtubeId(value);
+        if (!id) {
+          ctx.addIssue({ code: "custom", message: notYoutube });
+          return z.NEVER;
+        }
+        return id;
+      })
+      .meta({ title: "YouTube video", description: "Its address on YouTube, or its id." }),
+  })
+  .meta({ title: "A YouTube video" });
 
 export const videoSchema = z.discriminatedUnion("kind", [videoFileSchema, youtubeVideoSchema], {
   error: 'must say its kind: "file" (a video this site serves) or "youtube"',

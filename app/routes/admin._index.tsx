@@ -89,6 +89,9 @@ export default function AdminHome({ loaderData: { upcoming, contentWarnings } }:
             <Link to="/admin/staff">Staff</Link>
           </li>
           <li>
+            <Link to="/admin/pages">Pages</Link>
+          </li>
+          <li>
             <Link to="/admin/settings">Settings</Link>
           </li>
           <li>

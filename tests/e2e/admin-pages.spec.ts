@@ -30,7 +30,8 @@ test("every staff page works on a 390 px phone with no serious accessibility fau
   const api = await staffApi(ownSite);
   const event = await createEvent(api, { name: "Quiz Night" });
   // A real record for each kind of parameter a staff page takes (an event's id unless named here).
-  const sample: Record<string, string> = { id: event.id };
+  // The page editor's pages: the home page, the largest form.
+  const sample: Record<string, string> = { id: event.id, name: "home" };
   // A paid donation with Gift Aid, claimed: its page and its claim's page.
   sample.donationId = await giveDonation(api, {
     amount: "25",

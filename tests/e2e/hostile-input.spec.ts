@@ -100,6 +100,12 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/admin.emails.tsx": { body: "form", fields: ["intent", "id"] },
   "routes/admin.emails.id.tsx": none,
   "routes/admin.settings.tsx": { body: "form", fields: ["section", "email"] },
+  "routes/admin.pages._index.tsx": none,
+  "routes/admin.pages.name.tsx": {
+    body: "multipart",
+    fields: ["intent", "_op", "title", "formTitle", "presetAmounts._count", "image.src", "image._file"],
+  },
+  "routes/admin.pages.name.history.tsx": { body: "form", fields: ["id"] },
   "routes/images.uploads.ts": none,
   "routes/images.share.ts": none,
   "routes/sitemap.ts": none,

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import sharp, { type Metadata } from "sharp";
 import { AppError } from "~/lib/errors";
 import {
@@ -164,6 +164,12 @@ export async function readRendition(
 const sourceExtensions = [".svg", ".png", ".jpg", ".jpeg"];
 const contentNamePattern = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 
+/** A picture the library has: a content/images source, or an upload with its file's name and time. */
+export interface LibraryPicture {
+  src: string;
+  uploaded: { originalName: string; at: Date } | null;
+}
+
 /**
  * The pictures pages can show: a source under content/images (named without its extension, as the
  * build renders it) or an uploaded picture ("uploads/<id>") in the database.
@@ -191,6 +197,47 @@ export class PictureLibrary {
       }),
     );
     return unique.filter((_, i) => !found[i]);
+  }
+
+  /**
+   * Every picture pages can name, for staff to choose from: the sources under content/images (by
+   * name, in order) and the newest `maxUploads` uploads with their file's name and when they came.
+   */
+  async list(db: Queryable, maxUploads = 500): Promise<LibraryPicture[]> {
+    const sources: LibraryPicture[] = [];
+    const walk = async (dir: string, prefix: string) => {
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (entry.isDirectory()) {
+          await walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+          continue;
+        }
+        const extension = path.extname(entry.name).toLowerCase();
+        const name = `${prefix}${entry.name.slice(0, -extension.length)}`;
+        if (sourceExtensions.includes(extension) && contentNamePattern.test(name)) {
+          sources.push({ src: name, uploaded: null });
+        }
+      }
+    };
+    await walk(this.contentImagesDir, "");
+    sources.sort((a, b) => a.src.localeCompare(b.src));
+    const uploads = await db
+      .select({ id: uploadedImages.id, originalName: uploadedImages.originalName, createdAt: uploadedImages.createdAt })
+      .from(uploadedImages)
+      .orderBy(desc(uploadedImages.createdAt))
+      .limit(maxUploads);
+    return [
+      ...uploads.map((row) => ({
+        src: `${uploadedImagePrefix}${row.id}`,
+        uploaded: { originalName: row.originalName, at: row.createdAt },
+      })),
+      ...[...new Map(sources.map((s) => [s.src, s])).values()],
+    ];
   }
 
   private async hasSource(name: string): Promise<boolean> {

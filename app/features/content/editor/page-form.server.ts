@@ -1,0 +1,66 @@
+import type { Database } from "~/infra/db/database.server";
+import { readFormBody } from "~/infra/http/api.server";
+import { uploadPicture } from "~/infra/images/uploads.server";
+import type { Clock } from "~/lib/clock";
+import { AppError, type FieldErrors } from "~/lib/errors";
+import { readContentForm, type ObjectNode, type ReadForm } from "./form-model";
+
+// The page editor's post, read on the server: its pictures stored first (each good one named on
+// the form, so a mistake elsewhere does not lose it), then the fields read back by the schema.
+
+/** The most pictures one post may carry (without JavaScript; with it each is uploaded on its own). */
+const maxFilesPerPost = 4;
+
+/**
+ * The most one post of the editor may be. Its text is far smaller (the whole home page, every
+ * project with its gallery, is 38 KB, within bodyLimits.staff); without JavaScript a picture
+ * chosen for upload goes with the form, so room is left for four of the largest (15 MB each).
+ */
+export const maxPageFormBytes = 64 * 1024 * 1024;
+
+export function readPageFormData(request: Request): Promise<FormData> {
+  return readFormBody(
+    request,
+    maxPageFormBytes,
+    () =>
+      new AppError(
+        "payload-too-large",
+        "The form is too large to send at once (at most 64 MB): please upload fewer pictures at a time.",
+      ),
+  );
+}
+
+const fileKey = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\._file$/;
+
+/** Stores the form's pictures, then reads its fields; a refused picture's message is under `<picture>._file`. */
+export async function readPageForm(
+  form: FormData,
+  fields: ObjectNode,
+  { db, clock }: { db: Database; clock: Clock },
+  staff: { id: string },
+): Promise<ReadForm> {
+  const problems: FieldErrors = {};
+  let stored = 0;
+  for (const [key, file] of [...form.entries()]) {
+    if (!fileKey.test(key) || !(file instanceof File) || (file.size === 0 && file.name === "")) continue;
+    if (stored >= maxFilesPerPost) {
+      problems[key] = `was not stored: at most ${maxFilesPerPost} pictures can be uploaded at once`;
+      continue;
+    }
+    stored++;
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const { image } = await uploadPicture(db, bytes, {
+        originalName: file.name,
+        uploadedBy: staff.id,
+        now: clock.now(),
+      });
+      form.set(key.replace(/\._file$/, ".src"), image);
+    } catch (error) {
+      if (!(error instanceof AppError && error.fields?.file)) throw error;
+      problems[key] = error.fields.file;
+    }
+  }
+  const read = readContentForm(fields, form);
+  return { value: read.value, problems: { ...read.problems, ...problems } };
+}

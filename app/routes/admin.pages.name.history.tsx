@@ -1,0 +1,207 @@
+import { Form, Link, data, redirect } from "react-router";
+import type { Route } from "./+types/admin.pages.name.history";
+import { ErrorPage } from "~/components/layout/error-page";
+import { TableScroll } from "~/components/ui/table-scroll";
+import { isContentName } from "~/features/content/content.server";
+import { compareContent } from "~/features/content/editor/compare";
+import { contentFields, fieldLabel, summaryLine } from "~/features/content/editor/form-model";
+import { editablePage } from "~/features/content/editor/pages";
+import { adminMeta } from "~/features/staff/components/admin-shell";
+import { requireStaffPage } from "~/features/staff/staff.server";
+import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
+import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
+import { londonDate, londonTime } from "~/lib/london-time";
+
+function pageName(name: string) {
+  if (!isContentName(name)) throw new AppError("not-found", "There is no such page.");
+  return name;
+}
+
+const versionId = (value: string | null) => (value && /^[0-9]{1,9}$/.test(value) ? Number(value) : undefined);
+
+// /admin/pages/:name/history: every published version with who and when; Compare one with the
+// current version, field by field; Restore one (asked first), which publishes a copy of it.
+export const loader = pageWork("A page's history", async ({ request, context, params }: Route.LoaderArgs) => {
+  await requireStaffPage(context.services, request);
+  const name = pageName(params.name);
+  const store = context.services.contentStore;
+  const query = new URL(request.url).searchParams;
+  const [history, content] = await Promise.all([store.history(name), context.services.content()]);
+  const current = content[name] as unknown;
+  const compareId = versionId(query.get("compare"));
+  const compared = compareId ? await store.version(name, compareId) : undefined;
+  const restoreId = versionId(query.get("restore"));
+  const restoring = restoreId ? history.find((v) => v.id === restoreId) : undefined;
+  const restored = versionId(query.get("restored"));
+  return {
+    name,
+    title: editablePage(name).title,
+    versions: history.map((v) => ({
+      id: v.id,
+      number: v.number,
+      at: v.publishedAt,
+      by: v.publishedBy.email,
+      source: v.source,
+      restoredFrom: v.restoredFrom,
+    })),
+    compared: compared
+      ? {
+          id: compared.id,
+          number: compared.number,
+          changes: compareContent(contentFields(name), compared.content, current),
+        }
+      : null,
+    restoring: restoring ? { id: restoring.id, number: restoring.number } : null,
+    restored: restored ?? null,
+  };
+});
+
+export const action = pageWork("Restoring a page", async ({ request, context, params }: Route.ActionArgs) => {
+  requireSameOrigin(request, context.services.config.publicUrl);
+  const staff = await requireStaffPage(context.services, request);
+  const name = pageName(params.name);
+  const form = await readFormBody(request, bodyLimits.staff);
+  const id = versionId(typeof form.get("id") === "string" ? (form.get("id") as string) : null);
+  const result = id ? await context.services.contentStore.restore(name, id, staff) : undefined;
+  if (!result) throw new AppError("not-found", "There is no such version of this page.");
+  if (!result.ok) {
+    const version = await context.services.contentStore.version(name, id!);
+    const fields = contentFields(name);
+    return data(
+      {
+        problems: result.issues.map((issue) =>
+          summaryLine(fieldLabel(fields, version?.content, issue.path), issue.message),
+        ),
+      },
+      { status: 400 },
+    );
+  }
+  return redirect(`/admin/pages/${name}/history?restored=${result.value.number}`);
+});
+
+export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `History of ${data.title}` : "History");
+
+const when = (at: Date | string) => `${londonDate(at)} ${londonTime(at)}`;
+const how = (v: { source: string; restoredFrom: number | null }) =>
+  v.source === "file"
+    ? "From the site's files"
+    : v.source === "restore"
+      ? `Copy of version ${v.restoredFrom}`
+      : "Published";
+
+export default function PageHistory({ loaderData, actionData }: Route.ComponentProps) {
+  const { name, title, versions, compared, restoring, restored } = loaderData;
+  const newest = versions[0];
+  return (
+    <main id="main" className="page">
+      <p>
+        <Link to="/admin/pages">All pages</Link> · <Link to={`/admin/pages/${name}`}>Edit {title}</Link>
+      </p>
+      <h1>History of {title}</h1>
+      {restored && !actionData ? (
+        <p className="notice" role="status">
+          Restored: version {restored} is published, and visitors see it now.
+        </p>
+      ) : null}
+      {actionData ? (
+        <div className="form-summary" role="alert">
+          <p>Nothing was restored: that version does not pass today's checks.</p>
+          <ul>
+            {actionData.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {restoring ? (
+        <section className="notice restore-question" aria-labelledby="restore-heading">
+          <h2 id="restore-heading">Restore version {restoring.number}?</h2>
+          <p>
+            A copy of version {restoring.number} is published as the newest version, and visitors see it at once.
+            Nothing is lost: the current version stays in the history.
+          </p>
+          <Form method="post" className="form-actions">
+            <input type="hidden" name="id" value={restoring.id} />
+            <button type="submit" className="button">
+              Restore version {restoring.number}
+            </button>
+            <Link to={`/admin/pages/${name}/history`}>Keep the current version</Link>
+          </Form>
+        </section>
+      ) : null}
+      <TableScroll label={`Published versions of ${title}`}>
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Published</th>
+              <th scope="col">By</th>
+              <th scope="col">How</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {versions.map((v) => (
+              <tr key={v.id}>
+                <th scope="row">
+                  {v.number}
+                  {v === newest ? " (current)" : ""}
+                </th>
+                <td>{when(v.at)}</td>
+                <td>{v.by ?? "The site"}</td>
+                <td>{how(v)}</td>
+                <td>
+                  {v === newest ? null : (
+                    <>
+                      <Link to={`?compare=${v.id}`}>
+                        Compare <span className="visually-hidden">version {v.number}</span>
+                      </Link>{" "}
+                      ·{" "}
+                      <Link to={`?restore=${v.id}`}>
+                        Restore <span className="visually-hidden">version {v.number}</span>
+                      </Link>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      {compared ? (
+        <section aria-labelledby="compare-heading">
+          <h2 id="compare-heading">Version {compared.number} compared with the current version</h2>
+          {compared.changes.length === 0 ? (
+            <p>They are the same.</p>
+          ) : (
+            <TableScroll label="What differs">
+              <table className="admin-table content-changes">
+                <thead>
+                  <tr>
+                    <th scope="col">Field</th>
+                    <th scope="col">Version {compared.number}</th>
+                    <th scope="col">Current</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {compared.changes.map((change) => (
+                    <tr key={change.path}>
+                      <th scope="row">{change.label}</th>
+                      <td>{change.before || <em>(none)</em>}</td>
+                      <td>{change.after || <em>(none)</em>}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+        </section>
+      ) : null}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}
