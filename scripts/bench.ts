@@ -6,9 +6,11 @@
 //
 // Scenarios (all by default; name some to run only those: `npm run bench -- pages rush`):
 //   pages   public pages and /robots.txt under load (autocannon: 20 connections, 10 s, gzip/br),
-//           the site and nginx one after the other in the same run, and their ratio
+//           the site and nginx one after the other in the same run, and their ratios: of
+//           requests per second, and of CPU time per request (which other load moves far less)
 //   memory  the site's resident memory after start and after the page benchmark
 //   js      the compressed JavaScript a first visit to / downloads
+//   start   a restart on an up-to-date build: from `npm start`'s build check to the first page
 //   rush    1,000 buyers for 100 seats, 50 at a time, through POST /api/bookings
 //   phone   a cheap phone in Chromium: LCP and bytes per page (not in the default set)
 //
@@ -23,10 +25,10 @@ import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { chromiumArgs, findChromium } from "../tests/support/chromium";
 import { createPostgresDatabase } from "../tests/support/databases";
-import { staffAccount, startSiteProcess, type RunningSite } from "../tests/support/site-process";
+import { newSiteDataDir, staffAccount, startSiteProcess, type RunningSite } from "../tests/support/site-process";
 import { nginxPath, startNginx, type RunningNginx, type SavedPage } from "./bench/nginx";
 
-const all = ["pages", "memory", "js", "rush"] as const;
+const all = ["pages", "memory", "js", "start", "rush"] as const;
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 const scenarios = new Set<string>(asked.length > 0 ? asked : all);
 const load = {
@@ -41,6 +43,8 @@ interface Figures {
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  /** CPU time the server's processes spent per answer: unlike req/s, barely moved by other load on the machine. */
+  cpuMsPerRequest: number;
   non2xx: number;
   errors: number;
 }
@@ -101,12 +105,32 @@ function residentMB(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function hammer(url: string): Promise<Figures> {
+/** A process and its children (nginx's worker), by their ids. */
+function processTree(pid: number): number[] {
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+const msPerTick = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim() || 100);
+
+/** CPU time (user and system) a process and its children have used so far, in ms (Linux). */
+function cpuMs(pid: number): number {
+  return processTree(pid).reduce((sum, id) => {
+    const fields = fs.readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // After the command's closing parenthesis: utime and stime are the 12th and 13th fields.
+    return sum + (Number(fields[11]) + Number(fields[12])) * msPerTick;
+  }, 0);
+}
+
+async function hammer(url: string, pid: number): Promise<Figures> {
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({ url, ...load });
+  const answers = result.requests.total;
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
+    cpuMsPerRequest: answers > 0 ? Math.round(((cpuMs(pid) - cpuBefore) / answers) * 1000) / 1000 : NaN,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
@@ -154,13 +178,31 @@ async function pagesScenario(site: RunningSite, nginx: RunningNginx, paths: stri
   const rows: Record<string, unknown>[] = [];
   for (const page of paths) {
     await warm(site.url + page);
-    const ours = await hammer(site.url + page);
-    const theirs = await hammer(nginx.url + page);
-    rows.push({ page, site: ours, nginx: theirs, ratio: ours.requestsPerSecond / theirs.requestsPerSecond });
+    const ours = await hammer(site.url + page, site.process.pid!);
+    const theirs = await hammer(nginx.url + page, nginx.pid);
+    rows.push({
+      page,
+      site: ours,
+      nginx: theirs,
+      ratio: ours.requestsPerSecond / theirs.requestsPerSecond,
+      cpuRatio: theirs.cpuMsPerRequest / ours.cpuMsPerRequest,
+    });
   }
   table(
     `Pages: ${load.connections} connections, ${load.duration} s each, Accept-Encoding: gzip, deflate, br`,
-    ["page", "site req/s", "p50 ms", "p99 ms", "nginx req/s", "p50 ms", "p99 ms", "site/nginx"],
+    [
+      "page",
+      "site req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/req",
+      "nginx req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/req",
+      "site/nginx req/s",
+      "nginx/site CPU",
+    ],
     rows.map((row) => {
       const s = row.site as Figures;
       const n = row.nginx as Figures;
@@ -170,10 +212,13 @@ async function pagesScenario(site: RunningSite, nginx: RunningNginx, paths: stri
         fixed(s.requestsPerSecond),
         s.p50,
         s.p99,
+        fixed(s.cpuMsPerRequest, 2),
         fixed(n.requestsPerSecond),
         n.p50,
         n.p99,
+        fixed(n.cpuMsPerRequest, 3),
         fixed(Number(row.ratio), 3),
+        fixed(Number(row.cpuRatio), 3),
       ];
     }),
   );
@@ -211,6 +256,41 @@ async function jsScenario(site: RunningSite) {
   return { files, totalBytes: total };
 }
 
+/** A restart on an up-to-date build, as `npm start` does it: the build check, then the server, until `/` answers. */
+async function startScenario() {
+  const dataDir = await newSiteDataDir();
+  try {
+    // The first start on a new folder makes the sample events; the one measured is the next.
+    await (await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" })).stop();
+    const started = performance.now();
+    execFileSync(process.execPath, ["scripts/build-if-changed.mjs"], { stdio: "ignore" });
+    const checked = performance.now();
+    const site = await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" });
+    const listening = performance.now();
+    const status = (await fetch(site.url + "/")).status;
+    const answered = performance.now();
+    await site.stop();
+    const result = {
+      buildCheckMs: Math.round(checked - started),
+      listeningMs: Math.round(listening - started),
+      firstPageMs: Math.round(answered - started),
+      firstPageStatus: status,
+    };
+    table(
+      "A restart on an up-to-date build (embedded database), from the build check",
+      ["step", "ms"],
+      [
+        ["build checked", result.buildCheckMs],
+        ["listening", result.listeningMs],
+        [`first answer from / (${status})`, result.firstPageMs],
+      ],
+    );
+    return result;
+  } finally {
+    await fs.promises.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function signedInCookie(site: RunningSite): Promise<string> {
   const response = await fetch(site.url + "/api/admin/session", {
     method: "POST",
@@ -222,6 +302,11 @@ async function signedInCookie(site: RunningSite): Promise<string> {
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0])
     .join("; ");
+}
+
+/** A number as letters (0 is "a", 26 "ba"): names take no digits. */
+function letters(n: number): string {
+  return (n >= 26 ? letters(Math.floor(n / 26)) : "") + String.fromCharCode(97 + (n % 26));
 }
 
 async function rushScenario(site: RunningSite & { database: string }) {
@@ -261,7 +346,12 @@ async function rushScenario(site: RunningSite & { database: string }) {
             // Each buyer from an address of their own (198.18.0.0/15, kept for benchmarks).
             "X-Forwarded-For": `198.18.${buyer >> 8}.${buyer & 255}`,
           },
-          body: JSON.stringify({ eventId, name: `Buyer ${buyer}`, email: `buyer${buyer}@example.org`, quantity: 1 }),
+          body: JSON.stringify({
+            eventId,
+            name: `Buyer ${letters(buyer)}`,
+            email: `buyer${buyer}@example.org`,
+            quantity: 1,
+          }),
         });
         const body = (await response.json()) as { code?: string };
         latencies.push(performance.now() - t);
@@ -358,6 +448,7 @@ try {
   }
   if (scenarios.has("js")) results.firstVisitJs = await jsScenario(site);
   if (scenarios.has("phone")) results.phone = await phoneScenario(site, paths);
+  if (scenarios.has("start")) results.start = await startScenario();
   if (scenarios.has("rush")) {
     const rushes = [await rushScenario(site)];
     if (postgresBase) rushes.push(await rushScenario(await startSite("postgres")));

@@ -1,11 +1,13 @@
-// `npm start`'s first step: builds the site (`npm run build`) only when what the build is made from
-// changed since the last build. Plain JavaScript, run by node itself, so that a restart with an
-// up-to-date build costs a hash of the sources and nothing else (docs/decisions/033-a-fast-server-and-start.md).
+// The build, and `npm start`'s first step: builds the site (the pictures, then the app) only when
+// what the build is made from changed since the last build. Plain JavaScript, run by node itself,
+// so that a restart with an up-to-date build costs a hash of the sources and nothing else
+// (docs/decisions/033-a-fast-server-and-start.md).
 //
 // The stamp is a SHA-256 of every input file's path and bytes, kept in build/.inputs-hash after a
 // build that succeeded. It is the hash taken before that build, so a file edited while it ran
 // makes the next start build again. No build folder, no stamp or another hash: build.
-// `--check` only says whether a build is due (exit 1 when it is).
+// `--always` builds whatever the stamp says (`npm run build`); `--check` only says whether a
+// build is due (exit 1 when it is).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -62,17 +64,21 @@ export function buildIsCurrent(hash = inputsHash()) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const hash = inputsHash();
-  if (buildIsCurrent(hash)) {
+  const always = process.argv.includes("--always");
+  if (!always && buildIsCurrent(hash)) {
     console.log("The build is up to date with the sources.");
   } else if (process.argv.includes("--check")) {
     console.log("The sources changed since the last build.");
     process.exit(1);
   } else {
-    console.log("The sources changed since the last build (or there is none): building.");
+    if (!always) console.log("The sources changed since the last build (or there is none): building.");
     fs.rmSync(stampFile, { force: true });
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const build = spawnSync(npm, ["run", "build"], { stdio: "inherit" });
-    if (build.status !== 0) process.exit(build.status ?? 1);
+    // The pictures (scripts/build-images.ts), then the app (React Router's build, with Vite).
+    for (const [tool, ...args] of [["tsx", "scripts/build-images.ts"], ["react-router", "build"]]) {
+      const step = spawnSync(path.join("node_modules", ".bin", tool), args, { stdio: "inherit" });
+      if (step.error) throw step.error;
+      if (step.status !== 0) process.exit(step.status ?? 1);
+    }
     fs.writeFileSync(stampFile, hash + "\n");
   }
 }
