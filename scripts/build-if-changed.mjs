@@ -21,6 +21,7 @@ const inputs = [
   "content/images",
   "public",
   "scripts/build-images.ts",
+  "scripts/build-if-changed.mjs",
   "package.json",
   "package-lock.json",
   "react-router.config.ts",
@@ -74,7 +75,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     if (!always) console.log("The sources changed since the last build (or there is none): building.");
     fs.rmSync(stampFile, { force: true });
     // The pictures (scripts/build-images.ts), then the app (React Router's build, with Vite).
-    for (const [tool, ...args] of [["tsx", "scripts/build-images.ts"], ["react-router", "build"]]) {
+    for (const [tool, ...args] of [
+      ["tsx", "scripts/build-images.ts"],
+      ["react-router", "build"],
+    ]) {
       const step = spawnSync(path.join("node_modules", ".bin", tool), args, { stdio: "inherit" });
       if (step.error) throw step.error;
       if (step.status !== 0) process.exit(step.status ?? 1);
