@@ -142,7 +142,8 @@ async function warm(url: string, requests = 200) {
 }
 
 async function startSite(engine: "embedded" | "postgres"): Promise<RunningSite & { database: string }> {
-  let env: Record<string, string> = { SAMPLE_EVENTS: "true" };
+  // As `npm start` runs it (package.json): glibc's malloc arenas limited.
+  let env: Record<string, string> = { SAMPLE_EVENTS: "true", MALLOC_ARENA_MAX: "2" };
   let database = "embedded (PGlite)";
   if (engine === "postgres") {
     process.env.TEST_DATABASE_URL ??= postgresBase;
