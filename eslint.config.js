@@ -21,6 +21,11 @@ export default tseslint.config(
     },
   },
   {
+    // Scripts node runs as they are, without a TypeScript loader (scripts/build-if-changed.mjs).
+    files: ["**/*.mjs"],
+    languageOptions: { globals: globals.node },
+  },
+  {
     files: ["app/**/*.tsx"],
     plugins: { "react-hooks": reactHooks },
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },

@@ -1,124 +1,467 @@
-// `npm run bench`: how fast the site is, in numbers. Builds nothing: run `npm run build` first.
-// 1. What a first visit downloads: JavaScript and CSS, compressed.
-// 2. Server rendering: latency and throughput per page under concurrent requests (loopback).
-// 3. A cheap phone: Chromium with 4x CPU slow-down on a slow 4G link, per page: LCP and bytes moved.
+// `npm run bench`: how fast the site is, in numbers, beside nginx serving the same bytes.
+// Starts everything it measures on loopback and stops it again (docs/decisions/034-the-benchmark.md):
+// the site from the production build (building first if the sources changed since the last build),
+// on the embedded database and, when DATABASE_URL or TEST_DATABASE_URL is set, on a new database on
+// that PostgreSQL server; Debian's nginx with one worker for the comparison.
+//
+// Scenarios (all by default; name some to run only those: `npm run bench -- pages rush`):
+//   pages   public pages and /robots.txt under load (autocannon: 20 connections, 10 s, gzip/br),
+//           the site and nginx one after the other in the same run, and their ratios: of
+//           requests per second, and of CPU time per request (which other load moves far less)
+//   memory  the site's resident memory after start and after the page benchmark
+//   js      the compressed JavaScript a first visit to / downloads
+//   start   a restart on an up-to-date build: from `npm start`'s build check to the first page
+//   rush    1,000 buyers for 100 seats, 50 at a time, through POST /api/bookings
+//   phone   a cheap phone in Chromium: LCP and bytes per page (not in the default set)
+//
+// Prints one table per scenario and writes everything to bench/results/<time>.json. Figures are
+// from a shared machine: compare ratios within one run, not absolute figures across runs.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
+import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { chromiumArgs, findChromium } from "../tests/support/chromium";
-import { startSiteProcess } from "../tests/support/site-process";
+import { createPostgresDatabase } from "../tests/support/databases";
+import { newSiteDataDir, staffAccount, startSiteProcess, type RunningSite } from "../tests/support/site-process";
+import { nginxPath, startNginx, type RunningNginx, type SavedPage } from "./bench/nginx";
 
-const pages = ["/", "/about", "/contact", "/volunteering", "/project/clean-water-borehole", "/payment?amount=25.00"];
-const requestsPerPage = Number(process.env.BENCH_REQUESTS ?? 300);
-const concurrency = 10;
+const all = ["pages", "memory", "js", "start", "rush"] as const;
+const asked = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
+const scenarios = new Set<string>(asked.length > 0 ? asked : all);
+const load = {
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 20),
+  duration: Number(process.env.BENCH_SECONDS ?? 10),
+  headers: { "accept-encoding": "gzip, deflate, br" },
+};
+const rush = { buyers: 1_000, seats: 100, atOnce: 50 };
+const postgresBase = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
 
-function kb(bytes: number) {
-  return `${(bytes / 1024).toFixed(1)} KB`;
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** CPU time the server's processes spent per answer: unlike req/s, barely moved by other load on the machine. */
+  cpuMsPerRequest: number;
+  non2xx: number;
+  errors: number;
 }
 
-function bundleSizes() {
-  const dir = "build/client/assets";
-  if (!fs.existsSync(dir)) throw new Error("No build: run `npm run build` first.");
-  let js = 0;
-  let css = 0;
-  for (const file of fs.readdirSync(dir)) {
-    const body = fs.readFileSync(path.join(dir, file));
-    const size = zlib.brotliCompressSync(body).length;
-    if (file.endsWith(".js")) js += size;
-    if (file.endsWith(".css")) css += size;
+const results: Record<string, unknown> = {
+  at: new Date().toISOString(),
+  machine: {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memoryGB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverage: os.loadavg(),
+    node: process.version,
+    nginx: nginxVersion(),
+  },
+  load,
+};
+
+function nginxVersion(): string {
+  try {
+    // nginx -v prints on stderr.
+    return execFileSync("sh", ["-c", `${nginxPath} -v 2>&1`], { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
   }
-  console.log(`All JavaScript (brotli): ${kb(js)}; CSS (brotli): ${kb(css)}`);
 }
 
-async function serverThroughput(url: string) {
-  console.log(`\nServer rendering, ${requestsPerPage} requests per page, ${concurrency} at a time:`);
-  for (const page of pages) {
-    const latencies: number[] = [];
-    let next = 0;
+// Everything started is stopped, however the run ends.
+const running: { stop(): Promise<unknown> }[] = [];
+async function stopAll() {
+  while (running.length > 0)
+    await running
+      .pop()!
+      .stop()
+      .catch(() => undefined);
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void stopAll().then(() => process.exit(130)));
+}
+
+const fixed = (n: number, digits = 0) => n.toLocaleString("en-GB", { maximumFractionDigits: digits });
+
+function table(title: string, header: string[], rows: (string | number)[][]) {
+  const cells = [header, ...rows.map((row) => row.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  console.log(`\n${title}`);
+  cells.forEach((row, n) => {
+    console.log(
+      "  " + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "),
+    );
+    if (n === 0) console.log("  " + widths.map((w) => "-".repeat(w)).join("  "));
+  });
+}
+
+/** Resident memory of a process, in MB (Linux). */
+function residentMB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+/** A process and its children (nginx's worker), by their ids. */
+function processTree(pid: number): number[] {
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+const msPerTick = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim() || 100);
+
+/** CPU time (user and system) a process and its children have used so far, in ms (Linux). */
+function cpuMs(pid: number): number {
+  return processTree(pid).reduce((sum, id) => {
+    const fields = fs.readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // After the command's closing parenthesis: utime and stime are the 12th and 13th fields.
+    return sum + (Number(fields[11]) + Number(fields[12])) * msPerTick;
+  }, 0);
+}
+
+async function hammer(url: string, pid: number): Promise<Figures> {
+  const cpuBefore = cpuMs(pid);
+  const result = await autocannon({ url, ...load });
+  const answers = result.requests.total;
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerRequest: answers > 0 ? Math.round(((cpuMs(pid) - cpuBefore) / answers) * 1000) / 1000 : NaN,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** A few hundred requests first, so the first measured second is not the process's warm-up. */
+async function warm(url: string, requests = 200) {
+  for (let i = 0; i < requests; i += 1) await (await fetch(url, { headers: load.headers })).arrayBuffer();
+}
+
+async function startSite(engine: "embedded" | "postgres"): Promise<RunningSite & { database: string }> {
+  // As `npm start` runs it (package.json): glibc's malloc arenas limited.
+  let env: Record<string, string> = { SAMPLE_EVENTS: "true", MALLOC_ARENA_MAX: "2" };
+  let database = "embedded (PGlite)";
+  if (engine === "postgres") {
+    process.env.TEST_DATABASE_URL ??= postgresBase;
+    const created = await createPostgresDatabase({ migrated: true });
+    running.push({ stop: created.drop });
+    env = { ...env, DATABASE_URL: created.url };
+    database = "PostgreSQL";
+  }
+  const site = await startSiteProcess(env);
+  running.push(site);
+  return { ...site, database };
+}
+
+/** The public pages: the four fixed ones and the first event's page, found on /fundraising. */
+async function publicPages(site: RunningSite): Promise<string[]> {
+  const html = await (await fetch(site.url + "/fundraising")).text();
+  const event = /href="(\/fundraising-event\/[0-9a-f-]{36})"/.exec(html)?.[1];
+  if (!event) throw new Error("No event on /fundraising: the benchmark needs the sample events.");
+  return ["/", "/about", "/fundraising", event, "/volunteering"];
+}
+
+async function save(site: RunningSite, paths: string[]): Promise<SavedPage[]> {
+  return Promise.all(
+    paths.map(async (page) => {
+      const response = await fetch(site.url + page);
+      if (!response.ok) throw new Error(`${page} answered ${response.status}`);
+      return { path: page, body: Buffer.from(await response.arrayBuffer()) };
+    }),
+  );
+}
+
+async function pagesScenario(site: RunningSite, nginx: RunningNginx, paths: string[]) {
+  const rows: Record<string, unknown>[] = [];
+  for (const page of paths) {
+    await warm(site.url + page);
+    const ours = await hammer(site.url + page, site.process.pid!);
+    const theirs = await hammer(nginx.url + page, nginx.pid);
+    rows.push({
+      page,
+      site: ours,
+      nginx: theirs,
+      ratio: ours.requestsPerSecond / theirs.requestsPerSecond,
+      cpuRatio: theirs.cpuMsPerRequest / ours.cpuMsPerRequest,
+    });
+  }
+  table(
+    `Pages: ${load.connections} connections, ${load.duration} s each, Accept-Encoding: gzip, deflate, br`,
+    [
+      "page",
+      "site req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/req",
+      "nginx req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/req",
+      "site/nginx req/s",
+      "nginx/site CPU",
+    ],
+    rows.map((row) => {
+      const s = row.site as Figures;
+      const n = row.nginx as Figures;
+      const page = String(row.page);
+      return [
+        page.length > 30 ? page.slice(0, 29) + "…" : page,
+        fixed(s.requestsPerSecond),
+        s.p50,
+        s.p99,
+        fixed(s.cpuMsPerRequest, 2),
+        fixed(n.requestsPerSecond),
+        n.p50,
+        n.p99,
+        fixed(n.cpuMsPerRequest, 3),
+        fixed(Number(row.ratio), 3),
+        fixed(Number(row.cpuRatio), 3),
+      ];
+    }),
+  );
+  for (const row of rows) {
+    const s = row.site as Figures;
+    if (s.non2xx > 0 || s.errors > 0) console.log(`  ${row.page}: ${s.non2xx} answers not 2xx, ${s.errors} errors`);
+  }
+  return rows;
+}
+
+/** The bytes a response's body took on the wire, compressed as the server chose. */
+function wireBytes(url: string): Promise<{ bytes: number; encoding: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: load.headers }, (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        response.on("end", () => resolve({ bytes, encoding: String(response.headers["content-encoding"] ?? "none") }));
+        response.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+async function jsScenario(site: RunningSite) {
+  const html = await (await fetch(site.url + "/")).text();
+  const scripts = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
+  const files = await Promise.all(scripts.map(async (file) => ({ file, ...(await wireBytes(site.url + file)) })));
+  const total = files.reduce((sum, file) => sum + file.bytes, 0);
+  table(
+    "First visit to /: the JavaScript its HTML asks for, as sent",
+    ["file", "bytes", "encoding"],
+    [...files.map((file) => [file.file, fixed(file.bytes), file.encoding]), ["total", fixed(total), ""]],
+  );
+  return { files, totalBytes: total };
+}
+
+/** A restart on an up-to-date build, as `npm start` does it: the build check, then the server, until `/` answers. */
+async function startScenario() {
+  const dataDir = await newSiteDataDir();
+  try {
+    // The first start on a new folder makes the sample events; the one measured is the next.
+    await (await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" })).stop();
     const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < requestsPerPage) {
-          next += 1;
-          const t = performance.now();
-          const response = await fetch(url + page, { headers: { "Accept-Encoding": "br" } });
-          await response.arrayBuffer();
-          if (response.status !== 200) throw new Error(`${page} answered ${response.status}`);
-          latencies.push(performance.now() - t);
-        }
-      }),
+    execFileSync(process.execPath, ["scripts/build-if-changed.mjs"], { stdio: "ignore" });
+    const checked = performance.now();
+    const site = await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" });
+    const listening = performance.now();
+    const status = (await fetch(site.url + "/")).status;
+    const answered = performance.now();
+    await site.stop();
+    const result = {
+      buildCheckMs: Math.round(checked - started),
+      listeningMs: Math.round(listening - started),
+      firstPageMs: Math.round(answered - started),
+      firstPageStatus: status,
+    };
+    table(
+      "A restart on an up-to-date build (embedded database), from the build check",
+      ["step", "ms"],
+      [
+        ["build checked", result.buildCheckMs],
+        ["listening", result.listeningMs],
+        [`first answer from / (${status})`, result.firstPageMs],
+      ],
     );
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-    console.log(
-      `  ${page.padEnd(32)} ${(latencies.length / seconds).toFixed(0).padStart(5)} req/s   p50 ${p(0.5)} ms   p95 ${p(0.95)} ms`,
-    );
+    return result;
+  } finally {
+    await fs.promises.rm(dataDir, { recursive: true, force: true });
   }
 }
 
-async function cheapPhone(url: string) {
+async function signedInCookie(site: RunningSite): Promise<string> {
+  const response = await fetch(site.url + "/api/admin/session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: site.url },
+    body: JSON.stringify(staffAccount),
+  });
+  if (response.status !== 204) throw new Error(`Staff sign-in answered ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+/** A number as letters (0 is "a", 26 "ba"): names take no digits. */
+function letters(n: number): string {
+  return (n >= 26 ? letters(Math.floor(n / 26)) : "") + String.fromCharCode(97 + (n % 26));
+}
+
+async function rushScenario(site: RunningSite & { database: string }) {
+  const cookie = await signedInCookie(site);
+  const day = 86_400_000;
+  const created = await fetch(site.url + "/api/admin/events", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: site.url, Cookie: cookie },
+    body: JSON.stringify({
+      name: "Ticket Rush",
+      description: "A hundred seats and a thousand people who want one.",
+      posterImage: "pages/quiz-night",
+      eventDate: new Date(Date.now() + 8 * day).toISOString(),
+      location: "St Mary's Church Hall",
+      ticketCost: 10,
+      totalAvailableTickets: rush.seats,
+      ticketSaleExpiry: new Date(Date.now() + 7 * day).toISOString(),
+    }),
+  });
+  if (created.status !== 201) throw new Error(`Creating the event answered ${created.status}: ${await created.text()}`);
+  const { id: eventId } = (await created.json()) as { id: string };
+
+  const answers = new Map<string, number>();
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: rush.atOnce }, async () => {
+      while (next < rush.buyers) {
+        const buyer = next++;
+        const t = performance.now();
+        const response = await fetch(site.url + "/api/bookings", {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Origin: site.url,
+            // Each buyer from an address of their own (198.18.0.0/15, kept for benchmarks).
+            "X-Forwarded-For": `198.18.${buyer >> 8}.${buyer & 255}`,
+          },
+          body: JSON.stringify({
+            eventId,
+            name: `Buyer ${letters(buyer)}`,
+            email: `buyer${buyer}@example.org`,
+            quantity: 1,
+          }),
+        });
+        const body = (await response.json()) as { code?: string };
+        latencies.push(performance.now() - t);
+        const key = response.status === 201 ? "201 held" : `${response.status} ${body.code ?? ""}`.trim();
+        answers.set(key, (answers.get(key) ?? 0) + 1);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const p = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
+  const result = {
+    database: site.database,
+    held: answers.get("201 held") ?? 0,
+    answers: Object.fromEntries(answers),
+    startsPerSecond: Math.round(rush.buyers / seconds),
+    p50: p(0.5),
+    p99: p(0.99),
+  };
+  table(
+    `Ticket rush on ${site.database}: ${fixed(rush.buyers)} buyers for ${rush.seats} seats, ${rush.atOnce} at a time`,
+    ["answer", "count"],
+    [
+      ...[...answers].map(([key, count]) => [key, count]),
+      ["checkout starts/s", result.startsPerSecond],
+      ["p50 ms", result.p50],
+      ["p99 ms", result.p99],
+    ],
+  );
+  return result;
+}
+
+async function phoneScenario(site: RunningSite, paths: string[]) {
   const executablePath = findChromium();
-  if (!executablePath) {
-    console.log("\nNo Chromium: skipping the phone measurements.");
-    return;
-  }
-  console.log("\nCheap phone (4x CPU slow-down, 1.6 Mbit/s, 150 ms RTT), first visit:");
+  if (!executablePath) return console.log("\nNo Chromium: skipping the phone measurements.");
   const browser = await chromium.launch({ executablePath, args: chromiumArgs });
-  for (const page of pages) {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-    });
-    const tab = await context.newPage();
-    const cdp = await context.newCDPSession(tab);
-    await cdp.send("Network.enable");
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 150,
-      downloadThroughput: (1.6 * 1024 * 1024) / 8,
-      uploadThroughput: (750 * 1024) / 8,
-    });
-    let bytes = 0;
-    cdp.on("Network.loadingFinished", (event) => (bytes += event.encodedDataLength));
-    await tab.goto(url + page, { waitUntil: "load" });
-    const lcp = await tab.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          new PerformanceObserver((list) => {
-            const entries = list.getEntries();
-            resolve(entries[entries.length - 1]!.startTime);
-          }).observe({ type: "largest-contentful-paint", buffered: true });
-        }),
-    );
-    const cls = await tab.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let total = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
-              if (!entry.hadRecentInput) total += entry.value;
-            }
-          }).observe({ type: "layout-shift", buffered: true });
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve(total)));
-        }),
-    );
-    console.log(
-      `  ${page.padEnd(32)} LCP ${lcp.toFixed(0).padStart(5)} ms   CLS ${cls.toFixed(3)}   ${kb(bytes).padStart(9)} transferred`,
-    );
-    await context.close();
+  const rows: (string | number)[][] = [];
+  try {
+    for (const page of paths) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+      const tab = await context.newPage();
+      const cdp = await context.newCDPSession(tab);
+      await cdp.send("Network.enable");
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 150,
+        downloadThroughput: (1.6 * 1024 * 1024) / 8,
+        uploadThroughput: (750 * 1024) / 8,
+      });
+      let bytes = 0;
+      cdp.on("Network.loadingFinished", (event) => (bytes += event.encodedDataLength));
+      await tab.goto(site.url + page, { waitUntil: "load" });
+      const lcp = await tab.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            new PerformanceObserver((list) => resolve(list.getEntries().at(-1)!.startTime)).observe({
+              type: "largest-contentful-paint",
+              buffered: true,
+            });
+          }),
+      );
+      rows.push([page, Math.round(lcp), fixed(bytes)]);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
   }
-  await browser.close();
+  table("A cheap phone (4x CPU slow-down, 1.6 Mbit/s, 150 ms), first visit", ["page", "LCP ms", "bytes"], rows);
+  return rows;
 }
 
-bundleSizes();
-const site = await startSiteProcess();
 try {
-  await serverThroughput(site.url);
-  await cheapPhone(site.url);
+  // The production build, made again first if the sources changed since it was made.
+  execFileSync(process.execPath, ["scripts/build-if-changed.mjs"], { stdio: "inherit" });
+  const site = await startSite("embedded");
+  const memory: Record<string, number> = { afterStartMB: residentMB(site.process.pid!) };
+  const paths = await publicPages(site);
+  results.pages = paths;
+  if (scenarios.has("pages")) {
+    const nginx = await startNginx(await save(site, [...paths, "/robots.txt"]));
+    running.push(nginx);
+    results.pagesUnderLoad = await pagesScenario(site, nginx, [...paths, "/robots.txt"]);
+    memory.afterPagesMB = residentMB(site.process.pid!);
+    memory.nginxMB = residentMB(nginx.pid);
+  }
+  if (scenarios.has("memory")) {
+    results.memory = memory;
+    table(
+      "Memory: the site's resident set (embedded database)",
+      ["when", "MB"],
+      Object.entries(memory).map(([when, mb]) => [when, mb]),
+    );
+  }
+  if (scenarios.has("js")) results.firstVisitJs = await jsScenario(site);
+  if (scenarios.has("phone")) results.phone = await phoneScenario(site, paths);
+  if (scenarios.has("start")) results.start = await startScenario();
+  if (scenarios.has("rush")) {
+    const rushes = [await rushScenario(site)];
+    if (postgresBase) rushes.push(await rushScenario(await startSite("postgres")));
+    else
+      console.log("\nDATABASE_URL and TEST_DATABASE_URL are unset: the ticket rush ran on the embedded database only.");
+    results.rush = rushes;
+  }
 } finally {
-  await site.stop();
+  await stopAll();
 }
+
+const out = path.join("bench", "results", `${String(results.at).replace(/[:.]/g, "-")}.json`);
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
+console.log(`\nWritten to ${out}`);

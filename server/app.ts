@@ -30,7 +30,8 @@ export interface Site {
 
 /**
  * The site as one Express handler. The production build bundles this file together with the
- * React Router app, so both share one copy of the configuration and one database connection.
+ * React Router app (server/production.ts), so both share one copy of the configuration and one
+ * database connection.
  */
 export async function startSite(): Promise<Site> {
   const config = getConfig();
@@ -41,7 +42,11 @@ export async function startSite(): Promise<Site> {
   handler.use(
     createRequestHandler({
       mode: config.production ? "production" : "development",
-      build: () => import("virtual:react-router/server-build"),
+      // In production the build is loaded once and its route table derived once; in development
+      // it is asked for on every request, so that Vite's latest modules answer.
+      build: config.production
+        ? await import("virtual:react-router/server-build")
+        : () => import("virtual:react-router/server-build"),
       getLoadContext: async (req, res) => ({
         nonce: String(res.locals.cspNonce ?? ""),
         ...(await servicesFor(services, req)),

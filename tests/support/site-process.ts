@@ -18,14 +18,15 @@ export interface RunningSite {
 }
 
 /**
- * Starts the production build as `npm start` would (after its build step), on a free port with a
+ * Starts the production build as `npm start` would (after its build step: `node
+ * build/server/index.js`), on a free port with a
  * fresh data folder, and waits until it says it is listening. The fresh folder holds a copy of an
  * embedded database with every migration applied (`newSiteDataDir`), as the site's first start
  * would leave it; a DATA_DIR given is used as it is.
  */
 export async function startSiteProcess(env: Record<string, string> = {}): Promise<RunningSite> {
   const dataDir = env.DATA_DIR ?? (await newSiteDataDir());
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  const child = spawn(process.execPath, ["build/server/index.js"], {
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",

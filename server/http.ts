@@ -1,0 +1,64 @@
+import compression from "compression";
+import express from "express";
+import type { Site } from "./app.ts";
+import { bodyLimit, requestLog } from "./requests.ts";
+
+// The HTTP server around the site, the same in production and development: the request log and
+// body ceiling, compression, what the caller adds (security headers and static files, or Vite's
+// development server), the site, and a clean shutdown.
+
+/** Start-up problems (a bad variable, a broken content file, no database) stop the process with their message. */
+export function stopOnStartupError(error: Error): never {
+  console.error(`The site could not start.\n${error.message}`);
+  process.exit(1);
+}
+
+export function serveSite(
+  site: Site,
+  mode: "production" | "development",
+  /** Middleware that runs before the site: security headers, then static files or Vite's. */
+  before: express.RequestHandler[],
+) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", site.config.trustProxy);
+  app.use(requestLog());
+  app.use(bodyLimit());
+  app.use(compression());
+  for (const handler of before) app.use(handler);
+  let stopping = false;
+  // While shutting down, no connection is kept alive for another request.
+  app.use((_req, res, next) => {
+    if (stopping) res.setHeader("Connection", "close");
+    next();
+  });
+  app.use(site.handler);
+
+  const server = app.listen(site.config.port, site.config.host ?? "0.0.0.0", () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : site.config.port;
+    console.log(`Kilele Trust site listening at http://localhost:${port} (${mode})`);
+    if (site.config.production && site.config.demoPayments) {
+      console.log("Demonstration payments: test cards only, no real money is charged (decision 028).");
+    }
+  });
+
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: finishing requests in flight, then closing the database.`);
+    // Requests in flight finish; idle keep-alive connections are closed now, stragglers after 10 s.
+    const forceClose = setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await site.drain();
+    await closed;
+    clearTimeout(forceClose);
+    await site.close();
+    console.log("Stopped cleanly.");
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  return server;
+}

@@ -1,0 +1,20 @@
+// The production process: `npm start` runs it as build/server/index.js, the server build's entry
+// (vite.config.ts), compiled with the site into one bundle, so no TypeScript loader runs in
+// production and the process holds one copy of every module (docs/decisions/033-a-fast-server-and-start.md).
+//
+// NODE_ENV is settled before anything else is loaded: React and the configuration read it when
+// they are first imported, and everything below is imported only after this line.
+process.env.NODE_ENV ??= "production";
+
+const { startSite } = await import("./app.ts");
+const { serveSite, stopOnStartupError } = await import("./http.ts");
+const { securityHeaders } = await import("./security-headers.ts");
+const { staticFiles } = await import("./static-files.ts");
+
+const site = await startSite().catch(stopOnStartupError);
+const development = !site.config.production;
+serveSite(site, development ? "development" : "production", [
+  securityHeaders({ production: site.config.production, development: false, stripe: Boolean(site.config.stripe) }),
+  staticFiles("build/client"),
+]);
+export {};
