@@ -1,3 +1,4 @@
+import { slugOf } from "./slug";
 import { createEvent, type EventAttributes } from "ics";
 
 // Calendar files (.ics): the booking receipt attaches one, an event's page offers one. One way to
@@ -47,13 +48,5 @@ export function calendarFile(entry: CalendarEntry): string | undefined {
 
 /** A file name made of a title: "Kilele Quiz Night" → "kilele-quiz-night.ics". */
 export function calendarFileName(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/, "");
-  return `${slug || "event"}.ics`;
+  return `${slugOf(title, "event")}.ics`;
 }

@@ -1,3 +1,4 @@
+import { slugOf } from "~/lib/slug";
 import { contentFiles, type ContentName, type ContentOf } from "./schema";
 
 // The shape of the content store: where the pages' words and pictures live once staff edit them at
@@ -75,15 +76,7 @@ export const projectLists = ["activeProjects", "previousProjects"] as const;
  * ("Clean Water for Kilele!" → "clean-water-for-kilele"), never one of `taken` ("-2", "-3", ... added).
  */
 export function slugFromTitle(title: string, taken: ReadonlySet<string>): string {
-  const base =
-    title
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 60)
-      .replace(/-+$/, "") || "project";
+  const base = slugOf(title, "project");
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
