@@ -2,7 +2,7 @@ import type { Route } from "./+types/api.admin.content.name.versions";
 import { isContentName } from "~/features/content/content.server";
 import { issueFields } from "~/features/content/store";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, bodyLimits, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 
 // POST /api/admin/content/:name/versions {content}: publishes the content as the page's next
@@ -23,5 +23,11 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     return Response.json(result.value, { status: 201, headers: noStore });
   });
 
-// GET: the versions are listed by GET /api/admin/content/:name.
-export const loader = onlyAllows("POST");
+// GET: the versions are listed by GET /api/admin/content/:name. Staff only, like every staff address.
+export const loader = ({ request, context }: Route.LoaderArgs) =>
+  apiRoute("Reading a page's versions", async () => {
+    await requireStaff(context.services, request);
+    throw new AppError("method-not-allowed", "Use POST to publish; GET /api/admin/content/:name lists the versions.", {
+      headers: { Allow: "POST" },
+    });
+  });
