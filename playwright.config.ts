@@ -1,5 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumArgs, findChromium } from "./tests/support/chromium";
+import { useMemoryTmpdir } from "./tests/support/memory-tmpdir";
+
+// Test servers' data folders and the browsers' profiles in memory (decision 039); set before the
+// workers start, so they and everything they start inherit it.
+useMemoryTmpdir();
 
 // Browser tests run against the production build (`npm run build` first; `npm test` does it).
 // Each worker starts a server with its own data folder (tests that count or store get one per test):
