@@ -21,7 +21,7 @@ export default [
   route("content/:name/content.json", "routes/content-json.ts"),
   route("api/content/:pageKey", "routes/api.content.ts"),
   route("api/volunteers", "routes/api.volunteers.ts"),
-  route("api/live/availability", "routes/api.live.availability.ts"),
+  // GET /api/live/availability, the live feed, is answered in front of the app: server/live-feed.ts.
   route("api/bookings", "routes/api.bookings.ts"),
   route("api/bookings/:bookingRef/release", "routes/api.bookings.ref.release.ts"),
   route("api/donations", "routes/api.donations.ts"),

@@ -153,3 +153,38 @@ test.describe("a client that never reads, on the production build", () => {
     await client.end();
   });
 });
+
+test.describe("at shutdown, on the production build", () => {
+  test("every feed ends whole, and the server stops cleanly without waiting for them", async () => {
+    const site = await startSiteProcess();
+    let stopped = false;
+    try {
+      const feeds = await Promise.all(
+        ["127.0.0.2", "127.0.0.3", "127.0.0.4"].map((address) => openFeed(site, address)),
+      );
+      await waitFor(() => feeds.every((feed) => feed.text().includes("event: availability")), "every snapshot");
+
+      // The feed, answered in front of the site, carries the site's security headers.
+      const page = await fetch(`${site.url}/robots.txt`);
+      for (const name of [
+        "x-content-type-options",
+        "referrer-policy",
+        "x-frame-options",
+        "cross-origin-opener-policy",
+        "permissions-policy",
+        "strict-transport-security",
+      ]) {
+        expect(feeds[0]!.response.headers[name], name).toBe(page.headers.get(name));
+      }
+      expect(feeds[0]!.response.headers["cache-control"]).toBe("no-cache, no-transform");
+
+      expect(await site.stop()).toBe(0);
+      stopped = true;
+      await Promise.all(feeds.map((feed) => feed.ended));
+      for (const feed of feeds) expect(feed.response.complete).toBe(true);
+      expect(site.output()).toContain("Stopped cleanly.");
+    } finally {
+      if (!stopped) await site.stop();
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { nextHoldExpiry } from "~/infra/db/seats.server";
 import type { Clock } from "~/lib/clock";
@@ -24,15 +25,20 @@ export interface FeedFrame {
 type Listener = (frame: FeedFrame) => void;
 
 /**
- * How many live connections one process keeps open (decision 027). Per address: one browser holds
- * at most 6 connections to a site over HTTP/1.1, and a household, an office, a school hall or a
- * mobile network can put many browsers behind one address; 50 lets about ten of them follow the
- * counts with every tab open. In total: far more than the charity's busiest sale, well below the
- * process's open-file limit.
+ * How many live connections one process keeps open (decisions 027 and 038). Per address: one
+ * browser holds at most 6 connections to a site over HTTP/1.1, and a household, an office, a school
+ * hall or a mobile network can put many browsers behind one address; 50 lets about ten of them
+ * follow the counts with every tab open. In total: far more than the charity's busiest sale, and
+ * never so many that the process runs out of open files (`AvailabilityFeed.capacity`).
  */
 export const feedLimits = {
   perAddress: 50,
   total: 10_000,
+  /**
+   * Open files kept for everything else (page requests, the database, files) below the process's
+   * limit: a process out of files stops accepting any connection, pages included.
+   */
+  openFilesKept: 512,
   /** Bytes waiting for one subscriber (sent but not yet taken by its socket) before it is dropped. */
   maxQueuedBytes: 64 * 1024,
   /** A comment this often keeps proxies from closing a quiet connection. */
@@ -47,6 +53,21 @@ export type Admission =
   | { admitted: false; status: 429 | 503; retryAfterSeconds: number; message: string };
 
 const encoder = new TextEncoder();
+
+/** The soft limit on open files of this process (Linux), or undefined where it cannot be read. */
+export function openFileLimit(): number | undefined {
+  try {
+    const line = fs
+      .readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
+    const soft = line?.split(/\s{2,}/)[1];
+    if (soft === "unlimited") return Infinity;
+    return soft ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function encodeFrame(message: FeedMessage): FeedFrame {
   const data = message.type === "events-changed" ? "{}" : JSON.stringify({ events: message.events });
@@ -105,12 +126,17 @@ export class AvailabilityFeed {
   private open = 0;
   /** Subscribers dropped because they did not take what was sent to them. */
   dropped = 0;
+  /** How many connections the process holds at most: `limits.total`, or fewer if it may not open as many files. */
+  readonly capacity: number;
 
   constructor(
     private readonly database: Pick<DatabaseHandle, "db" | "listen">,
     private readonly clock: Clock,
     readonly limits: FeedLimits = feedLimits,
-  ) {}
+    openFiles = openFileLimit() ?? Infinity,
+  ) {
+    this.capacity = Math.max(0, Math.min(limits.total, openFiles - limits.openFilesKept));
+  }
 
   async start() {
     this.stopListening = await this.database.listen(changesChannel, (payload) => {
@@ -158,7 +184,7 @@ export class AvailabilityFeed {
   admit(address: string): Admission {
     if (this.closed)
       return { admitted: false, status: 503, retryAfterSeconds: 2, message: "The server is restarting." };
-    if (this.open >= this.limits.total) {
+    if (this.open >= this.capacity) {
       return {
         admitted: false,
         status: 503,
