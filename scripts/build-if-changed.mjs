@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { precompress } from "./precompress.mjs";
 
 /** What the build is made from. Page texts (content/*\/content.json) are read by the server at run time. */
 const inputs = [
@@ -22,6 +23,7 @@ const inputs = [
   "public",
   "scripts/build-images.ts",
   "scripts/build-if-changed.mjs",
+  "scripts/precompress.mjs",
   "package.json",
   "package-lock.json",
   "react-router.config.ts",
@@ -74,7 +76,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   } else {
     if (!always) console.log("The sources changed since the last build (or there is none): building.");
     fs.rmSync(stampFile, { force: true });
-    // The pictures (scripts/build-images.ts), then the app (React Router's build, with Vite).
+    // The pictures (scripts/build-images.ts), then the app (React Router's build, with Vite), then
+    // its scripts and styles compressed once for all (scripts/precompress.mjs).
     for (const [tool, ...args] of [
       ["tsx", "scripts/build-images.ts"],
       ["react-router", "build"],
@@ -83,6 +86,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
       if (step.error) throw step.error;
       if (step.status !== 0) process.exit(step.status ?? 1);
     }
+    await precompress(path.join("build", "client", "assets"));
     fs.writeFileSync(stampFile, hash + "\n");
   }
 }

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 // The widths and formats every content image is rendered to at build time (scripts/build-images.ts)
 // and offered in (components/ui/picture.tsx). Keep the two in step through these constants.
 
@@ -28,22 +26,8 @@ export function imageSrcSet(src: string, format: ImageFormat): string {
   return imageWidths.map((w) => `${imageUrl(src, w, format)} ${w}w`).join(", ");
 }
 
-/**
- * An image names a source picture under content/images/ without its extension
- * (e.g. "projects/water-well"); the build renders it to AVIF, WebP and JPEG at several widths.
- */
-export const imageSchema = z
-  .object({
-    src: z
-      .string()
-      .regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, "must name an image under content/images, without extension")
-      .meta({ title: "Picture" }),
-    // Required text is checked with the content's other rules (every picture described): store.ts.
-    alt: z.string().trim().meta({ title: "Description for people who cannot see it (alt text)" }),
-  })
-  // The page editor shows it as a picture to choose or upload (app/lib/editor-hints.ts).
-  .meta({ title: "Picture", editor: { widget: "image" } });
-export type Image = z.infer<typeof imageSchema>;
+/** A picture a page shows: its name under content/images/ and its description (image-schema.ts checks both). */
+export type { Image } from "./image-schema";
 
 /** Pictures staff upload are named `uploads/<id>` and served from the database at the same URLs. */
 export const uploadedImagePrefix = "uploads/";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { siteSchema } from "./site";
-import { videoSchema, videoType, youtubeEmbedUrl, youtubeId } from "./video";
+import { videoType, youtubeEmbedUrl, youtubeId } from "./video";
+import { videoSchema } from "./video-schema";
 
 const ownFile = {
   kind: "file",

@@ -8,6 +8,7 @@ import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
 import { availabilityReason, bookingClosedReason } from "~/features/events/status";
+import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("The booking page", async ({ context, params }: Route.LoaderArgs) => {
   const { db, payments, clock } = context.services;
@@ -27,8 +28,20 @@ export const loader = pageWork("The booking page", async ({ context, params }: R
   };
 });
 
-export const meta: Route.MetaFunction = ({ data }) =>
-  data ? [{ title: `Book ${data.event.name}` }, { name: "robots", content: "noindex" }] : [];
+// The booking page has an address of its own (PRODUCT.md: a reload, a shared link or a search
+// engine gets the same page), so it describes itself like the event's page; a test event's
+// pages stay out of search engines.
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  data
+    ? [
+        ...pageMeta(`Book ${data.event.name}`, summary(data.event.description), {
+          site: matches[0].loaderData?.share,
+          path: `/book-event/${data.event.id}`,
+          image: data.event.posterImage ? { src: data.event.posterImage, alt: `Poster for ${data.event.name}` } : null,
+        }),
+        ...(data.event.isTest ? [{ name: "robots", content: "noindex, nofollow" }] : []),
+      ]
+    : [];
 
 export default function BookEvent({ loaderData }: Route.ComponentProps) {
   const { event, closed, provider, publishableKey } = loaderData;

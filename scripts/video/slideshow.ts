@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { imageSchema } from "../../app/lib/images";
+import { imageSchema } from "../../app/lib/image-schema";
 
 // The sample video is a slideshow of the site's own pictures (docs/decisions/021-our-own-video.md).
 // Its story is content: content/video/<name>.json names each picture and its caption. This module

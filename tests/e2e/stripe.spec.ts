@@ -32,6 +32,29 @@ test.describe("paying through Stripe", () => {
     await stripe.stop();
   });
 
+  test("Stripe's script is fetched on the pages that take a card, and on no other", async ({ page }) => {
+    const event = await createEvent(await staffApi(site), { name: "Quiz Night", location: "St Mary's Hall" });
+    const fetchedOn: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().startsWith("https://js.stripe.com/")) fetchedOn.push(new URL(page.url()).pathname);
+    });
+    const hydrated = () =>
+      page.waitForFunction(() => {
+        const main = document.querySelector("main");
+        return Boolean(main && Object.keys(main).some((key) => key.startsWith("__react")));
+      });
+    for (const path of ["/", "/about", "/fundraising", `/fundraising-event/${event.id}`, "/volunteering", "/payment"]) {
+      await page.goto(site.url + path);
+      // Once React has taken over the page, every script the page runs has loaded.
+      await hydrated();
+    }
+    expect(fetchedOn).toEqual([]);
+    await page.goto(`${site.url}/payment?amount=10.00`);
+    await expect.poll(() => fetchedOn).toEqual(["/payment"]);
+    await page.goto(`${site.url}/book-event/${event.id}`);
+    await expect.poll(() => fetchedOn).toEqual(["/payment", `/book-event/${event.id}`]);
+  });
+
   test("a booking: Pay now once Stripe's form is ready, the server's amount, and the spec's return_url", async ({
     page,
   }) => {

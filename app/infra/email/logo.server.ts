@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
+import { loadSharp } from "../images/sharp.server";
 import type { MailAttachment } from "./mailer.server";
 
 /**
@@ -25,8 +25,8 @@ let rendered: Promise<MailAttachment> | undefined;
 export async function logoAttachment(): Promise<MailAttachment | undefined> {
   rendered ??= fs
     .readFile(headerLogo)
-    .then((svg) =>
-      sharp(svg, { density: (72 * logoSize * 2) / 64 })
+    .then(async (svg) =>
+      (await loadSharp())(svg, { density: (72 * logoSize * 2) / 64 })
         .resize(logoSize * 2, logoSize * 2)
         .png({ compressionLevel: 9, palette: true })
         .toBuffer(),

@@ -1,4 +1,5 @@
-import sharp, { type OutputInfo, type Sharp } from "sharp";
+import type { OutputInfo, Sharp } from "sharp";
+import { loadSharp } from "./sharp.server";
 import { fallbackWidth, imageFormats, imageWidths, type ImageFormat } from "~/lib/images";
 
 // How a picture becomes the files pages ask for, shared by the build (scripts/build-images.ts,
@@ -51,6 +52,7 @@ export async function masterOf(image: Sharp, width: number, { enlarge }: { enlar
  * GPS, camera, ICC) survives: the master is raw pixels, and sharp writes none unless asked.
  */
 export async function encodeRendition(master: Master, rendition: Rendition): Promise<Buffer> {
+  const sharp = await loadSharp();
   const pipeline = sharp(master.data, { raw: master.info }).resize({
     width: rendition.width,
     kernel: "lanczos3",

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp, { type Sharp } from "sharp";
+import type { Sharp } from "sharp";
+import { loadSharp } from "./sharp.server";
 import { shareImageHeight, shareImageWidth, uploadedImageId, uploadedImagePrefix } from "~/lib/images";
 import type { Queryable } from "../db/database.server";
 import { readRendition } from "./uploads.server";
@@ -45,7 +46,7 @@ export async function shareImage(
     const largest =
       (await readRendition(db, uploadId, 1600, "webp")) ?? (await readRendition(db, uploadId, 960, "jpg"));
     if (!largest) return undefined;
-    return { bytes: remember(name, await renderShareImage(sharp(largest))), immutable: true };
+    return { bytes: remember(name, await renderShareImage((await loadSharp())(largest))), immutable: true };
   }
   if (name.startsWith(uploadedImagePrefix) || !contentNamePattern.test(name)) return undefined;
   const source = await contentSource(contentImagesDir, name);
@@ -56,6 +57,7 @@ export async function shareImage(
   if (cached) return { bytes: cached, immutable: false };
   // Read here, not by path: the image library would keep serving a file it had opened before.
   const bytes = await fs.readFile(source.file);
+  const sharp = await loadSharp();
   let input = sharp(bytes);
   if (source.file.endsWith(".svg")) {
     // Vector artwork is drawn at the size the preview needs, not its nominal one.

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, inArray } from "drizzle-orm";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
+import { loadSharp } from "./sharp.server";
 import { AppError } from "~/lib/errors";
 import {
   imageWidths,
@@ -70,6 +71,7 @@ export async function processPicture(bytes: Uint8Array): Promise<ProcessedPictur
   const type = detectImageType(bytes);
   if (!type) throw refused(notAPictureMessage);
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const sharp = await loadSharp();
   const open = () => sharp(input, { limitInputPixels: maxUploadPixels, failOn: "error" });
   let metadata: Metadata;
   try {
