@@ -1,6 +1,6 @@
 import type { Route } from "./+types/api.bookings";
-import { startBooking } from "~/features/booking/booking.server";
-import { ownAttemptSchema } from "~/features/booking/schema";
+import { checkoutRefusal, startBooking } from "~/features/booking/booking.server";
+import { ownAttemptSchema, validateTicketInformation } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
@@ -9,6 +9,8 @@ import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 // amountPence, holdExpiresAt}. The amount is the server's. `replaces` is the visitor's previous
 // unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
 // challenge (`challenge`, from GET /api/challenge): 429 or 403 challenge-required, nothing held.
+// A start that could not hold anything anyway (sold out, all seats in checkouts, a closed event)
+// is answered so first, with no challenge to solve (decision 037).
 export const loader = onlyAllows("POST");
 
 export const action = ({ request, context }: Route.ActionArgs) =>
@@ -17,6 +19,13 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const input = await readJsonBody(request);
     const deps = await context.services.paymentDeps();
     const now = deps.clock.now();
+    const eventId = String(input.eventId ?? "");
+    const ticket = validateTicketInformation(input);
+    // A visitor replacing their own attempt may need the seats it holds: counted after its release.
+    if (ticket.ok && input.replaces == null) {
+      const refusal = await checkoutRefusal(deps.db, { eventId, quantity: ticket.data.quantity }, now);
+      if (refusal) throw refusal;
+    }
     const clientKey = await guardPaymentStart(
       { db: deps.db, limiter: context.services.limits.paymentStarts },
       { clientAddress: context.clientAddress, challenge: input.challenge },
@@ -25,7 +34,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       context.services.config?.paymentChallenge,
     );
     const started = await startBooking(deps, {
-      eventId: String(input.eventId ?? ""),
+      eventId,
       name: input.name,
       email: input.email,
       quantity: input.quantity,

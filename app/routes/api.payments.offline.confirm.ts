@@ -44,7 +44,8 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       return Response.json({ status: result.payment.status, error: result.error, code: "invalid" }, { status: 402 });
     }
     if (result.payment.status === "succeeded") {
-      await context.services.settlePayment(result.payment.id).catch((error) => {
+      // The payment as the provider has just answered it: settling need not ask again.
+      await context.services.settlePayment(result.payment.id, result.payment).catch((error) => {
         // The return page settles it again; nothing is lost.
         console.error("Settling after an offline payment failed:", (error as Error).message);
       });

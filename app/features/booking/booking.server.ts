@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, asc, eq, gt, isNotNull, lte, sql, sum } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { holdCounts, holdSettlingMs, seatsOf } from "~/infra/db/seats.server";
+import { eventWithSeats, holdCounts, holdSettlingMs, seatsOf, type SeatCount } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import { isUuid } from "~/lib/ids";
@@ -41,6 +41,54 @@ async function seatsTaken(tx: Queryable, eventId: string, now: Date, except?: st
 
 async function record(tx: Queryable, bookingRef: string, status: string, note: string, at: Date) {
   await tx.insert(bookingHistory).values({ bookingRef, status, note, at });
+}
+
+type EventRow = typeof events.$inferSelect;
+
+/**
+ * Why a checkout of `quantity` seats for this event cannot start at `now`, with the answer the
+ * visitor is given; undefined when it may. The one set of rules for the check under the event's
+ * lock (startBooking) and the early one without it (checkoutRefusal).
+ */
+function eventRefusal(
+  event: EventRow | undefined,
+  seats: SeatCount | undefined,
+  quantity: number,
+  now: Date,
+): AppError | undefined {
+  if (!event || !seats) return new AppError("not-found", "There is no such event.");
+  if (event.cancelledAt) return new AppError("conflict", "This event has been cancelled.");
+  if (event.ticketSaleExpiry <= now) return new AppError("conflict", "Ticket sales for this event have closed.");
+  if (event.ticketCostPence === null) {
+    return new AppError("conflict", "Tickets for this event are not sold on this site.");
+  }
+  const remaining = event.totalAvailableTickets - seats.sold - seats.held;
+  if (remaining <= 0) {
+    // Seats in other people's unfinished checkouts may come back: say when, not "sold out".
+    const soldOut = seats.sold >= event.totalAvailableTickets || !seats.heldUntil;
+    return new AppError("conflict", soldOut ? soldOutMessage : reservedMessage(seats.heldUntil!));
+  }
+  if (quantity > remaining) {
+    return new AppError("conflict", onlyLeftMessage(remaining), { fields: { quantity: onlyLeftMessage(remaining) } });
+  }
+  return undefined;
+}
+
+/**
+ * The answer a checkout for this event would certainly get now, read without any lock: an event
+ * that does not exist, is cancelled or closed, or has no seats left (sold, or all in other
+ * people's checkouts) for `quantity`. Asked before the payment checks of decision 026, so that in a
+ * rush the buyers who come too late are told at once, with one query, instead of solving a
+ * challenge first (nothing is held or charged for them, so there is nothing to defend). A checkout
+ * this lets through is counted again under the event's lock.
+ */
+export async function checkoutRefusal(
+  db: Queryable,
+  input: { eventId: string; quantity: number },
+  now: Date,
+): Promise<AppError | undefined> {
+  const found = isUuid(input.eventId) ? await eventWithSeats(db, input.eventId, now) : undefined;
+  return eventRefusal(found?.event, found?.seats, input.quantity, now);
 }
 
 /**
@@ -86,26 +134,21 @@ export async function startBooking(
 
   const bookingRef = crypto.randomUUID();
   const { event, amountPence, holdExpiresAt } = await deps.db.transaction(async (tx) => {
+    // The visitor's own holds first, under their locks (address, then e-mail): the limits count
+    // holds across all events, which only the visitor's own checkouts add to. The event's row is
+    // locked after, and only for the count and the insert, so checkouts of one event queue on it
+    // for as short a time as possible (decision 037).
+    await checkHoldLimits(tx, { email, clientKey }, quantity, now).catch(async (error: unknown) => {
+      // An event that would refuse anyway says so rather than the limit, as it always has.
+      if (!(error instanceof AppError)) throw error;
+      throw (await checkoutRefusal(tx, { eventId: input.eventId, quantity }, now)) ?? error;
+    });
     const [event] = isUuid(input.eventId)
       ? await tx.select().from(events).where(eq(events.id, input.eventId)).for("update")
       : [];
-    if (!event) throw new AppError("not-found", "There is no such event.");
-    if (event.cancelledAt) throw new AppError("conflict", "This event has been cancelled.");
-    if (event.ticketSaleExpiry <= now) throw new AppError("conflict", "Ticket sales for this event have closed.");
-    if (event.ticketCostPence === null) {
-      throw new AppError("conflict", "Tickets for this event are not sold on this site.");
-    }
-    const seats = await seatsOf(tx, event.id, now);
-    const remaining = event.totalAvailableTickets - seats.sold - seats.held;
-    if (remaining <= 0) {
-      // Seats in other people's unfinished checkouts may come back: say when, not "sold out".
-      const soldOut = seats.sold >= event.totalAvailableTickets || !seats.heldUntil;
-      throw new AppError("conflict", soldOut ? soldOutMessage : reservedMessage(seats.heldUntil!));
-    }
-    if (quantity > remaining) {
-      throw new AppError("conflict", onlyLeftMessage(remaining), { fields: { quantity: onlyLeftMessage(remaining) } });
-    }
-    await checkHoldLimits(tx, { email, clientKey }, quantity, now);
+    const refusal = eventRefusal(event, event && (await seatsOf(tx, event.id, now)), quantity, now);
+    if (refusal) throw refusal;
+    if (!event || event.ticketCostPence === null) throw new AppError("not-found", "There is no such event.");
     const amountPence = bookingTotalPence(event.ticketCostPence, quantity);
     const firstHeldAt = heldSince ?? now;
     const holdExpiresAt = new Date(
@@ -282,7 +325,13 @@ type RefundReason = keyof typeof refundReasons;
  */
 export async function settleBooking(deps: PaymentDeps, bookingRef: string, known?: Payment): Promise<Settlement> {
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
-  const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
+  // The booking and its event in one query: the event is for the receipt, drawn before the locks.
+  const [found] = await deps.db
+    .select({ booking: bookings, event: events })
+    .from(bookings)
+    .leftJoin(events, eq(events.id, bookings.eventId))
+    .where(eq(bookings.bookingRef, bookingRef));
+  const booking = found?.booking;
   if (!booking?.providerPaymentId) return { outcome: "unknown" };
   if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false };
   if (booking.status === "refunded") return { outcome: "refunded", booking };
@@ -296,17 +345,41 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
     return { outcome: "pending", booking, status: "amount_mismatch" };
   }
 
+  // The receipt (its QR code is a PNG to draw) is made before the locks are taken, from the
+  // booking and event as they are now: every checkout of the event waits while its row is locked.
+  // Under the locks it is used only if what it says is still so, and made again otherwise.
+  const eventNow = found?.event;
+  const receiptOf = (row: BookingRow, event: EventRow, paidAt: Date) => {
+    const details = {
+      ...detailsOf(row, event, deps),
+      ticketCostPence: (row.amountPence - bookingFeePence) / row.quantity,
+      paidAt,
+      card: payment.card,
+    };
+    const { charity: _charity, ...said } = details;
+    return { said: JSON.stringify(said), make: () => bookingReceipt(details) };
+  };
+  const early = eventNow && receiptOf(booking, eventNow, paidAtOf(payment, deps.clock.now()));
+  const prepared = early && { said: early.said, message: await early.make() };
+
   const result = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(bookings).where(eq(bookings.bookingRef, bookingRef)).for("update");
+    // The booking's row and its event's, locked in one statement (the booking's first, as the
+    // query names them): a checkout counting seats waits for us, or has already counted.
+    const [row] = await tx
+      .select({ booking: bookings, event: events })
+      .from(bookings)
+      .innerJoin(events, eq(events.id, bookings.eventId))
+      .where(eq(bookings.bookingRef, bookingRef))
+      .for("update");
+    const locked = row?.booking;
+    const event = row?.event;
     if (!locked) return { outcome: "unknown" } as const;
     if (locked.status === "paid") return { outcome: "paid", booking: locked, firstTime: false } as const;
     if (locked.status === "refunded" || locked.status === "refund_pending")
       return { outcome: "refund", booking: locked } as const;
-    const [event] = await tx.select().from(events).where(eq(events.id, locked.eventId)).for("update");
     // Read under the locks: a checkout counting seats now waits for us, or has already counted.
     const now = deps.clock.now();
-    // When the buyer paid, as the provider says; never later than now (a provider clock ahead of ours).
-    const paidAt = payment.succeededAt && payment.succeededAt < now ? payment.succeededAt : now;
+    const paidAt = paidAtOf(payment, now);
     // Its seats are still its own while the hold runs, and after it while the payment was settling.
     const holdValid = holdCounts(locked, now);
     const inTime = paidAt.getTime() <= locked.holdExpiresAt.getTime() + paymentGraceMs;
@@ -364,13 +437,8 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
             : "Payment succeeded after the hold expired; seats were still free",
       now,
     );
-    const ticketCostPence = (locked.amountPence - bookingFeePence) / locked.quantity;
-    const receipt = await bookingReceipt({
-      ...detailsOf(locked, event!, deps),
-      ticketCostPence,
-      paidAt,
-      card: payment.card,
-    });
+    const receiptNow = receiptOf(locked, event!, paidAt);
+    const receipt = prepared?.said === receiptNow.said ? prepared.message : await receiptNow.make();
     await queueMail(tx, { kind: "booking-receipt", about: bookingRef, message: receipt, now });
     await announceChange(tx, "availability");
     return { outcome: "paid", booking: updated!, firstTime: true } as const;
@@ -379,7 +447,12 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   return result;
 }
 
-function detailsOf(booking: BookingRow, event: typeof events.$inferSelect, deps: Pick<PaymentDeps, "charity">) {
+/** When the buyer paid, as the provider says; never later than `now` (a provider clock ahead of ours). */
+function paidAtOf(payment: Payment, now: Date): Date {
+  return payment.succeededAt && payment.succeededAt < now ? payment.succeededAt : now;
+}
+
+function detailsOf(booking: BookingRow, event: EventRow, deps: Pick<PaymentDeps, "charity">) {
   return {
     bookingRef: booking.bookingRef,
     holderName: booking.holderName,

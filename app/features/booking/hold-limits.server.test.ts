@@ -89,6 +89,19 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
     expect(rows.filter((r) => r.status === "held").every((r) => /^[0-9a-f]{32}$/.test(r.clientKey!))).toBe(true);
   });
 
+  it("checkouts started at once from one address, for two events, never hold more than its limit together", async () => {
+    const other = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        book("203.0.113.7", { eventId: i % 2 ? other : eventId, email: `family${i}@example.org`, quantity: 5 }),
+      ),
+    );
+    // 40 per address: eight checkouts of five, whichever event; the other four are told to wait.
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(8);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(4);
+    expect(await held()).toBe(defaultHoldLimits.perAddress);
+  });
+
   it("limits one e-mail across addresses and events", async () => {
     const otherEvent = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
     expect((await book("203.0.113.1", { email: "amina@example.org", quantity: 20 })).status).toBe(201);

@@ -1,4 +1,4 @@
-import { and, eq, min, sql, sum } from "drizzle-orm";
+import { and, eq, sql, sum, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
@@ -73,16 +73,17 @@ const tickets = (n: number) => `${n} ${n === 1 ? "ticket" : "tickets"}`;
 /** "after 14:07": the time rounded up to the minute, so "after" is true. */
 const after = (at: Date) => londonTime(new Date(Math.ceil(at.getTime() / 60_000) * 60_000));
 
-async function heldBy(tx: Queryable, who: ReturnType<typeof eq>, now: Date) {
-  const [row] = await tx
-    .select({
-      seats: sum(bookings.quantity).mapWith(Number),
-      until: min(holdMayEnd(now)).mapWith(bookings.holdExpiresAt),
-    })
-    .from(bookings)
-    // The seats the event counts as this visitor's: settling holds too (decision 030).
-    .where(and(who, countedHolds(now)));
-  return { seats: row?.seats ?? 0, until: row?.until ?? null };
+/** The seats the event counts as this visitor's (settling holds too, decision 030), and when the first may stop counting. */
+function heldBy(who: SQL, now: Date) {
+  const counted = and(who, countedHolds(now));
+  return {
+    seats: sql<number>`coalesce((select ${sum(bookings.quantity)} from ${bookings} where ${counted}), 0)::int`.mapWith(
+      Number,
+    ),
+    until: sql<Date | null>`(select min(${holdMayEnd(now)}) from ${bookings} where ${counted})`.mapWith(
+      bookings.holdExpiresAt,
+    ),
+  };
 }
 
 /**
@@ -97,11 +98,28 @@ export async function checkHoldLimits(
   quantity: number,
   now: Date,
 ) {
-  const limits = await holdLimits(tx);
   const email = visitor.email.toLowerCase();
-  // Always in the same order (address, then e-mail), so two checkouts never wait on each other.
-  if (visitor.clientKey) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hold:${visitor.clientKey}`}))`);
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`hold:${email}`}))`);
+  // Always in the same order (address, then e-mail), so two checkouts never wait on each other;
+  // one statement, whose locks are taken in the order they are written.
+  await tx.execute(
+    visitor.clientKey
+      ? sql`select pg_advisory_xact_lock(hashtext(${`hold:${visitor.clientKey}`})), pg_advisory_xact_lock(hashtext(${`hold:${email}`}))`
+      : sql`select pg_advisory_xact_lock(hashtext(${`hold:${email}`}))`,
+  );
+  // The limits and what the e-mail and the address hold, in one query.
+  const byEmail = heldBy(sql`lower(${bookings.email}) = ${email}`, now);
+  const byAddress = heldBy(visitor.clientKey ? eq(bookings.clientKey, visitor.clientKey) : sql`false`, now);
+  const [row] = await tx
+    .select({
+      limits: sql<unknown>`(select ${siteSettings.value} from ${siteSettings} where ${eq(siteSettings.key, holdLimitsKey)})`,
+      emailSeats: byEmail.seats,
+      emailUntil: byEmail.until,
+      addressSeats: byAddress.seats,
+      addressUntil: byAddress.until,
+    })
+    .from(sql`(select 1) as one`);
+  const stored = holdLimitsSchema.safeParse(row?.limits);
+  const limits = stored.success ? stored.data : defaultHoldLimits;
 
   const tooMany = (held: { seats: number; until: Date | null }, max: number, whose: "email" | "address") => {
     if (held.seats === 0 || !held.until) {
@@ -117,10 +135,10 @@ export async function checkHoldLimits(
       `${waiting} Finish or cancel that checkout first, or try again after ${after(held.until)}.`,
     );
   };
-  const byEmail = await heldBy(tx, sql`lower(${bookings.email}) = ${email}` as ReturnType<typeof eq>, now);
-  if (byEmail.seats + quantity > limits.perEmail) throw tooMany(byEmail, limits.perEmail, "email");
+  const byEmailNow = { seats: row?.emailSeats ?? 0, until: row?.emailUntil ?? null };
+  if (byEmailNow.seats + quantity > limits.perEmail) throw tooMany(byEmailNow, limits.perEmail, "email");
   if (visitor.clientKey) {
-    const byAddress = await heldBy(tx, eq(bookings.clientKey, visitor.clientKey), now);
-    if (byAddress.seats + quantity > limits.perAddress) throw tooMany(byAddress, limits.perAddress, "address");
+    const address = { seats: row?.addressSeats ?? 0, until: row?.addressUntil ?? null };
+    if (address.seats + quantity > limits.perAddress) throw tooMany(address, limits.perAddress, "address");
   }
 }

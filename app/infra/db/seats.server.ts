@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, min, ne, or, sql, sum, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, isNotNull, min, ne, or, sql, sum, type SQL } from "drizzle-orm";
 import { bookings, events, tickets } from "../../../db/schema";
 import type { Queryable } from "./database.server";
 
@@ -91,6 +91,37 @@ export async function seatsOf(db: Queryable, eventId: string, now: Date, except?
     sold: Number(row?.sold ?? 0),
     held: Number(row?.held ?? 0),
     heldUntil: row?.heldUntil ?? null,
+  };
+}
+
+/**
+ * An event's row and its seats at `now`, in one query (no lock: a checkout's early answer, never
+ * the count it holds seats by, which is read after locking the row).
+ */
+export async function eventWithSeats(
+  db: Queryable,
+  eventId: string,
+  now: Date,
+): Promise<{ event: typeof events.$inferSelect; seats: SeatCount } | undefined> {
+  const [row] = await db
+    .select({
+      ...getTableColumns(events),
+      seatsSold: soldSeats(eventId),
+      seatsHeld: heldSeats(eventId, now),
+      seatsHeldUntil: firstHoldExpiry(eventId, now),
+    })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!row) return undefined;
+  const { seatsSold, seatsHeld, seatsHeldUntil, ...event } = row;
+  return {
+    event,
+    seats: {
+      total: event.totalAvailableTickets,
+      sold: Number(seatsSold ?? 0),
+      held: Number(seatsHeld ?? 0),
+      heldUntil: seatsHeldUntil ?? null,
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import { action as bookingsRoute } from "~/routes/api.bookings";
 import { loader as challengeRoute } from "~/routes/api.challenge";
 import { action as donationsRoute } from "~/routes/api.donations";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
-import { bookings, cardDeclines, donations, offlinePayments } from "../../../db/schema";
+import { bookings, cardDeclines, donations, offlinePayments, rateLimits } from "../../../db/schema";
 import { paymentFailed, settlePayment } from "../../../server/payments";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
@@ -162,5 +162,40 @@ describe.each(engines)("card testing on %s", (engine) => {
     // When the spike has passed, no challenge is asked for.
     clock.advance(spikeThresholds.windowMs);
     expect((await donate({}, "198.51.100.10")).status).toBe(201);
+  });
+
+  it("during a spike, a start that could hold nothing is told so at once, with no challenge to solve", async () => {
+    const small = await insertEvent(database.db, { totalAvailableTickets: 2 }, clock.now());
+    await database.db.insert(cardDeclines).values(
+      Array.from({ length: spikeThresholds.declines + 1 }, () => ({
+        id: crypto.randomUUID(),
+        attempt: crypto.randomUUID(),
+        clientKey: "elsewhere",
+        at: clock.now(),
+      })),
+    );
+    // Seats left: the check is asked for, as for any payment start.
+    expect(await book({ eventId: small, quantity: 2, email: "first@example.org" })).toMatchObject({
+      status: 403,
+      body: { code: "challenge-required" },
+    });
+    expect(await book({ eventId: small, quantity: 3, email: "first@example.org" })).toMatchObject({
+      status: 409,
+      body: { error: "Only 2 tickets left for this event." },
+    });
+    const challenge = (await call(challengeRoute, "/api/challenge")).body as unknown as Challenge;
+    const payload = { challenge, solution: await solveChallenge({ challenge, deriveKey }) };
+    expect((await book({ eventId: small, quantity: 2, email: "first@example.org", challenge: payload })).status).toBe(
+      201,
+    );
+    // Every seat in a checkout: the next buyer is told when to try again, not asked for work first,
+    // and nothing is counted against their address.
+    const late = await book({ eventId: small, quantity: 1, email: "late@example.org" }, "198.51.100.20");
+    expect(late).toMatchObject({
+      status: 409,
+      body: { code: "conflict", error: "All remaining tickets are reserved. Try again after 10:15." },
+    });
+    expect(await stored()).toMatchObject({ bookings: 1 });
+    expect(await database.db.select().from(rateLimits)).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { and, count, eq, gt } from "drizzle-orm";
+import { and, count, eq, gt, sql, type SQL } from "drizzle-orm";
 import { createChallenge, CappedMap, randomInt, verifySolution, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
@@ -61,19 +61,53 @@ async function startedBy(db: Queryable, attempt: string): Promise<string | null>
   return donation?.key ?? null;
 }
 
-/** Whether payment starts or declines are spiking site-wide, so a start needs a solved challenge. */
-export async function paymentsSpiking(db: Queryable, now: Date): Promise<boolean> {
+/**
+ * What a payment start is judged by, in one query: the declines from this address in the last
+ * hour, and site-wide in the spike's window the declines and the payment starts (bookings and
+ * donations made).
+ */
+async function startCounts(db: Queryable, clientKey: string | null, now: Date) {
   const since = new Date(now.getTime() - spikeThresholds.windowMs);
-  const [[declines], [booked], [donated]] = await Promise.all([
-    db.select({ n: count() }).from(cardDeclines).where(gt(cardDeclines.at, since)),
-    db.select({ n: count() }).from(bookings).where(gt(bookings.createdAt, since)),
-    db.select({ n: count() }).from(donations).where(gt(donations.createdAt, since)),
-  ]);
-  return (declines?.n ?? 0) > spikeThresholds.declines || (booked?.n ?? 0) + (donated?.n ?? 0) > spikeThresholds.starts;
+  const declinesSince = new Date(now.getTime() - declineLimits.windowMs);
+  const counted = (table: typeof cardDeclines | typeof bookings | typeof donations, where: SQL | undefined) =>
+    sql<number>`(${db.select({ n: count() }).from(table).where(where)})`.mapWith(Number);
+  const [row] = await db
+    .select({
+      fromAddress: clientKey
+        ? counted(cardDeclines, and(eq(cardDeclines.clientKey, clientKey), gt(cardDeclines.at, declinesSince)))
+        : sql<number>`0`.mapWith(Number),
+      declines: counted(cardDeclines, gt(cardDeclines.at, since)),
+      booked: counted(bookings, gt(bookings.createdAt, since)),
+      donated: counted(donations, gt(donations.createdAt, since)),
+    })
+    .from(sql`(select 1) as one`);
+  return {
+    fromAddress: row?.fromAddress ?? 0,
+    declines: row?.declines ?? 0,
+    starts: (row?.booked ?? 0) + (row?.donated ?? 0),
+  };
 }
 
-// The challenge's signing key is the site's own, made once and kept in the database.
-const challengeSecret = (db: Queryable, now: Date) => storedSecret(db, "payment-challenge", now);
+const spiking = (counts: { declines: number; starts: number }) =>
+  counts.declines > spikeThresholds.declines || counts.starts > spikeThresholds.starts;
+
+/** Whether payment starts or declines are spiking site-wide, so a start needs a solved challenge. */
+export async function paymentsSpiking(db: Queryable, now: Date): Promise<boolean> {
+  return spiking(await startCounts(db, null, now));
+}
+
+// The challenge's signing key is the site's own, made once and kept in the database; read once per
+// database handle (a key never changes once made).
+const secrets = new WeakMap<object, Promise<string>>();
+function challengeSecret(db: Queryable, now: Date) {
+  let secret = secrets.get(db);
+  if (!secret) {
+    secret = storedSecret(db, "payment-challenge", now);
+    secret.catch(() => secrets.delete(db));
+    secrets.set(db, secret);
+  }
+  return secret;
+}
 
 /** A new challenge, signed; it carries its expiry (by the site's clock), which the signature covers. */
 export async function issueChallenge(db: Queryable, now: Date): Promise<Challenge> {
@@ -137,13 +171,9 @@ export async function guardPaymentStart(
 ): Promise<string> {
   const { db } = deps;
   const start = { clientKey: await visitorKey(db, visit.clientAddress, now), challenge: visit.challenge };
-  const since = new Date(now.getTime() - declineLimits.windowMs);
-  const [declined] = await db
-    .select({ n: count() })
-    .from(cardDeclines)
-    .where(and(eq(cardDeclines.clientKey, start.clientKey), gt(cardDeclines.at, since)));
-  if ((declined?.n ?? 0) >= declineLimits.perAddress) throw new AppError("too-many-requests", tooManyDeclines);
-  if (when === "always" || (await paymentsSpiking(db, now))) {
+  const counts = await startCounts(db, start.clientKey, now);
+  if (counts.fromAddress >= declineLimits.perAddress) throw new AppError("too-many-requests", tooManyDeclines);
+  if (when === "always" || spiking(counts)) {
     if (!(await challengeSolved(db, start.challenge, now))) {
       throw new AppError("challenge-required", challengeMessage);
     }
