@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/components/layout/nonce";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
+import type { PublicCacheHandle } from "~/infra/http/public-cache";
 
 // How long a streamed page may wait for what it defers: longer than the Stripe client's own 20 s
 // timeout, so a slow provider ends in the page's own message rather than an aborted stream.
@@ -20,6 +21,17 @@ function isStreamed(context: EntryContext) {
   );
 }
 
+/**
+ * What the page cache may keep this page as (server/page-cache.ts): the deepest matched route's
+ * `handle.publicCache`, and never a staff preview.
+ */
+function publicCacheKind(context: EntryContext, loadContext: AppLoadContext) {
+  if (loadContext.contentPreview) return undefined;
+  const leaf = context.staticHandlerContext.matches.at(-1);
+  const handle = leaf ? (context.routeModules[leaf.route.id]?.handle as PublicCacheHandle | undefined) : undefined;
+  return handle?.publicCache;
+}
+
 /** A page's data for a client-side navigation: a staff preview's is never stored either. */
 export function handleDataRequest(response: Response, { context }: { context: AppLoadContext }) {
   if (context.contentPreview) response.headers.set("Cache-Control", "no-store");
@@ -35,6 +47,7 @@ export default function handleRequest(
 ) {
   // HTML may be kept by the visitor's browser only, never by a shared cache; a staff preview of
   // drafts not even there.
+  if (loadContext.pageCache) loadContext.pageCache.kind = publicCacheKind(routerContext, loadContext);
   if (loadContext.contentPreview) responseHeaders.set("Cache-Control", "no-store");
   else if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
   if (request.method.toUpperCase() === "HEAD") {

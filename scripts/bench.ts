@@ -11,7 +11,12 @@
 //   memory  the site's resident memory after start and after the page benchmark
 //   js      the compressed JavaScript a first visit to / downloads
 //   start   a restart on an up-to-date build: from `npm start`'s build check to the first page
-//   rush    1,000 buyers for 100 seats, 50 at a time, through POST /api/bookings
+//   rush    1,000 buyers for 100 seats, 50 at a time, solving the payment check when asked and
+//           paying for their holds (scripts/bench/rush.ts)
+//   feed    10,000 subscribers to the live feed: memory per subscriber, sale-to-update times
+//           (scripts/bench/feed.ts)
+//   lighthouse  Lighthouse 12.8.2's four scores, mobile, for the public and payment pages
+//           (scripts/bench/lighthouse.ts)
 //   phone   a cheap phone in Chromium: LCP and bytes per page (not in the default set)
 //
 // Prints one table per scenario and writes everything to bench/results/<time>.json. Figures are
@@ -26,9 +31,12 @@ import { chromium } from "@playwright/test";
 import { chromiumArgs, findChromium } from "../tests/support/chromium";
 import { createPostgresDatabase } from "../tests/support/databases";
 import { newSiteDataDir, staffAccount, startSiteProcess, type RunningSite } from "../tests/support/site-process";
+import { feedScenario } from "./bench/feed";
+import { lighthouseScenario } from "./bench/lighthouse";
 import { nginxPath, startNginx, type RunningNginx, type SavedPage } from "./bench/nginx";
+import { rushScenario } from "./bench/rush";
 
-const all = ["pages", "memory", "js", "start", "rush"] as const;
+const all = ["pages", "memory", "js", "start", "rush", "feed", "lighthouse"] as const;
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 const scenarios = new Set<string>(asked.length > 0 ? asked : all);
 const load = {
@@ -36,7 +44,6 @@ const load = {
   duration: Number(process.env.BENCH_SECONDS ?? 10),
   headers: { "accept-encoding": "gzip, deflate, br" },
 };
-const rush = { buyers: 1_000, seats: 100, atOnce: 50 };
 const postgresBase = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
 
 interface Figures {
@@ -246,7 +253,19 @@ function wireBytes(url: string): Promise<{ bytes: number; encoding: string }> {
 
 async function jsScenario(site: RunningSite) {
   const html = await (await fetch(site.url + "/")).text();
-  const scripts = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
+  // What a browser fetches: the scripts the page preloads, loads, and imports from its module
+  // script. Not every address in the page: React Router's manifest names its own file
+  // (`"url": "/assets/manifest-….js"`), which a first visit never downloads (routes are
+  // discovered through /__manifest as links appear).
+  const scripts = [
+    ...new Set(
+      [
+        ...html.matchAll(/<link rel="modulepreload" href="(\/[^"]+)"/g),
+        ...html.matchAll(/<script[^>]* src="(\/[^"]+)"/g),
+        ...html.matchAll(/^import [^"\n]*"(\/assets\/[^"]+\.js)";$/gm),
+      ].map((match) => match[1]!),
+    ),
+  ];
   const files = await Promise.all(scripts.map(async (file) => ({ file, ...(await wireBytes(site.url + file)) })));
   const total = files.reduce((sum, file) => sum + file.bytes, 0);
   table(
@@ -290,99 +309,6 @@ async function startScenario() {
   } finally {
     await fs.promises.rm(dataDir, { recursive: true, force: true });
   }
-}
-
-async function signedInCookie(site: RunningSite): Promise<string> {
-  const response = await fetch(site.url + "/api/admin/session", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.url },
-    body: JSON.stringify(staffAccount),
-  });
-  if (response.status !== 204) throw new Error(`Staff sign-in answered ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
-
-/** A number as letters (0 is "a", 26 "ba"): names take no digits. */
-function letters(n: number): string {
-  return (n >= 26 ? letters(Math.floor(n / 26)) : "") + String.fromCharCode(97 + (n % 26));
-}
-
-async function rushScenario(site: RunningSite & { database: string }) {
-  const cookie = await signedInCookie(site);
-  const day = 86_400_000;
-  const created = await fetch(site.url + "/api/admin/events", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.url, Cookie: cookie },
-    body: JSON.stringify({
-      name: "Ticket Rush",
-      description: "A hundred seats and a thousand people who want one.",
-      posterImage: "pages/quiz-night",
-      eventDate: new Date(Date.now() + 8 * day).toISOString(),
-      location: "St Mary's Church Hall",
-      ticketCost: 10,
-      totalAvailableTickets: rush.seats,
-      ticketSaleExpiry: new Date(Date.now() + 7 * day).toISOString(),
-    }),
-  });
-  if (created.status !== 201) throw new Error(`Creating the event answered ${created.status}: ${await created.text()}`);
-  const { id: eventId } = (await created.json()) as { id: string };
-
-  const answers = new Map<string, number>();
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: rush.atOnce }, async () => {
-      while (next < rush.buyers) {
-        const buyer = next++;
-        const t = performance.now();
-        const response = await fetch(site.url + "/api/bookings", {
-          method: "POST",
-          headers: {
-            "Content-Type": "application/json",
-            Origin: site.url,
-            // Each buyer from an address of their own (198.18.0.0/15, kept for benchmarks).
-            "X-Forwarded-For": `198.18.${buyer >> 8}.${buyer & 255}`,
-          },
-          body: JSON.stringify({
-            eventId,
-            name: `Buyer ${letters(buyer)}`,
-            email: `buyer${buyer}@example.org`,
-            quantity: 1,
-          }),
-        });
-        const body = (await response.json()) as { code?: string };
-        latencies.push(performance.now() - t);
-        const key = response.status === 201 ? "201 held" : `${response.status} ${body.code ?? ""}`.trim();
-        answers.set(key, (answers.get(key) ?? 0) + 1);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const p = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
-  const result = {
-    database: site.database,
-    held: answers.get("201 held") ?? 0,
-    answers: Object.fromEntries(answers),
-    startsPerSecond: Math.round(rush.buyers / seconds),
-    p50: p(0.5),
-    p99: p(0.99),
-  };
-  table(
-    `Ticket rush on ${site.database}: ${fixed(rush.buyers)} buyers for ${rush.seats} seats, ${rush.atOnce} at a time`,
-    ["answer", "count"],
-    [
-      ...[...answers].map(([key, count]) => [key, count]),
-      ["checkout starts/s", result.startsPerSecond],
-      ["p50 ms", result.p50],
-      ["p99 ms", result.p99],
-    ],
-  );
-  return result;
 }
 
 async function phoneScenario(site: RunningSite, paths: string[]) {
@@ -449,14 +375,39 @@ try {
   }
   if (scenarios.has("js")) results.firstVisitJs = await jsScenario(site);
   if (scenarios.has("phone")) results.phone = await phoneScenario(site, paths);
+  if (scenarios.has("lighthouse")) {
+    const event = paths[3]!;
+    results.lighthouse = await lighthouseScenario(
+      site.url,
+      [
+        { name: "/", path: "/" },
+        { name: "/fundraising", path: "/fundraising" },
+        { name: "an event page", path: event },
+        { name: "/book-event/:id", path: event.replace("/fundraising-event/", "/book-event/") },
+        { name: "/volunteering", path: "/volunteering" },
+        { name: "/payment", path: "/payment" },
+        // The card form, as a donor who chose an amount sees it (the offline test provider's).
+        { name: "/payment?amount=10.00", path: "/payment?amount=10.00" },
+      ],
+      table,
+      path.join("bench", "results", `lighthouse-${String(results.at).replace(/[:.]/g, "-")}`),
+    );
+  }
   if (scenarios.has("start")) results.start = await startScenario();
   if (scenarios.has("rush")) {
-    const rushes = [await rushScenario(site)];
-    if (postgresBase) rushes.push(await rushScenario(await startSite("postgres")));
+    const rushOf = (running: RunningSite & { database: string }) =>
+      rushScenario(
+        { url: running.url, database: running.database, cpuMs: () => cpuMs(running.process.pid!) },
+        { staff: staffAccount, table },
+      );
+    const rushes = [await rushOf(site)];
+    if (postgresBase) rushes.push(await rushOf(await startSite("postgres")));
     else
       console.log("\nDATABASE_URL and TEST_DATABASE_URL are unset: the ticket rush ran on the embedded database only.");
     results.rush = rushes;
   }
+  if (scenarios.has("feed"))
+    results.feed = await feedScenario(startSite, postgresBase ? ["embedded", "postgres"] : ["embedded"]);
 } finally {
   await stopAll();
 }

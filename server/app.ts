@@ -1,8 +1,12 @@
-import "react-router";
+import { createRequestHandler as createPageHandler } from "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { getConfig, type Config } from "../app/infra/config.server";
+import type { AvailabilityFeed } from "../app/features/events/availability-feed.server";
+import { nextTimedChange } from "../app/features/events/events.server";
 import { servicesFor, type ContentPreview } from "./content-preview";
+import type { PageCacheMark } from "~/infra/http/public-cache";
+import { PageCache } from "./page-cache";
 import { createServices, type Services } from "./services";
 
 declare module "react-router" {
@@ -17,12 +21,21 @@ declare module "react-router" {
     clientAddress: string;
     /** Set when a member of staff previews drafts on a public page (server/content-preview.ts). */
     contentPreview?: ContentPreview;
+    /**
+     * Set when the page cache renders a public page it may keep (server/page-cache.ts): the render
+     * says here whether the route allows it, and the page carries no nonce.
+     */
+    pageCache?: PageCacheMark;
   }
 }
 
 export interface Site {
   config: Config;
   handler: express.Express;
+  /** The live availability feed, which server/live-feed.ts answers in front of `handler`. */
+  liveFeed: AvailabilityFeed;
+  /** Public pages kept once rendered, which server/http.ts answers in front of `handler`. */
+  pageCache: PageCache;
   /** Ends long-lived responses (the live feed), so that the HTTP server can close. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -39,20 +52,41 @@ export async function startSite(): Promise<Site> {
   const handler = express();
   handler.disable("x-powered-by");
   handler.set("trust proxy", config.trustProxy);
+  const mode = config.production ? "production" : "development";
+  // In production the build is loaded once and its route table derived once; in development
+  // it is asked for on every request, so that Vite's latest modules answer.
+  const build = config.production
+    ? await import("virtual:react-router/server-build")
+    : () => import("virtual:react-router/server-build");
+  const loadContext = async (req: express.Request, res: express.Response) => ({
+    nonce: String(res.locals.cspNonce ?? ""),
+    ...(await servicesFor(services, req)),
+    clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
+  });
+  // Public pages rendered once per change (docs/decisions/035-public-pages-rendered-once.md).
+  const pageCache = new PageCache({
+    database: services,
+    content: services.contentStore,
+    clock: services.clock,
+    nextTimedChange: (now) => nextTimedChange(services.db, now),
+  });
+  await pageCache.start();
+  const renderPage = createPageHandler(build, mode);
   handler.use(
-    createRequestHandler({
-      mode: config.production ? "production" : "development",
-      // In production the build is loaded once and its route table derived once; in development
-      // it is asked for on every request, so that Vite's latest modules answer.
-      build: config.production
-        ? await import("virtual:react-router/server-build")
-        : () => import("virtual:react-router/server-build"),
-      getLoadContext: async (req, res) => ({
-        nonce: String(res.locals.cspNonce ?? ""),
-        ...(await servicesFor(services, req)),
-        clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
-      }),
-    }),
+    pageCache.middleware(async (request, req, res, mark) =>
+      renderPage(request, { ...(await loadContext(req, res)), nonce: "", pageCache: mark }),
+    ),
   );
-  return { config, handler, drain: () => services.drain(), close: () => services.close() };
+  handler.use(createRequestHandler({ mode, build, getLoadContext: loadContext }));
+  return {
+    config,
+    handler,
+    liveFeed: services.availability,
+    pageCache,
+    drain: () => services.drain(),
+    async close() {
+      await pageCache.stop();
+      await services.close();
+    },
+  };
 }

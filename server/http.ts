@@ -1,6 +1,9 @@
+import http from "node:http";
 import compression from "compression";
 import express from "express";
+import { logLine, loggedPath, newRequestId } from "../app/infra/log.server";
 import type { Site } from "./app.ts";
+import { serveLiveFeedFirst } from "./live-feed.ts";
 import { bodyLimit, requestLog } from "./requests.ts";
 
 // The HTTP server around the site, the same in production and development: the request log and
@@ -34,7 +37,27 @@ export function serveSite(
   });
   app.use(site.handler);
 
-  const server = app.listen(site.config.port, site.config.host ?? "0.0.0.0", () => {
+  // A public page the site has rendered and kept (server/page-cache.ts) is answered before Express:
+  // one lookup and one write, with the headers its first answer had and a line in the request log.
+  function fromCache(req: http.IncomingMessage, res: http.ServerResponse) {
+    const started = process.hrtime.bigint();
+    let id = "";
+    if (!site.pageCache.answer(req, res, () => (id = newRequestId()))) return false;
+    logLine("info", {
+      msg: "request",
+      id,
+      method: req.method,
+      path: loggedPath(req.url ?? "/"),
+      status: res.statusCode,
+      ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+    });
+    return true;
+  }
+  const server = http.createServer((req, res) => {
+    if (!stopping && fromCache(req, res)) return;
+    app(req, res);
+  });
+  server.listen(site.config.port, site.config.host ?? "0.0.0.0", () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : site.config.port;
     console.log(`Kilele Trust site listening at http://localhost:${port} (${mode})`);
@@ -42,6 +65,7 @@ export function serveSite(
       console.log("Demonstration payments: test cards only, no real money is charged (decision 028).");
     }
   });
+  serveLiveFeedFirst(server, site);
 
   async function shutdown(signal: string) {
     if (stopping) return;

@@ -23,31 +23,33 @@ export function securityHeaders(options: {
         connect: " https://api.stripe.com",
       }
     : { script: "", frame: "", connect: "" };
+  const styleSrc = options.development ? "'self' 'unsafe-inline'" : "'self'";
+  const connectSrc = (options.development ? "'self' ws: wss:" : "'self'") + stripe.connect;
+  /** The policy, with `inlineScripts` the sources that vouch for the page's inline scripts. */
+  const policy = (inlineScripts: string) =>
+    [
+      "default-src 'self'",
+      // Vite's development server injects inline styles and scripts and talks over a web socket.
+      `script-src ${options.development ? "'self' 'unsafe-inline'" : `'self' ${inlineScripts}`}${stripe.script}`,
+      `style-src ${styleSrc}`,
+      "img-src 'self' data:",
+      "font-src 'self'",
+      `connect-src ${connectSrc}`,
+      `frame-src ${videoOrigins.join(" ")}${stripe.frame}`,
+      "media-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join("; ");
   return (req, res, next) => {
     const nonce = crypto.randomBytes(16).toString("base64");
     // In development the policy allows inline scripts, and a nonce the browser does not hide would break hydration.
     res.locals.cspNonce = options.development ? "" : nonce;
-    // Vite's development server injects inline styles and scripts and talks over a web socket.
-    const scriptSrc = (options.development ? "'self' 'unsafe-inline'" : `'self' 'nonce-${nonce}'`) + stripe.script;
-    const styleSrc = options.development ? "'self' 'unsafe-inline'" : "'self'";
-    const connectSrc = (options.development ? "'self' ws: wss:" : "'self'") + stripe.connect;
-    res.setHeader(
-      "Content-Security-Policy",
-      [
-        "default-src 'self'",
-        `script-src ${scriptSrc}`,
-        `style-src ${styleSrc}`,
-        "img-src 'self' data:",
-        "font-src 'self'",
-        `connect-src ${connectSrc}`,
-        `frame-src ${videoOrigins.join(" ")}${stripe.frame}`,
-        "media-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-      ].join("; "),
-    );
+    res.setHeader("Content-Security-Policy", policy(`'nonce-${nonce}'`));
+    // A page kept rendered (server/page-cache.ts) carries no nonce: its policy names the hashes of
+    // its own inline scripts instead, and so still refuses any other.
+    res.locals.contentSecurityPolicy = policy;
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");

@@ -1,5 +1,5 @@
 import type { Config } from "~/infra/config.server";
-import { openDatabase, type Database } from "~/infra/db/database.server";
+import { openDatabase, type Database, type DatabaseHandle } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { paymentStartsPerAddress } from "~/infra/payments/card-testing.server";
 import type { SiteContent } from "~/features/content/content.server";
@@ -30,6 +30,8 @@ import { paymentFailed, paymentWebhook, settlePayment } from "./payments";
 export interface Services {
   config: Config;
   db: Database;
+  /** Hears what any process sharing the database announces (pg_notify), as the live feed and the page cache do. */
+  listen: DatabaseHandle["listen"];
   /** The site's one clock (docs/decisions/009-one-clock.md). */
   clock: Clock;
   /** The pictures pages may name: content/images sources and uploads in the database. */
@@ -150,6 +152,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     return {
       config,
       db: database.db,
+      listen: (channel, onNotify) => database.listen(channel, onNotify),
       clock,
       pictures,
       content: currentContent,

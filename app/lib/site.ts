@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { videoSchema } from "./video";
+import { videoSchema } from "./video-schema";
 
 // The charity's site-wide settings (content/site/content.json): the navigation, the footer and
 // receipts use them, so they live below the features that edit and load them.

@@ -10,6 +10,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { about, video: about.video.source ?? site.defaultVideo };
 }
 
+// Rendered once per change and kept (server/page-cache.ts): this page shows only published content and settings: kept until they change.
+export const handle = { publicCache: "content" as const };
+
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   pageMeta("About Us", data?.about.description, { site: matches[0].loaderData?.share, path: "/about" });
 

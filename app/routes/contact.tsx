@@ -7,6 +7,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { contact, email: site.email };
 }
 
+// Rendered once per change and kept (server/page-cache.ts): this page shows only published content and settings: kept until they change.
+export const handle = { publicCache: "content" as const };
+
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   pageMeta("Contact Us", data?.contact.description, {
     site: matches[0].loaderData?.share,

@@ -25,6 +25,9 @@ export const loader = pageWork("An event page", async ({ context, params }: Rout
   };
 });
 
+// Rendered once per change and kept (server/page-cache.ts): this page shows events and their live counts: kept until the next sale, hold or event change, and at most a second.
+export const handle = { publicCache: "live" as const };
+
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   data
     ? [

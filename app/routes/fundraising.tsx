@@ -26,6 +26,9 @@ export const loader = pageWork("The fundraising page", async ({ context }: Route
   };
 });
 
+// Rendered once per change and kept (server/page-cache.ts): this page shows events and their live counts: kept until the next sale, hold or event change, and at most a second.
+export const handle = { publicCache: "live" as const };
+
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   pageMeta("Fundraising", data?.fundraising.description, {
     site: matches[0].loaderData?.share,

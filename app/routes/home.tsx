@@ -21,6 +21,9 @@ export const loader = pageWork("The home page", async ({ context }: Route.Loader
   return { home, site, latestEvents: fundraisingLists(events, now).current, availability };
 });
 
+// Rendered once per change and kept (server/page-cache.ts): this page shows events and their live counts: kept until the next sale, hold or event change, and at most a second.
+export const handle = { publicCache: "live" as const };
+
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   pageMeta(data?.site.shortName ?? "Home", data?.site.description, { site: matches[0].loaderData?.share, path: "/" });
 

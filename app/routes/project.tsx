@@ -16,6 +16,9 @@ export const loader = pageWork("A project page", async ({ context, params }: Rou
   return { project, presetAmounts: content.payment.presetAmounts };
 });
 
+// Rendered once per change and kept (server/page-cache.ts): this page shows only published content and settings: kept until they change.
+export const handle = { publicCache: "content" as const };
+
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   data
     ? pageMeta(`Project - ${data.project.title}`, data.project.info, {

@@ -48,6 +48,9 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
   formAction === "/volunteering" ? false : defaultShouldRevalidate;
 
+// Rendered once per change and kept (server/page-cache.ts): this page shows only published content and settings: kept until they change.
+export const handle = { publicCache: "content" as const };
+
 export const meta: Route.MetaFunction = ({ data, matches }) =>
   pageMeta("Volunteering", data?.volunteering.description, {
     site: matches[0].loaderData?.share,

@@ -41,7 +41,6 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/api.content.ts": none,
   "routes/api.volunteers.ts": { body: "json", fields: ["name", "email", "reason"] },
   "routes/api.challenge.ts": none,
-  "routes/api.live.availability.ts": none,
   "routes/api.bookings.ts": { body: "json", fields: ["eventId", "name", "email", "quantity", "replaces"] },
   "routes/api.bookings.ref.release.ts": { body: "json", fields: ["clientSecret"] },
   "routes/api.donations.ts": {

@@ -35,21 +35,38 @@ test("a GET to an API address that only takes posts is told which methods it tak
   }
 });
 
-test("inline scripts run only with the response's nonce, and the page works under that policy", async ({ page }) => {
+test("a kept public page's inline scripts run by their hashes, and the page works under that policy", async ({
+  page,
+}) => {
   const violations: string[] = [];
   page.on("console", (message) => {
     if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
   });
   const response = await page.goto("/");
   const csp = response!.headers()["content-security-policy"]!;
-  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
-  expect(nonce).toBeTruthy();
+  // A page kept for every visitor cannot carry a per-response nonce (decision 035).
+  expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+  expect(csp).not.toContain("'nonce-");
   expect(csp).not.toContain("unsafe-inline");
   // Hydrated: the carousel buttons respond, so the app's scripts ran.
   await page.getByRole("button", { name: "Next slide" }).click();
   await expect(page.locator(".carousel-slide:not([hidden])")).toHaveAttribute("aria-label", /^2 of/);
   expect(violations).toEqual([]);
-  const second = await page.request.get("/");
+});
+
+test("a page rendered for one visitor carries a nonce of its own, and runs under it", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const response = await page.goto("/payment");
+  const csp = response!.headers()["content-security-policy"]!;
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(csp).not.toContain("unsafe-inline");
+  await expect(page.locator("html.js")).toBeAttached();
+  expect(violations).toEqual([]);
+  const second = await page.request.get("/payment");
   expect(second.headers()["content-security-policy"]).not.toContain(nonce!);
 });
 

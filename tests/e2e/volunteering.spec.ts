@@ -3,6 +3,7 @@ import { listVolunteers } from "~/features/volunteers/volunteers.server";
 import {
   expect,
   expectNoSeriousA11yViolations,
+  test as testOnWorkerSite,
   testWithOwnSite as test,
   useSiteWithMailServer,
 } from "../support/fixtures";
@@ -42,7 +43,8 @@ function form(page: Page) {
   };
 }
 
-test("shows the Join us heading, the fields and the live counter", async ({ page }) => {
+// These two only look at the form and type into it, storing nothing: the worker's site will do.
+testOnWorkerSite("shows the Join us heading, the fields and the live counter", async ({ page }) => {
   await page.goto("/volunteering");
   await expect(page.getByRole("heading", { name: "Join us in 2025" })).toBeVisible();
   const f = form(page);
@@ -53,7 +55,7 @@ test("shows the Join us heading, the fields and the live counter", async ({ page
   await expectNoSeriousA11yViolations(page);
 });
 
-test("extra typing beyond the caps is ignored (80, 100, 200)", async ({ page }) => {
+testOnWorkerSite("extra typing beyond the caps is ignored (80, 100, 200)", async ({ page }) => {
   await page.goto("/volunteering");
   const f = form(page);
   await f.name.fill("n".repeat(79));

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { imageSchema } from "~/lib/images";
+import { imageSchema } from "~/lib/image-schema";
 import { siteSchema } from "~/lib/site";
-import { videoSchema } from "~/lib/video";
+import { videoSchema } from "~/lib/video-schema";
 
 // Schemas for the charity's editable texts in content/<name>/content.json.
 // They are browser-safe: pages import the inferred types, the server validates the files.

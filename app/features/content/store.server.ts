@@ -104,6 +104,20 @@ export class ContentStore {
   private newestId = 0;
   private readonly fileTimes = new Map<ContentName, number>();
   private loading: Promise<void> = Promise.resolve();
+  /**
+   * Counts every change to what visitors see (a reload queued, content served): a page rendered
+   * while this was n shows content at least as new as change n, so a page cache keeps it only
+   * while this is still n (server/page-cache.ts).
+   */
+  changes = 0;
+
+  /**
+   * True when `published()` would look for changes first: the periodic check for a publish missed
+   * by a dropped LISTEN connection is due, or (development) content files are watched.
+   */
+  get mayBeStale(): boolean {
+    return this.recheckDue || this.options.watchFiles;
+  }
 
   constructor(
     private readonly database: Pick<DatabaseHandle, "db" | "listen">,
@@ -431,6 +445,7 @@ export class ContentStore {
   }
 
   private queueReload(name: ContentName) {
+    this.changes++;
     this.loading = this.loading
       .then(() => this.reload(name))
       .catch((error: unknown) => {
@@ -487,7 +502,12 @@ export class ContentStore {
   }
 
   private serve(name: ContentName, version: ContentVersionSummary | null, content: unknown) {
+    // A reload that read the versions before a publish committed (one queued by an earlier
+    // publish's notice) may finish after that publish is served: it never puts an older one back.
+    const current = this.served.get(name)?.version;
+    if (current && version && version.number < current.number) return;
     this.served.set(name, { version, content });
+    this.changes++;
     if (version && version.id > this.newestId) this.newestId = version.id;
     if (contentNames.every((each) => this.served.has(each))) {
       this.site = Object.fromEntries(contentNames.map((each) => [each, this.served.get(each)!.content])) as SiteContent;

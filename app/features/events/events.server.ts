@@ -1,7 +1,7 @@
 import { recordAudit } from "~/infra/audit/audit.server";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { seatsByEvent, seatsOf } from "~/infra/db/seats.server";
+import { nextHoldExpiry, seatsByEvent, seatsOf } from "~/infra/db/seats.server";
 import type { PictureLibrary } from "~/infra/images/uploads.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
@@ -196,4 +196,24 @@ export async function availabilityByEvent(db: Queryable, now: Date): Promise<Rec
       availabilityOf(total, sold, held, heldUntil),
     ]),
   );
+}
+
+/**
+ * The next moment the public pages' events or counts change by the clock alone, with nothing
+ * announced: an event's ticket sales close (it leaves the current list, Book goes), an event takes
+ * place (Add to calendar goes), or a hold stops counting (`nextHoldExpiry`). Null when none is
+ * ahead. The page cache keeps a live page no longer than this (server/page-cache.ts).
+ */
+export async function nextTimedChange(db: Queryable, now: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({
+      sales: sql<string | null>`min(${events.ticketSaleExpiry}) filter (where ${events.ticketSaleExpiry} > ${now})`,
+      dates: sql<string | null>`min(${events.eventDate}) filter (where ${events.eventDate} > ${now})`,
+    })
+    .from(events);
+  const hold = await nextHoldExpiry(db, now);
+  const times = [row?.sales, row?.dates, hold]
+    .filter((at) => at !== null && at !== undefined)
+    .map((at) => new Date(at as string | Date).getTime());
+  return times.length > 0 ? new Date(Math.min(...times)) : null;
 }
