@@ -5,6 +5,8 @@ import { SMTPServer } from "smtp-server";
 /** A real SMTP server on loopback that keeps what it receives, parsed. */
 export class TestSmtpServer {
   readonly received: ParsedMail[] = [];
+  /** Connections that broke off (a sender killed mid-session), kept for a test that wants them. */
+  readonly connectionErrors: Error[] = [];
   private server: SMTPServer | undefined;
   port = 0;
 
@@ -24,7 +26,16 @@ export class TestSmtpServer {
           .catch(callback);
       },
     });
-    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", () => resolve()));
+    // A sender killed in the middle of a session (the crash tests do it on purpose) resets its
+    // connection; the server re-emits that as an "error", which with no listener would end the test.
+    this.server.on("error", (error) => this.connectionErrors.push(error));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once("error", reject);
+      this.server!.listen(port, "127.0.0.1", () => {
+        this.server!.off("error", reject);
+        resolve();
+      });
+    });
     this.port = (
       (this.server as unknown as { server: { address(): AddressInfo } }).server.address() as AddressInfo
     ).port;
