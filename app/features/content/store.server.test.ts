@@ -319,6 +319,18 @@ describe.each(engines)("the content store on %s", (engine) => {
     await expect.poll(async () => (await store.published()).volunteering.formTitle).toBe("Join us in 2030");
     await other.stop();
   });
+
+  it("does not count its own publish's notice as a change again, so a page kept after it stays kept", async () => {
+    const other = newStore();
+    await other.start();
+    await store.publish("volunteering", { ...readContent("volunteering"), formTitle: "Join us in 2031" }, staff);
+    const afterPublish = store.changes;
+    // The other process hearing the notice shows it has been delivered, to both.
+    await expect.poll(async () => (await other.published()).volunteering.formTitle).toBe("Join us in 2031");
+    await store.published();
+    expect(store.changes).toBe(afterPublish);
+    await other.stop();
+  });
 });
 
 describe("a site with nothing stored and a broken content file", () => {

@@ -110,6 +110,8 @@ export class ContentStore {
    * while this is still n (server/page-cache.ts).
    */
   changes = 0;
+  /** The version of each name this process is publishing now: its own notice is no news. */
+  private readonly publishing = new Map<ContentName, number>();
 
   /**
    * True when `published()` would look for changes first: the periodic check for a publish missed
@@ -134,8 +136,17 @@ export class ContentStore {
    * neither a stored version nor a valid file: there is nothing to show.
    */
   async start({ importFiles = true }: { importFiles?: boolean } = {}) {
-    this.stopListening = await this.database.listen(contentChannel, (name) => {
-      if (Object.hasOwn(contentFiles, name)) this.queueReload(name as ContentName);
+    // A notice says which version of which name was published ("about:7"). One this process
+    // already serves (its own publish, served at once) changes nothing, so no page is made again.
+    this.stopListening = await this.database.listen(contentChannel, (notice) => {
+      const [name, number] = notice.split(":");
+      if (!name || !Object.hasOwn(contentFiles, name)) return;
+      const known = Math.max(
+        this.served.get(name as ContentName)?.version?.number ?? 0,
+        this.publishing.get(name as ContentName) ?? 0,
+      );
+      if (number !== undefined && known >= Number(number)) return;
+      this.queueReload(name as ContentName);
     });
     // `importFiles: false` (the export) only reads: a name with nothing stored is served from its file.
     if (importFiles) for (const name of contentNames) await this.importFile(name, { required: true });
@@ -361,30 +372,39 @@ export class ContentStore {
     about: { staff: ContentStaff; source: "editor" | "restore"; restoredFrom: number | null },
   ): Promise<ContentSaveResult<ContentVersion<N>>> {
     const now = this.options.clock.now();
-    const result = await this.db.transaction(async (tx) => {
-      await lockName(tx, name);
-      const { issues, content } = await this.checkIn(tx, name, input);
-      if (issues.length > 0) return { ok: false as const, issues };
-      const row = await insertVersion(tx, name, contentFiles[name].schema.parse(content), {
-        at: now,
-        staff: about.staff,
-        source: about.source,
-        restoredFrom: about.restoredFrom,
-        fileHash: null,
+    let inserted: number | undefined;
+    const result = await this.db
+      .transaction(async (tx) => {
+        await lockName(tx, name);
+        const { issues, content } = await this.checkIn(tx, name, input);
+        if (issues.length > 0) return { ok: false as const, issues };
+        const row = await insertVersion(tx, name, contentFiles[name].schema.parse(content), {
+          at: now,
+          staff: about.staff,
+          source: about.source,
+          restoredFrom: about.restoredFrom,
+          fileHash: null,
+        });
+        // Its notice may be delivered as the transaction commits, before it is served below.
+        inserted = row.number;
+        this.publishing.set(name, row.number);
+        await tx.delete(contentDrafts).where(eq(contentDrafts.name, name));
+        await recordAudit(tx, {
+          staff: about.staff,
+          action: about.source === "restore" ? "content.restored" : "content.published",
+          subject: `content:${name}`,
+          summary:
+            about.source === "restore"
+              ? `Version ${row.number} of "${name}", a copy of version ${about.restoredFrom}`
+              : `Version ${row.number} of "${name}"`,
+          at: now,
+        });
+        return { ok: true as const, value: versionOf<N>(row) };
+      })
+      .finally(() => {
+        // Rolled back or committed, this process no longer waits for it.
+        if (inserted !== undefined && this.publishing.get(name) === inserted) this.publishing.delete(name);
       });
-      await tx.delete(contentDrafts).where(eq(contentDrafts.name, name));
-      await recordAudit(tx, {
-        staff: about.staff,
-        action: about.source === "restore" ? "content.restored" : "content.published",
-        subject: `content:${name}`,
-        summary:
-          about.source === "restore"
-            ? `Version ${row.number} of "${name}", a copy of version ${about.restoredFrom}`
-            : `Version ${row.number} of "${name}"`,
-        at: now,
-      });
-      return { ok: true as const, value: versionOf<N>(row) };
-    });
     if (result.ok) this.serve(name, result.value, result.value.content);
     return result;
   }
@@ -658,6 +678,6 @@ async function insertVersion(
       fileHash: about.fileHash,
     })
     .returning();
-  await tx.execute(sql`select pg_notify(${contentChannel}, ${name})`);
+  await tx.execute(sql`select pg_notify(${contentChannel}, ${`${name}:${row!.number}`})`);
   return row!;
 }
