@@ -155,7 +155,14 @@ describe.each(engines)("the live feed on %s", (engine: Engine) => {
   beforeEach(async () => {
     database = await freshDatabase(engine);
     logged = [];
-    vi.spyOn(console, "log").mockImplementation((line) => void logged.push(JSON.parse(String(line))));
+    vi.spyOn(console, "log").mockImplementation(
+      (text) =>
+        void logged.push(
+          ...String(text)
+            .split("\n")
+            .map((line) => JSON.parse(line) as Record<string, unknown>),
+        ),
+    );
   });
 
   afterEach(async () => {

@@ -10,7 +10,7 @@ describe("every request", () => {
   let url: string;
   beforeEach(async () => {
     lines = [];
-    vi.spyOn(console, "log").mockImplementation((line) => void lines.push(String(line)));
+    vi.spyOn(console, "log").mockImplementation((text) => void lines.push(...String(text).split("\n")));
     vi.spyOn(console, "error").mockImplementation((line) => void lines.push(String(line)));
     const app = express();
     app.use(requestLog());

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "./http/api.server";
-import { loggedPath, logUnexpectedError, withRequest } from "./log.server";
+import { loggedPath, logLine, logUnexpectedError, withRequest } from "./log.server";
 
 describe("the log", () => {
   let lines: string[];
@@ -29,6 +29,23 @@ describe("the log", () => {
     // No personal data: an address in an error's text is blanked.
     expect(lines[0]).not.toContain("ann.smith");
     expect(lines[0]).toContain("[e-mail]");
+  });
+
+  it("writes the request lines of one turn of the event loop together, each a JSON line, and what waits before an error", async () => {
+    const written: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((text) => void written.push(String(text)));
+    for (let i = 0; i < 300; i++) logLine("info", { msg: "request", path: `/${i}` });
+    expect(written).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toHaveLength(1);
+    const each = written[0]!.split("\n").map((line) => JSON.parse(line) as { path: string; level: string });
+    expect(each.map((line) => line.path)).toEqual(Array.from({ length: 300 }, (_, i) => `/${i}`));
+    expect(each.every((line) => line.level === "info")).toBe(true);
+
+    logLine("info", { msg: "request", path: "/before" });
+    logLine("error", { message: "boom" });
+    expect(written.at(-1)).toContain('"/before"');
+    expect(lines.at(-1)).toContain("boom");
   });
 
   it("gives an error outside any request a reference of its own", () => {
