@@ -524,8 +524,9 @@ export class ContentStore {
   private serve(name: ContentName, version: ContentVersionSummary | null, content: unknown) {
     // A reload that read the versions before a publish committed (one queued by an earlier
     // publish's notice) may finish after that publish is served: it never puts an older one back.
+    // Nor does one that read what is already served count as a change (a notice heard late).
     const current = this.served.get(name)?.version;
-    if (current && version && version.number < current.number) return;
+    if (current && version && version.number <= current.number) return;
     this.served.set(name, { version, content });
     this.changes++;
     if (version && version.id > this.newestId) this.newestId = version.id;
