@@ -1,13 +1,11 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { contentNames } from "~/features/content/content.server";
 import { ContentStore } from "~/features/content/store.server";
 import { availabilityByEvent, nextTimedChange } from "~/features/events/events.server";
 import { startBooking } from "~/features/booking/booking.server";
@@ -16,7 +14,7 @@ import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import { staffUsers } from "../db/schema";
-import { testCharity as charity, readContent } from "../tests/support/content";
+import { testCharity as charity, contentCopy, readContent } from "../tests/support/content";
 import { testClock, type TestClock } from "../tests/support/clock";
 import { createPostgresDatabase, engines, freshDatabase, insertEvent } from "../tests/support/databases";
 import {
@@ -75,14 +73,6 @@ describe("the page cache's parts", () => {
   });
 });
 
-async function contentCopy(): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-content-"));
-  for (const name of contentNames) {
-    await fs.mkdir(path.join(dir, name));
-    await fs.copyFile(path.resolve("content", name, "content.json"), path.join(dir, name, "content.json"));
-  }
-  return dir;
-}
 
 /** One process of the site, as far as the cache is concerned: its database connection, content store and cache. */
 interface Process {

@@ -1,5 +1,7 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { contentNames } from "~/features/content/content.server";
 import { contentFiles, type ContentName, type ContentOf } from "~/features/content/schema";
 import { charityOf } from "~/infra/payments/provider.server";
 
@@ -11,3 +13,13 @@ export function readContent<N extends ContentName>(name: N): ContentOf<N> {
 
 /** The charity's details as receipts use them (from content/site), for the data-layer tests. */
 export const testCharity = charityOf(readContent("site"), "https://kilele.example");
+
+/** A copy of content/ (the JSON files; the pictures are named from the real folder) that a test may change. */
+export async function contentCopy(): Promise<string> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "kilele-content-"));
+  for (const name of contentNames) {
+    await fs.promises.mkdir(path.join(dir, name));
+    await fs.promises.copyFile(path.resolve("content", name, "content.json"), path.join(dir, name, "content.json"));
+  }
+  return dir;
+}

@@ -1,5 +1,4 @@
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -7,21 +6,11 @@ import { auditLog, contentVersions, staffUsers } from "../../../db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { testClock, type TestClock } from "../../../tests/support/clock";
-import { readContent } from "../../../tests/support/content";
+import { contentCopy, readContent } from "../../../tests/support/content";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { ContentStore } from "./store.server";
 import { contentIssues, slugFromTitle, withProjectSlugs } from "./store";
-import { contentNames } from "./content.server";
 
-/** A copy of content/ (the JSON files; the pictures are named from the real folder) that a test may change. */
-async function contentCopy(): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-content-"));
-  for (const name of contentNames) {
-    await fs.mkdir(path.join(dir, name));
-    await fs.copyFile(path.resolve("content", name, "content.json"), path.join(dir, name, "content.json"));
-  }
-  return dir;
-}
 
 function newProject(title: string) {
   const [first] = readContent("home").activeProjects;

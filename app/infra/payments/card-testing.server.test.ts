@@ -47,6 +47,18 @@ describe.each(engines)("card testing on %s", (engine) => {
   });
   afterEach(() => database.close());
 
+  /** Declines from other visitors past the site-wide threshold: a spike, so starts need a challenge. */
+  async function spikeOfDeclinesElsewhere() {
+    await database.db.insert(cardDeclines).values(
+      Array.from({ length: spikeThresholds.declines + 1 }, () => ({
+        id: crypto.randomUUID(),
+        attempt: crypto.randomUUID(),
+        clientKey: "elsewhere",
+        at: clock.now(),
+      })),
+    );
+  }
+
   type Handler = (args: never) => Promise<Response>;
   async function call(route: Handler, path: string, body?: unknown, address = "203.0.113.7") {
     const request = new Request(`http://localhost${path}`, {
@@ -130,14 +142,7 @@ describe.each(engines)("card testing on %s", (engine) => {
 
   it("during a spike, a start needs a solved challenge: refused without one, accepted with one, and only once", async () => {
     expect((await book({ email: "calm@example.org" })).status).toBe(201);
-    await database.db.insert(cardDeclines).values(
-      Array.from({ length: spikeThresholds.declines + 1 }, () => ({
-        id: crypto.randomUUID(),
-        attempt: crypto.randomUUID(),
-        clientKey: "elsewhere",
-        at: clock.now(),
-      })),
-    );
+    await spikeOfDeclinesElsewhere();
     const before = await stored();
     for (const answer of [await book({ email: "b@example.org" }), await donate({}, "198.51.100.9")]) {
       expect(answer).toMatchObject({ status: 403, body: { code: "challenge-required", error: /moment's check/ } });
@@ -166,14 +171,7 @@ describe.each(engines)("card testing on %s", (engine) => {
 
   it("during a spike, a start that could hold nothing is told so at once, with no challenge to solve", async () => {
     const small = await insertEvent(database.db, { totalAvailableTickets: 2 }, clock.now());
-    await database.db.insert(cardDeclines).values(
-      Array.from({ length: spikeThresholds.declines + 1 }, () => ({
-        id: crypto.randomUUID(),
-        attempt: crypto.randomUUID(),
-        clientKey: "elsewhere",
-        at: clock.now(),
-      })),
-    );
+    await spikeOfDeclinesElsewhere();
     // Seats left: the check is asked for, as for any payment start.
     expect(await book({ eventId: small, quantity: 2, email: "first@example.org" })).toMatchObject({
       status: 403,
