@@ -73,7 +73,6 @@ describe("the page cache's parts", () => {
   });
 });
 
-
 /** One process of the site, as far as the cache is concerned: its database connection, content store and cache. */
 interface Process {
   database: DatabaseHandle;

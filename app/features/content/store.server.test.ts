@@ -11,7 +11,6 @@ import { engines, freshDatabase } from "../../../tests/support/databases";
 import { ContentStore } from "./store.server";
 import { contentIssues, slugFromTitle, withProjectSlugs } from "./store";
 
-
 function newProject(title: string) {
   const [first] = readContent("home").activeProjects;
   const { slug: _slug, ...rest } = first!;
