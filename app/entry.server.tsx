@@ -2,6 +2,8 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/components/layout/nonce";
+import { SiteStylesheetContext } from "~/components/layout/site-stylesheet";
+import { inlineStylesheet } from "~/styles/inline-stylesheet.server";
 import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
 import type { PublicCacheHandle } from "~/infra/http/public-cache";
 
@@ -37,6 +39,10 @@ export function handleDataRequest(response: Response, { context }: { context: Ap
   if (context.contentPreview) response.headers.set("Cache-Control", "no-store");
   return response;
 }
+
+// The stylesheet written into each page (decision 041); the development server links it instead,
+// so that Vite can update it in place.
+const pageStylesheet = import.meta.env.DEV ? "" : inlineStylesheet.text;
 
 export default function handleRequest(
   request: Request,
@@ -83,7 +89,9 @@ export default function handleRequest(
     }
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={loadContext.nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={loadContext.nonce} />
+        <SiteStylesheetContext value={pageStylesheet}>
+          <ServerRouter context={routerContext} url={request.url} nonce={loadContext.nonce} />
+        </SiteStylesheetContext>
       </NonceContext>,
       {
         nonce: loadContext.nonce,

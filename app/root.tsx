@@ -14,10 +14,10 @@ import { NavBar } from "~/components/layout/nav-bar";
 import { useNonce } from "~/components/layout/nonce";
 import { ErrorPage } from "~/components/layout/error-page";
 import { PreviewBanner } from "~/components/layout/preview-banner";
+import { SiteStylesheet } from "~/components/layout/site-stylesheet";
 import { donateLink } from "~/features/donations/donate-button.server";
 import { publicOrigin } from "~/infra/http/public-origin.server";
 import type { ShareSite } from "~/lib/page-meta";
-import stylesheet from "~/styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -56,12 +56,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* Lets the stylesheet tell a page with scripts from one without, before the first paint. */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }} />
         <Meta />
-        {/*
-          The stylesheet blocks the first paint, so it is asked for first: with a precedence, React
-          writes it before the tags it gathers at the top of <head> (the scripts' modulepreloads
-          among them), where a plain <link> would come after all of them. It needs no nonce.
-        */}
-        <link rel="stylesheet" href={stylesheet} precedence="default" />
+        {/* The stylesheet, before anything else that paints. */}
+        <SiteStylesheet />
         {/* Links need no nonce; "" keeps React Router from copying the script nonce onto them. */}
         <Links nonce="" />
       </head>

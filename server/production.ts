@@ -10,11 +10,17 @@ const { startSite } = await import("./app.ts");
 const { serveSite, stopOnStartupError } = await import("./http.ts");
 const { securityHeaders } = await import("./security-headers.ts");
 const { staticFiles } = await import("./static-files.ts");
+const { inlineStylesheet } = await import("../app/styles/inline-stylesheet.server.ts");
 
 const site = await startSite().catch(stopOnStartupError);
 const development = !site.config.production;
 serveSite(site, development ? "development" : "production", [
-  securityHeaders({ production: site.config.production, development: false, stripe: Boolean(site.config.stripe) }),
+  securityHeaders({
+    production: site.config.production,
+    development: false,
+    stripe: Boolean(site.config.stripe),
+    styles: inlineStylesheet.source,
+  }),
   staticFiles("build/client"),
 ]);
 export {};

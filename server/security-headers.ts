@@ -8,12 +8,14 @@ const videoOrigins = [youtubeEmbedOrigin];
 /**
  * Security headers on every response. The Content-Security-Policy allows exactly what the pages
  * use: our own scripts (plus React Router's inline ones, which carry this response's nonce),
- * our own styles, images, fetches and video files, and YouTube's privacy-enhanced player's frame.
+ * our own styles (the stylesheet written into each page allowed by its hash), images, fetches and video files, and YouTube's privacy-enhanced player's frame.
  */
 export function securityHeaders(options: {
   production: boolean;
   development: boolean;
   stripe?: boolean;
+  /** The sources that vouch for the pages' inline stylesheet (its hash), in a production build. */
+  styles?: string;
 }): RequestHandler {
   // Stripe's Payment Element: its script, its frames and its API (only when Stripe takes payments).
   const stripe = options.stripe
@@ -23,7 +25,9 @@ export function securityHeaders(options: {
         connect: " https://api.stripe.com",
       }
     : { script: "", frame: "", connect: "" };
-  const styleSrc = options.development ? "'self' 'unsafe-inline'" : "'self'";
+  const styleSrc = options.development
+    ? "'self' 'unsafe-inline'"
+    : `'self'${options.styles ? ` ${options.styles}` : ""}`;
   const connectSrc = (options.development ? "'self' ws: wss:" : "'self'") + stripe.connect;
   /** The policy, with `inlineScripts` the sources that vouch for the page's inline scripts. */
   const policy = (inlineScripts: string) =>

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
@@ -52,6 +53,39 @@ test("a kept public page's inline scripts run by their hashes, and the page work
   await page.getByRole("button", { name: "Next slide" }).click();
   await expect(page.locator(".carousel-slide:not([hidden])")).toHaveAttribute("aria-label", /^2 of/);
   expect(violations).toEqual([]);
+});
+
+test("the stylesheet is written into the page, allowed by its hash, and survives hydration and navigation", async ({
+  page,
+}) => {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  const stylesheets: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "stylesheet") stylesheets.push(request.url());
+  });
+  for (const url of ["/", "/payment"]) {
+    const response = await page.goto(url);
+    const csp = response!.headers()["content-security-policy"]!;
+    const text = await page.locator("style[data-site]").textContent();
+    const hash = crypto.createHash("sha256").update(text!).digest("base64");
+    // Exactly this element: the policy names its hash, and still no 'unsafe-inline'.
+    expect(csp, url).toContain(`style-src 'self' 'sha256-${hash}'`);
+    expect(csp, url).not.toContain("unsafe-inline");
+    // Applied: the page has the site's colours without asking for a stylesheet file.
+    await expect(page.locator("body"), url).toHaveCSS("background-color", "rgb(251, 247, 240)");
+  }
+  expect(stylesheets).toEqual([]);
+  // After hydration and a client-side navigation the one stylesheet is still there, once.
+  await expect(page.locator("html.js")).toBeAttached();
+  await page.getByRole("navigation").getByRole("link", { name: "About", exact: true }).first().click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.locator("style[data-site]")).toHaveCount(1);
+  await expect(page.locator("body")).toHaveCSS("background-color", "rgb(251, 247, 240)");
+  expect(problems).toEqual([]);
 });
 
 test("a page rendered for one visitor carries a nonce of its own, and runs under it", async ({ page }) => {
