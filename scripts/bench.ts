@@ -19,6 +19,8 @@
 //           (scripts/bench/lighthouse.ts)
 //   phone   a cheap phone in Chromium: LCP and bytes per page (not in the default set)
 //
+// BENCH_SITE_NODE_OPTIONS is passed to the site's process as NODE_OPTIONS (for a CPU profile).
+//
 // Prints one table per scenario and writes everything to bench/results/<time>.json. Figures are
 // from a shared machine: compare ratios within one run, not absolute figures across runs.
 import { execFileSync } from "node:child_process";
@@ -151,6 +153,9 @@ async function warm(url: string, requests = 200) {
 async function startSite(engine: "embedded" | "postgres"): Promise<RunningSite & { database: string }> {
   // As `npm start` runs it (package.json): glibc's malloc arenas limited.
   let env: Record<string, string> = { SAMPLE_EVENTS: "true", MALLOC_ARENA_MAX: "2" };
+  // To see where the site's time goes under a scenario, e.g. BENCH_SITE_NODE_OPTIONS="--cpu-prof
+  // --cpu-prof-dir=/tmp/profiles" (a profile is written when the site stops).
+  if (process.env.BENCH_SITE_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_SITE_NODE_OPTIONS;
   let database = "embedded (PGlite)";
   if (engine === "postgres") {
     process.env.TEST_DATABASE_URL ??= postgresBase;
@@ -253,19 +258,31 @@ function wireBytes(url: string): Promise<{ bytes: number; encoding: string }> {
 
 async function jsScenario(site: RunningSite) {
   const html = await (await fetch(site.url + "/")).text();
-  // What a browser fetches: the scripts the page preloads, loads, and imports from its module
-  // script. Not every address in the page: React Router's manifest names its own file
-  // (`"url": "/assets/manifest-….js"`), which a first visit never downloads (routes are
-  // discovered through /__manifest as links appear).
+  // What a browser fetches: the scripts the page loads and imports from its module script, the
+  // entry module that script imports as soon as it runs (`"module": "/assets/entry.client-….js"`),
+  // and everything those import in turn (the modules' own static imports, followed). Not every
+  // address in the page: React Router's manifest names its own file (`"url": "/assets/manifest-….js"`),
+  // which a first visit never downloads (routes are discovered through /__manifest as links appear),
+  // and a module's dynamic imports are fetched only when used.
   const scripts = [
     ...new Set(
       [
         ...html.matchAll(/<link rel="modulepreload" href="(\/[^"]+)"/g),
         ...html.matchAll(/<script[^>]* src="(\/[^"]+)"/g),
         ...html.matchAll(/^import [^"\n]*"(\/assets\/[^"]+\.js)";$/gm),
+        ...html.matchAll(/"entry":\s*{\s*"module":\s*"(\/assets\/[^"]+\.js)"/g),
       ].map((match) => match[1]!),
     ),
   ];
+  for (let i = 0; i < scripts.length; i += 1) {
+    const code = await (await fetch(site.url + scripts[i]!)).text();
+    for (const [, specifier] of code.matchAll(
+      /(?:\bimport|\bexport)\s*(?:[\w$*{},\s]*?\bfrom\s*)?["']([^"']+\.js)["']/g,
+    )) {
+      const file = new URL(specifier!, site.url + scripts[i]!).pathname;
+      if (!scripts.includes(file)) scripts.push(file);
+    }
+  }
   const files = await Promise.all(scripts.map(async (file) => ({ file, ...(await wireBytes(site.url + file)) })));
   const total = files.reduce((sum, file) => sum + file.bytes, 0);
   table(
@@ -332,22 +349,34 @@ async function phoneScenario(site: RunningSite, paths: string[]) {
       let bytes = 0;
       cdp.on("Network.loadingFinished", (event) => (bytes += event.encodedDataLength));
       await tab.goto(site.url + page, { waitUntil: "load" });
-      const lcp = await tab.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            new PerformanceObserver((list) => resolve(list.getEntries().at(-1)!.startTime)).observe({
-              type: "largest-contentful-paint",
-              buffered: true,
-            });
-          }),
-      );
-      rows.push([page, Math.round(lcp), fixed(bytes)]);
+      const times = await tab.evaluate(async () => {
+        const lcp = await new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => resolve(list.getEntries().at(-1)!.startTime)).observe({
+            type: "largest-contentful-paint",
+            buffered: true,
+          });
+        });
+        const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
+        const scripts = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((entry) =>
+          /\.js$/.test(new URL(entry.name).pathname),
+        );
+        return {
+          fcp,
+          lcp,
+          scriptsLoaded: Math.max(0, ...scripts.map((entry) => entry.responseEnd)),
+        };
+      });
+      rows.push([page, Math.round(times.fcp), Math.round(times.lcp), Math.round(times.scriptsLoaded), fixed(bytes)]);
       await context.close();
     }
   } finally {
     await browser.close();
   }
-  table("A cheap phone (4x CPU slow-down, 1.6 Mbit/s, 150 ms), first visit", ["page", "LCP ms", "bytes"], rows);
+  table(
+    "A cheap phone (4x CPU slow-down, 1.6 Mbit/s, 150 ms), first visit",
+    ["page", "FCP ms", "LCP ms", "last script loaded ms", "bytes"],
+    rows,
+  );
   return rows;
 }
 
