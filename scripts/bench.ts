@@ -19,7 +19,7 @@
 //           (scripts/bench/lighthouse.ts)
 //   phone   a cheap phone in Chromium: LCP and bytes per page (not in the default set)
 //
-// BENCH_SITE_NODE_OPTIONS is passed to the site's process as NODE_OPTIONS (for a CPU profile).
+// BENCH_SITE_NODE_FLAGS are added to the site's node options (for a CPU profile).
 //
 // Prints one table per scenario and writes everything to bench/results/<time>.json. Figures are
 // from a shared machine: compare ratios within one run, not absolute figures across runs.
@@ -153,9 +153,6 @@ async function warm(url: string, requests = 200) {
 async function startSite(engine: "embedded" | "postgres"): Promise<RunningSite & { database: string }> {
   // As `npm start` runs it (package.json): glibc's malloc arenas limited.
   let env: Record<string, string> = { SAMPLE_EVENTS: "true", MALLOC_ARENA_MAX: "2" };
-  // To see where the site's time goes under a scenario, e.g. BENCH_SITE_NODE_OPTIONS="--cpu-prof
-  // --cpu-prof-dir=/tmp/profiles" (a profile is written when the site stops).
-  if (process.env.BENCH_SITE_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_SITE_NODE_OPTIONS;
   let database = "embedded (PGlite)";
   if (engine === "postgres") {
     process.env.TEST_DATABASE_URL ??= postgresBase;
@@ -164,7 +161,9 @@ async function startSite(engine: "embedded" | "postgres"): Promise<RunningSite &
     env = { ...env, DATABASE_URL: created.url };
     database = "PostgreSQL";
   }
-  const site = await startSiteProcess(env);
+  // To see where the site's time goes under a scenario, e.g. BENCH_SITE_NODE_FLAGS="--cpu-prof
+  // --cpu-prof-dir=/tmp/profiles" (a profile is written when the site stops).
+  const site = await startSiteProcess(env, process.env.BENCH_SITE_NODE_FLAGS?.split(" ").filter(Boolean));
   running.push(site);
   return { ...site, database };
 }

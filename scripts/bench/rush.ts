@@ -186,6 +186,7 @@ export async function rushScenario(
     confirmation: [] as number[],
   };
   const intervals: [number, number][] = [];
+  const trace: [string, number, number, number][] = [];
   const paidAt: number[] = [];
   const paidRefs: string[] = [];
   let challengesSolved = 0;
@@ -204,6 +205,7 @@ export async function rushScenario(
     const text = await response.text();
     const end = performance.now();
     timings[kind].push(end - t);
+    if (process.env.RUSH_TRACE) trace.push([kind, Math.round(t - started), Math.round(end - t), response.status]);
     intervals.push([t, end]);
     let json: Record<string, unknown> = {};
     try {
@@ -271,6 +273,11 @@ export async function rushScenario(
     await pool.close();
   }
   const ended = performance.now();
+  if (process.env.RUSH_TRACE)
+    (await import("node:fs")).writeFileSync(
+      process.env.RUSH_TRACE + "-" + site.database.split(" ")[0] + ".json",
+      JSON.stringify(trace),
+    );
   const siteCpuMs = site.cpuMs() - cpuBefore;
 
   // The sale, as staff see it: every valid ticket, by booking.

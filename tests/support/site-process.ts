@@ -42,9 +42,13 @@ export const productionNodeFlags: string[] = (() => {
  * embedded database with every migration applied (`newSiteDataDir`), as the site's first start
  * would leave it; a DATA_DIR given is used as it is.
  */
-export async function startSiteProcess(env: Record<string, string> = {}): Promise<RunningSite> {
+export async function startSiteProcess(
+  env: Record<string, string> = {},
+  /** More options for node, after `npm start`'s (the benchmark's CPU profile). */
+  nodeFlags: string[] = [],
+): Promise<RunningSite> {
   const dataDir = env.DATA_DIR ?? (await newSiteDataDir());
-  const child = spawn(process.execPath, [...productionNodeFlags, "build/server/index.js"], {
+  const child = spawn(process.execPath, [...productionNodeFlags, ...nodeFlags, "build/server/index.js"], {
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",

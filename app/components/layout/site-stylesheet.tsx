@@ -6,8 +6,8 @@ import stylesheet from "~/styles/app.css?url";
  * first paint then waits for no second request, which on a phone's slow connection is most of it.
  * The server provides the text (app/styles/inline-stylesheet.server.ts, whose hash the
  * Content-Security-Policy names); in the browser it is read back from the page the server sent,
- * so hydration matches and the text is not in the scripts as well. Without it (the development
- * server, where Vite updates the stylesheet in place) the page links the file.
+ * so hydration matches and the text is not in the scripts as well. The development server links
+ * the file instead, so that Vite can update it in place.
  */
 export const SiteStylesheetContext = createContext(
   typeof document === "undefined" ? "" : (document.querySelector("style[data-site]")?.textContent ?? ""),
@@ -16,7 +16,7 @@ export const SiteStylesheetContext = createContext(
 export function SiteStylesheet() {
   const text = useContext(SiteStylesheetContext);
   // The text is the build's own stylesheet, not anything a visitor or member of staff wrote.
-  if (text) return <style data-site="" dangerouslySetInnerHTML={{ __html: text }} />;
+  if (text || !import.meta.env.DEV) return <style data-site="" dangerouslySetInnerHTML={{ __html: text }} />;
   // With a precedence, React writes the link before the tags it gathers at the top of <head> (the
   // scripts' modulepreloads among them), where a plain <link> would come after all of them.
   return <link rel="stylesheet" href={stylesheet} precedence="default" />;
