@@ -7,7 +7,7 @@ import { ContentStore } from "~/features/content/store.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { runBookingRefunds } from "~/features/booking/cancellation.server";
 import type { RefundDeps } from "~/features/booking/refunds.server";
-import { settleExpiredHolds } from "~/features/booking/booking.server";
+import { EarlyRefusals, settleExpiredHolds } from "~/features/booking/booking.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
@@ -45,6 +45,8 @@ export interface Services {
   contentStore: ContentStore;
   /** Live ticket counts for the events pages. */
   availability: AvailabilityFeed;
+  /** Checkout starts that could hold nothing, answered from the last reading while it holds (decision 042). */
+  earlyRefusals: EarlyRefusals;
   /** Stripe when its keys are set, else the offline test card provider. */
   payments: PaymentProvider;
   /** Delivers queued e-mails (receipts) with retries. */
@@ -158,6 +160,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       content: currentContent,
       contentStore,
       availability,
+      earlyRefusals: new EarlyRefusals(() => availability.changes),
       payments,
       outbox,
       office,

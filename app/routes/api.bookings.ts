@@ -10,7 +10,8 @@ import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 // unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
 // challenge (`challenge`, from GET /api/challenge): 429 or 403 challenge-required, nothing held.
 // A start that could not hold anything anyway (sold out, all seats in checkouts, a closed event)
-// is answered so first, with no challenge to solve (decision 037).
+// is answered so first, with no challenge to solve (decision 037), from the event's last reading
+// while nothing has changed since (decision 042).
 export const loader = onlyAllows("POST");
 
 export const action = ({ request, context }: Route.ActionArgs) =>
@@ -23,7 +24,11 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const ticket = validateTicketInformation(input);
     // A visitor replacing their own attempt may need the seats it holds: counted after its release.
     if (ticket.ok && input.replaces == null) {
-      const refusal = await checkoutRefusal(deps.db, { eventId, quantity: ticket.data.quantity }, now);
+      const asked = { eventId, quantity: ticket.data.quantity };
+      // Tests of the routes alone hand them no kept readings.
+      const refusal = context.services.earlyRefusals
+        ? await context.services.earlyRefusals.refusal(deps.db, asked, now)
+        : await checkoutRefusal(deps.db, asked, now);
       if (refusal) throw refusal;
     }
     const clientKey = await guardPaymentStart(

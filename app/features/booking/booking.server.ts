@@ -91,6 +91,57 @@ export async function checkoutRefusal(
   return eventRefusal(found?.event, found?.seats, input.quantity, now);
 }
 
+/** What `checkoutRefusal` read of an event, and when. */
+interface KnownSeats {
+  found: Awaited<ReturnType<typeof eventWithSeats>>;
+  /** The count of announced changes when it was read (`EarlyRefusals`). */
+  changes: number;
+  readAt: number;
+}
+
+/**
+ * `checkoutRefusal` with the last reading of each event kept, for a rush (decision 042): a thousand
+ * people starting checkouts for the same event in a few seconds are nine hundred reads of the same
+ * counts. A reading answers again only while it is certainly still true: no change to seats or
+ * events has been announced since (`changes`, the live feed's count of them, which covers every
+ * process on the database), the first of its holds has not run out (holds run out without an
+ * announcement), and it is less than `maxAgeMs` old, so that even a change nobody announced is
+ * seen within a second. It only ever refuses or lets through to the locked count, as the reading
+ * from the database would.
+ */
+export class EarlyRefusals {
+  private readonly known = new Map<string, KnownSeats>();
+
+  constructor(
+    private readonly changes: () => number,
+    private readonly limits = { maxAgeMs: 1_000, maxEvents: 1_000 },
+  ) {}
+
+  async refusal(db: Queryable, input: { eventId: string; quantity: number }, now: Date): Promise<AppError | undefined> {
+    if (!isUuid(input.eventId)) return eventRefusal(undefined, undefined, input.quantity, now);
+    let kept = this.known.get(input.eventId);
+    if (!kept || !this.stillTrue(kept, now)) {
+      // Counted before reading: a change announced while the query runs makes the reading old.
+      const changes = this.changes();
+      kept = { found: await eventWithSeats(db, input.eventId, now), changes, readAt: now.getTime() };
+      this.known.delete(input.eventId);
+      if (this.known.size >= this.limits.maxEvents) this.known.delete(this.known.keys().next().value!);
+      this.known.set(input.eventId, kept);
+    }
+    return eventRefusal(kept.found?.event, kept.found?.seats, input.quantity, now);
+  }
+
+  private stillTrue(kept: KnownSeats, now: Date) {
+    const heldUntil = kept.found?.seats.heldUntil;
+    return (
+      kept.changes === this.changes() &&
+      now.getTime() - kept.readAt < this.limits.maxAgeMs &&
+      now.getTime() >= kept.readAt &&
+      (!heldUntil || now < heldUntil)
+    );
+  }
+}
+
 /**
  * Starts a payment attempt: checks the ticket information with the form's rules, holds the seats
  * (atomically: the event row is locked while seats are counted, so two checkouts can never take the

@@ -241,6 +241,14 @@ export class AvailabilityFeed {
     return this.listeners.size;
   }
 
+  /**
+   * How many changes to seats or events have been announced (by any process on the database) or
+   * holds run out since the feed started: a reading taken at one count is known to be old at another.
+   */
+  get changes() {
+    return this.version;
+  }
+
   private recount(): Promise<void> {
     const run = this.recounting.then(async () => {
       const version = this.version;
