@@ -11,6 +11,8 @@
 //   memory  the site's resident memory after start and after the page benchmark
 //   js      the compressed JavaScript a first visit to / downloads
 //   start   a restart on an up-to-date build: from `npm start`'s build check to the first page
+//   order   one paid order at a time: each step's time and the site's CPU per order (the most paid
+//           orders a second one core could settle), on a site of its own (scripts/bench/order.ts)
 //   rush    1,000 buyers for 100 seats, 50 at a time, solving the payment check when asked and
 //           paying for their holds (scripts/bench/rush.ts)
 //   feed    10,000 subscribers to the live feed: memory per subscriber, sale-to-update times
@@ -36,9 +38,10 @@ import { newSiteDataDir, staffAccount, startSiteProcess, type RunningSite } from
 import { feedScenario } from "./bench/feed";
 import { lighthouseScenario } from "./bench/lighthouse";
 import { nginxPath, startNginx, type RunningNginx, type SavedPage } from "./bench/nginx";
-import { rushScenario } from "./bench/rush";
+import { orderScenario } from "./bench/order";
+import { rushScenario, signedInCookie } from "./bench/rush";
 
-const all = ["pages", "memory", "js", "start", "rush", "feed", "lighthouse"] as const;
+const all = ["pages", "memory", "js", "start", "order", "rush", "feed", "lighthouse"] as const;
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 const scenarios = new Set<string>(asked.length > 0 ? asked : all);
 const load = {
@@ -422,6 +425,21 @@ try {
     );
   }
   if (scenarios.has("start")) results.start = await startScenario();
+  if (scenarios.has("order")) {
+    // A site of its own for each database: its 55 starts would count towards the rush's spike.
+    const costs = [];
+    for (const engine of postgresBase ? (["embedded", "postgres"] as const) : (["embedded"] as const)) {
+      const fresh = await startSite(engine);
+      costs.push(
+        await orderScenario(
+          { url: fresh.url, database: fresh.database, cpuMs: () => cpuMs(fresh.process.pid!) },
+          { cookie: await signedInCookie(fresh.url, staffAccount), table },
+        ),
+      );
+      await fresh.stop();
+    }
+    results.order = costs;
+  }
   if (scenarios.has("rush")) {
     const rushOf = (running: RunningSite & { database: string }) =>
       rushScenario(

@@ -133,7 +133,7 @@ function unionMs(intervals: [number, number][], from: number, to: number): numbe
   return total;
 }
 
-async function signedInCookie(url: string, staff: { email: string; password: string }): Promise<string> {
+export async function signedInCookie(url: string, staff: { email: string; password: string }): Promise<string> {
   const response = await fetch(url + "/api/admin/session", {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: url },
