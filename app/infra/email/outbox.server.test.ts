@@ -9,7 +9,7 @@ import { testClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { TestSmtpServer } from "../../../tests/support/smtp";
 import type { DatabaseHandle } from "../db/database.server";
-import { folderMailer, smtpMailer } from "./mailer.server";
+import { folderMailer, smtpMailer, type Mailer } from "./mailer.server";
 import { OutboxWorker, queueMail, retryDelaySeconds } from "./outbox.server";
 
 const receipt = {
@@ -35,6 +35,33 @@ describe.each(engines)("the outbox on %s", (engine) => {
   afterEach(async () => {
     await smtp.stop();
     await database.close();
+  });
+
+  it("workers delivering at the same moment send each e-mail once", async () => {
+    const clock = testClock("2026-11-22T10:00:00Z");
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      describe: () => "a list",
+      async send(message) {
+        // Each send takes a moment, so the other workers claim while it is out.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        sent.push(message.subject);
+      },
+    };
+    for (const about of ["1", "2", "3", "4", "5"]) {
+      await queueMail(database.db, {
+        kind: "booking-receipt",
+        about,
+        message: { ...receipt, subject: `Booking ${about}` },
+        now: clock.now(),
+      });
+    }
+    const workers = [1, 2, 3, 4, 5, 6, 7, 8].map(() => new OutboxWorker(database.db, mailer, clock));
+    await Promise.all(workers.flatMap((worker) => [worker.deliverDue(), worker.deliverDue()]));
+    expect(sent.sort()).toEqual(["Booking 1", "Booking 2", "Booking 3", "Booking 4", "Booking 5"]);
+    const rows = await database.db.select().from(outbox);
+    expect(rows.every((row) => row.sentAt !== null && row.attempts === 1)).toBe(true);
+    await Promise.all(workers.map((worker) => worker.stop()));
   });
 
   it("keeps an e-mail while the SMTP server is down, survives a restart, and delivers it once when it is up", async () => {

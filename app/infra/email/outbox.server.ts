@@ -127,24 +127,22 @@ export class OutboxWorker {
   private async deliverOne(which?: string | { id: string }): Promise<DeliveryResult | undefined> {
     const only =
       which === undefined ? [] : typeof which === "string" ? [eq(outbox.dedupeKey, which)] : [eq(outbox.id, which.id)];
-    // Claim one e-mail in a short transaction (a lease of two minutes), then send outside it: a slow
-    // mail server must not hold a lock, and on the embedded database it would stall every query.
+    // Claim one e-mail with a lease of two minutes, in one statement (the oldest due one, skipping
+    // any another worker is claiming), then send outside any transaction: a slow mail server must
+    // not hold a lock, and on the embedded database it would stall every query.
     const now = this.now();
-    const row = await this.db.transaction(async (tx) => {
-      const [due] = await tx
-        .select()
-        .from(outbox)
-        .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, now), ...only))
-        .orderBy(asc(outbox.nextAttemptAt))
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!due) return undefined;
-      await tx
-        .update(outbox)
-        .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
-        .where(eq(outbox.id, due.id));
-      return due;
-    });
+    const due = this.db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, now), ...only))
+      .orderBy(asc(outbox.nextAttemptAt))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    const [row] = await this.db
+      .update(outbox)
+      .set({ nextAttemptAt: new Date(now.getTime() + leaseMs) })
+      .where(eq(outbox.id, sql`(${due})`))
+      .returning();
     if (!row) return undefined;
     try {
       const stored = mailMessageSchema.safeParse(row.payload);
