@@ -5,8 +5,9 @@ import { eventWithSeats, holdCounts, holdSettlingMs, seatsOf, type SeatCount } f
 import { AppError } from "~/lib/errors";
 import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import { isUuid } from "~/lib/ids";
-import { queueMail } from "~/infra/email/outbox.server";
-import { announceChange } from "~/infra/live/changes.server";
+import { mailInsert, queueMail } from "~/infra/email/outbox.server";
+import { announceChange, changeNotice } from "~/infra/live/changes.server";
+import { writeTogether } from "~/infra/db/write-together.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
 import { checkHoldLimits } from "./hold-limits.server";
@@ -40,7 +41,12 @@ async function seatsTaken(tx: Queryable, eventId: string, now: Date, except?: st
 }
 
 async function record(tx: Queryable, bookingRef: string, status: string, note: string, at: Date) {
-  await tx.insert(bookingHistory).values({ bookingRef, status, note, at });
+  await historyInsert(tx, bookingRef, status, note, at);
+}
+
+/** `record`'s insert, not yet run: for writes sent together (writeTogether). */
+function historyInsert(tx: Queryable, bookingRef: string, status: string, note: string, at: Date) {
+  return tx.insert(bookingHistory).values({ bookingRef, status, note, at });
 }
 
 type EventRow = typeof events.$inferSelect;
@@ -205,23 +211,29 @@ export async function startBooking(
     const holdExpiresAt = new Date(
       Math.min(now.getTime() + holdMinutes * 60_000, firstHeldAt.getTime() + maxHeldMinutes * 60_000),
     );
-    await tx.insert(bookings).values({
-      clientKey,
-      firstHeldAt,
-      bookingRef,
-      eventId: event.id,
-      holderName: name,
-      email,
-      quantity,
-      amountPence,
-      status: "held",
-      holdExpiresAt,
-      provider: deps.payments.name,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await record(tx, bookingRef, "held", `${quantity} seat(s) held until ${holdExpiresAt.toISOString()}`, now);
-    await announceChange(tx, "availability");
+    // The booking, its history and the notice in one statement, while the event's row is locked.
+    await writeTogether(
+      tx,
+      [
+        tx.insert(bookings).values({
+          clientKey,
+          firstHeldAt,
+          bookingRef,
+          eventId: event.id,
+          holderName: name,
+          email,
+          quantity,
+          amountPence,
+          status: "held",
+          holdExpiresAt,
+          provider: deps.payments.name,
+          createdAt: now,
+          updatedAt: now,
+        }),
+        historyInsert(tx, bookingRef, "held", `${quantity} seat(s) held until ${holdExpiresAt.toISOString()}`, now),
+      ],
+      changeNotice("availability"),
+    );
     return { event, amountPence, holdExpiresAt };
   });
 
@@ -452,47 +464,50 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       await record(tx, bookingRef, "refund_pending", refundReasons[reason], now);
       return { outcome: "refund", booking: updated! } as const;
     }
-    const [updated] = await tx
-      .update(bookings)
-      // The card is kept for the receipt (and a receipt sent again): brand and last four digits only.
-      .set({
-        status: "paid",
-        paidAt,
-        cardBrand: payment.card?.brand,
-        cardLast4: payment.card?.last4,
-        updatedAt: now,
-      })
-      .where(eq(bookings.bookingRef, bookingRef))
-      .returning();
-    await tx.insert(tickets).values({
-      ticketHolderName: locked.holderName,
-      email: locked.email,
-      eventId: locked.eventId,
-      bookingRef,
-      isValid: true,
-      quantity: locked.quantity,
-      dateSold: paidAt,
-    });
-    await record(
-      tx,
-      bookingRef,
-      "paid",
-      locked.holdExpiresAt > now
-        ? "Payment succeeded"
-        : holdValid
-          ? inTime
-            ? "Payment succeeded in time, confirmed after the hold's end while its seats were kept for it"
-            : "Payment succeeded after the hold's end, while its seats were kept for its payment"
-          : inTime
-            ? "Payment succeeded in time, confirmed after the hold had run out; seats were still free"
-            : "Payment succeeded after the hold expired; seats were still free",
-      now,
-    );
     const receiptNow = receiptOf(locked, event!, paidAt);
     const receipt = prepared?.said === receiptNow.said ? prepared.message : await receiptNow.make();
-    await queueMail(tx, { kind: "booking-receipt", about: bookingRef, message: receipt, now });
-    await announceChange(tx, "availability");
-    return { outcome: "paid", booking: updated!, firstTime: true } as const;
+    // The card is kept for the receipt (and a receipt sent again): brand and last four digits only.
+    const card = {
+      ...(payment.card?.brand !== undefined && { cardBrand: payment.card.brand }),
+      ...(payment.card?.last4 !== undefined && { cardLast4: payment.card.last4 }),
+    };
+    const paid = { status: "paid", paidAt, ...card, updatedAt: now };
+    // The booking paid, its ticket, its history, its receipt and the notice: one statement, while
+    // the booking's and the event's rows are locked.
+    await writeTogether(
+      tx,
+      [
+        tx.update(bookings).set(paid).where(eq(bookings.bookingRef, bookingRef)),
+        tx.insert(tickets).values({
+          ticketHolderName: locked.holderName,
+          email: locked.email,
+          eventId: locked.eventId,
+          bookingRef,
+          isValid: true,
+          quantity: locked.quantity,
+          dateSold: paidAt,
+        }),
+        historyInsert(
+          tx,
+          bookingRef,
+          "paid",
+          locked.holdExpiresAt > now
+            ? "Payment succeeded"
+            : holdValid
+              ? inTime
+                ? "Payment succeeded in time, confirmed after the hold's end while its seats were kept for it"
+                : "Payment succeeded after the hold's end, while its seats were kept for its payment"
+              : inTime
+                ? "Payment succeeded in time, confirmed after the hold had run out; seats were still free"
+                : "Payment succeeded after the hold expired; seats were still free",
+          now,
+        ),
+        mailInsert(tx, { kind: "booking-receipt", about: bookingRef, message: receipt, now }),
+      ],
+      changeNotice("availability"),
+    );
+    const updated: BookingRow = { ...locked, ...paid };
+    return { outcome: "paid", booking: updated, firstTime: true } as const;
   });
   if (result.outcome === "refund") return finishRefund(deps, result.booking);
   return result;

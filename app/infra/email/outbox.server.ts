@@ -11,11 +11,20 @@ import { mailMessageSchema, type MailMessage, type Mailer } from "./mailer.serve
  * does. Its key (the kind and what it is about) makes a second call for the same thing (a retried
  * webhook) a no-op.
  */
-export async function queueMail(
-  db: Queryable,
-  { kind, about, message, now }: { kind: MailKind; about: string; message: MailMessage; now: Date },
-) {
-  await db
+export async function queueMail(db: Queryable, mail: QueuedMail) {
+  await mailInsert(db, mail);
+}
+
+export interface QueuedMail {
+  kind: MailKind;
+  about: string;
+  message: MailMessage;
+  now: Date;
+}
+
+/** `queueMail`'s insert, not yet run: for a caller that sends it with other writes as one statement. */
+export function mailInsert(db: Queryable, { kind, about, message, now }: QueuedMail) {
+  return db
     .insert(outbox)
     .values({
       kind,

@@ -12,5 +12,10 @@ export type Change = "availability" | "events";
  * database hears it once the change is committed, and not before.
  */
 export async function announceChange(db: Queryable, change: Change) {
-  await db.execute(sql`select pg_notify(${changesChannel}, ${change})`);
+  await db.execute(changeNotice(change));
+}
+
+/** `announceChange`'s statement, not yet run: for a caller that sends it with its writes as one statement. */
+export function changeNotice(change: Change) {
+  return sql`select pg_notify(${changesChannel}, ${change})`;
 }
