@@ -39,7 +39,8 @@ import { feedScenario } from "./bench/feed";
 import { lighthouseScenario } from "./bench/lighthouse";
 import { nginxPath, startNginx, type RunningNginx, type SavedPage } from "./bench/nginx";
 import { orderScenario } from "./bench/order";
-import { rushScenario, signedInCookie } from "./bench/rush";
+import { rushScenario } from "./bench/rush";
+import { signedInCookie } from "./bench/staff-api";
 
 const all = ["pages", "memory", "js", "start", "order", "rush", "feed", "lighthouse"] as const;
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));

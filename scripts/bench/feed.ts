@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { staffAccount, type RunningSite } from "../../tests/support/site-process";
 import type { FromSubscribers, ToSubscribers } from "./feed-subscribers";
+import { createBenchEvent, signedInCookie, testCard } from "./staff-api";
 
 /** Wall-clock milliseconds with a fraction, comparable between processes on one machine. */
 const wallClock = () => performance.timeOrigin + performance.now();
@@ -68,37 +69,14 @@ function raiseOpenFiles(): { soft: number; hard: number } {
   return openFileLimits();
 }
 
-async function signedInCookie(site: RunningSite): Promise<string> {
-  const response = await fetch(site.url + "/api/admin/session", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.url },
-    body: JSON.stringify(staffAccount),
-  });
-  if (response.status !== 204) throw new Error(`Staff sign-in answered ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
-
 async function createEvent(site: RunningSite): Promise<string> {
-  const day = 86_400_000;
-  const created = await fetch(site.url + "/api/admin/events", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.url, Cookie: await signedInCookie(site) },
-    body: JSON.stringify({
-      name: "Live Feed Night",
-      description: "Ten thousand people watching the seats go.",
-      posterImage: "pages/quiz-night",
-      eventDate: new Date(Date.now() + 8 * day).toISOString(),
-      location: "St Mary's Church Hall",
-      ticketCost: 10,
-      totalAvailableTickets: 500,
-      ticketSaleExpiry: new Date(Date.now() + 7 * day).toISOString(),
-    }),
+  const cookie = await signedInCookie(site.url, staffAccount);
+  const event = await createBenchEvent(site.url, cookie, {
+    name: "Live Feed Night",
+    description: "Ten thousand people watching the seats go.",
+    seats: 500,
   });
-  if (created.status !== 201) throw new Error(`Creating the event answered ${created.status}: ${await created.text()}`);
-  return ((await created.json()) as { id: string }).id;
+  return event.id;
 }
 
 /** One buyer holds a seat and pays with the offline test card; resolves with when the payment was asked for. */
@@ -119,7 +97,7 @@ async function sell(site: RunningSite, eventId: string, buyer: number) {
   const paid = await fetch(site.url + "/api/payments/offline/confirm", {
     method: "POST",
     headers,
-    body: JSON.stringify({ clientSecret, card: { number: "4242424242424242", expiry: "12/34", cvc: "123" } }),
+    body: JSON.stringify({ clientSecret, card: testCard() }),
   });
   const answered = wallClock();
   if (paid.status !== 200) throw new Error(`A payment answered ${paid.status}: ${await paid.text()}`);

@@ -13,6 +13,8 @@ export interface OrderSite {
   cpuMs(): number;
 }
 
+import { createBenchEvent, testCard } from "./staff-api";
+
 type Table = (title: string, header: string[], rows: (string | number)[][]) => void;
 
 const orders = { warmUp: 5, measured: 50 };
@@ -20,28 +22,12 @@ const steps = ["start", "payment", "confirmation"] as const;
 type Step = (typeof steps)[number];
 
 export async function orderScenario(site: OrderSite, { cookie, table }: { cookie: string; table: Table }) {
-  const day = 86_400_000;
-  const created = await fetch(site.url + "/api/admin/events", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.url, Cookie: cookie },
-    body: JSON.stringify({
-      name: "One at a Time",
-      description: "Buyers who come one after another.",
-      posterImage: "pages/quiz-night",
-      eventDate: new Date(Date.now() + 8 * day).toISOString(),
-      location: "St Mary's Church Hall",
-      ticketCost: 10,
-      totalAvailableTickets: 500,
-      ticketSaleExpiry: new Date(Date.now() + 7 * day).toISOString(),
-    }),
+  const event = await createBenchEvent(site.url, cookie, {
+    name: "One at a Time",
+    description: "Buyers who come one after another.",
+    seats: 500,
   });
-  if (created.status !== 201) throw new Error(`Creating the event answered ${created.status}`);
-  const { id: eventId } = (await created.json()) as { id: string };
-  const card = {
-    number: "4242 4242 4242 4242",
-    expiry: `12 / ${String((new Date().getUTCFullYear() + 1) % 100).padStart(2, "0")}`,
-    cvc: "123",
-  };
+  const card = testCard();
   const wall: Record<Step, number[]> = { start: [], payment: [], confirmation: [] };
   const cpu: Record<Step, number> = { start: 0, payment: 0, confirmation: 0 };
 
@@ -72,7 +58,7 @@ export async function orderScenario(site: OrderSite, { cookie, table }: { cookie
         fetch(site.url + "/api/bookings", {
           method: "POST",
           headers,
-          body: JSON.stringify({ eventId, ...buyer, quantity: 1 }),
+          body: JSON.stringify({ eventId: event.id, ...buyer, quantity: 1 }),
         }),
       ),
     ) as { bookingRef: string; clientSecret: string };
@@ -84,10 +70,10 @@ export async function orderScenario(site: OrderSite, { cookie, table }: { cookie
       }),
     );
     const params = new URLSearchParams({
-      eventId,
-      eventName: "One at a Time",
-      eventLoaction: "St Mary's Church Hall",
-      eventDate: new Date(Date.now() + 8 * day).toISOString(),
+      eventId: event.id,
+      eventName: event.name,
+      eventLoaction: event.location,
+      eventDate: event.eventDate,
       bookingRef: started.bookingRef,
       ticketCost: "10.00",
       ticketQuantity: "1",

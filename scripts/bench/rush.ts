@@ -15,6 +15,7 @@
 // checked through the staff API: exactly as many seats sold as the event has, none twice.
 import os from "node:os";
 import { Worker } from "node:worker_threads";
+import { createBenchEvent, signedInCookie, testCard } from "./staff-api";
 
 export const rush = { buyers: 1_000, seats: 100, atOnce: 50 };
 
@@ -133,49 +134,18 @@ function unionMs(intervals: [number, number][], from: number, to: number): numbe
   return total;
 }
 
-export async function signedInCookie(url: string, staff: { email: string; password: string }): Promise<string> {
-  const response = await fetch(url + "/api/admin/session", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: url },
-    body: JSON.stringify(staff),
-  });
-  if (response.status !== 204) throw new Error(`Staff sign-in answered ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
-}
-
 export async function rushScenario(
   site: RushSite,
   { staff, table }: { staff: { email: string; password: string }; table: Table },
 ) {
   const cookie = await signedInCookie(site.url, staff);
-  const day = 86_400_000;
-  const event = {
+  const event = await createBenchEvent(site.url, cookie, {
     name: "Ticket Rush",
     description: "A hundred seats and a thousand people who want one.",
-    posterImage: "pages/quiz-night",
-    eventDate: new Date(Date.now() + 8 * day).toISOString(),
-    location: "St Mary's Church Hall",
-    ticketCost: 10,
-    totalAvailableTickets: rush.seats,
-    ticketSaleExpiry: new Date(Date.now() + 7 * day).toISOString(),
-  };
-  const created = await fetch(site.url + "/api/admin/events", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: site.url, Cookie: cookie },
-    body: JSON.stringify(event),
+    seats: rush.seats,
   });
-  if (created.status !== 201) throw new Error(`Creating the event answered ${created.status}: ${await created.text()}`);
-  const { id: eventId } = (await created.json()) as { id: string };
-
-  // A card expiring next year, whatever today is.
-  const card = {
-    number: "4242 4242 4242 4242",
-    expiry: `12 / ${String((new Date().getUTCFullYear() + 1) % 100).padStart(2, "0")}`,
-    cvc: "123",
-  };
+  const eventId = event.id;
+  const card = testCard();
   const pool = new SolverPool(os.cpus().length);
   const answers = new Map<string, number>();
   const count = (key: string) => answers.set(key, (answers.get(key) ?? 0) + 1);
