@@ -2,7 +2,8 @@
 // ahead and a year behind (faketime), so a test or a rule that depends on today's date fails
 // here rather than on some future morning. With TEST_DATABASE_URL the PostgreSQL server keeps
 // the real time: the site must agree with itself even when its database's clock does not.
-// CI runs it after `npm test` (.ci/run); docs/decisions/009-one-clock.md says why.
+// `npm test` runs it beside the browser tests (docs/decisions/044-the-clock-check-beside-the-browser-tests.md);
+// docs/decisions/009-one-clock.md says why it exists.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
@@ -58,11 +59,8 @@ for (const { offset, status, report } of runs) {
 if (failures.length > 0) console.log(`\nFailed with the clock moved:\n${failures.join("\n")}`);
 console.log(`\nclock: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 
-// After `npm test` in CI, one closing line for everything that ran.
-const suite = readJson<{ passed: number; failed: number; skipped: number }>("reports/summary.json");
-if (suite) {
-  console.log(`\n${suite.passed + passed} passed, ${suite.failed + failed} failed, ${suite.skipped + skipped} skipped`);
-}
+// For `npm test`, which runs this beside the browser tests and closes with the total of both.
+fs.writeFileSync("reports/clock-summary.json", JSON.stringify({ passed, failed, skipped, failures }));
 process.exit(failed === 0 ? 0 : 1);
 
 function readJson<T>(file: string): T | undefined {
