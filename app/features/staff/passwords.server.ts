@@ -11,7 +11,18 @@ const scrypt = promisify(crypto.scrypt) as (
 ) => Promise<Buffer>;
 
 // scrypt with OWASP's recommended cost (N=2^17, r=8, p=1): about 0.1-0.3 s a guess on one core.
-const cost = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 };
+const siteCost = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 };
+let cost = siteCost;
+
+/**
+ * For the unit and integration tests only (tests/support/vitest-setup.ts): new passwords hashed at
+ * N=2^12, so that a test that makes staff accounts and signs them in does not spend most of its time
+ * hashing (a quarter of a second a hash at the site's cost). A hash names its own cost and is checked
+ * at it, so everything else is the same. The site never calls this; one test checks the site's cost.
+ */
+export function hashCheaplyInTests(cheap: boolean) {
+  cost = cheap ? { ...siteCost, N: 2 ** 12 } : siteCost;
+}
 const keyLength = 32;
 
 /**

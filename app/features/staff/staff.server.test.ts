@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { staffUsers } from "../../../db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
+import { hashCheaplyInTests } from "./passwords.server";
 import {
   StaffAccountError,
   authenticate,
@@ -25,8 +26,14 @@ describe.each(engines)("staff accounts on %s", (engine) => {
   });
   afterEach(() => database.close());
 
-  it("stores the password hashed, never as given", async () => {
-    await createStaffUser(database.db, "Trustee@Example.org", password, now);
+  it("stores the password hashed at OWASP's cost, never as given", async () => {
+    // The site's own cost, not the tests' cheaper one (tests/support/vitest-setup.ts).
+    hashCheaplyInTests(false);
+    try {
+      await createStaffUser(database.db, "Trustee@Example.org", password, now);
+    } finally {
+      hashCheaplyInTests(true);
+    }
     const [row] = await database.db.select().from(staffUsers);
     expect(row!.email).toBe("trustee@example.org");
     expect(row!.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
