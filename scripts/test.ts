@@ -1,8 +1,8 @@
 // `npm test`: every test. Types and lint, unit and integration tests (Vitest, on PGlite and, when
 // TEST_DATABASE_URL is set, PostgreSQL), then the production build and the browser tests
 // (Playwright in Chromium), with the unit and integration tests again under a clock moved a year
-// each way (`npm run test:clock`, faketime) running beside them: the browser tests leave a third
-// of two cores idle, waiting on pages and servers (docs/decisions/044-the-clock-check-beside-the-browser-tests.md).
+// each way (`npm run test:clock`, faketime) running beside all of it at a lower priority: the other
+// stages leave a third of two cores idle, waiting on pages, servers and databases (docs/decisions/044-the-clock-check-beside-the-browser-tests.md).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { chromiumInstallHint, findChromium } from "../tests/support/chromium";
@@ -31,6 +31,17 @@ function run(label: string, command: string, args: string[]): boolean {
 
 fs.rmSync("reports", { recursive: true, force: true });
 fs.mkdirSync("reports", { recursive: true });
+// The clock check from the start, beside everything else; its log is printed when it ends (a
+// file, not a pipe: the runs below block this process until they end).
+console.log("\n=== Unit and integration tests with the clock moved a year each way: started beside the rest ===");
+const clockStarted = performance.now();
+const clockLog = fs.openSync("reports/clock.log", "w");
+// At a lower priority (nice 10, inherited by everything it starts): the browser tests wait on
+// their servers' answers in real time, and have the cores first; the clock check takes the rest.
+const clockChild = spawn("nice", ["-n", "10", process.execPath, "--import", "tsx", "scripts/test-clock.ts"], {
+  stdio: ["ignore", clockLog, clockLog],
+});
+const clockDone = new Promise<boolean>((resolve) => clockChild.once("close", (status) => resolve(status === 0)));
 // Lint carries the rules the code relies on (one-way imports, one clock), so it runs with the tests.
 const checked =
   run("Types (tsc)", "npm", ["run", "typecheck", "--silent"]) &&
@@ -41,17 +52,6 @@ const unit = run("Unit and integration tests (Vitest)", bin("vitest"), [
   "--reporter=json",
   "--outputFile.json=reports/unit.json",
 ]);
-// The clock check from here on, beside the build and the browser tests; its log is printed when
-// it ends (a file, not a pipe: the runs below block this process until they end).
-console.log("\n=== Unit and integration tests with the clock moved a year each way: started beside the rest ===");
-const clockStarted = performance.now();
-const clockLog = fs.openSync("reports/clock.log", "w");
-// At a lower priority (nice 10, inherited by everything it starts): the browser tests wait on
-// their servers' answers in real time, and have the cores first; the clock check takes the rest.
-const clockChild = spawn("nice", ["-n", "10", process.execPath, "--import", "tsx", "scripts/test-clock.ts"], {
-  stdio: ["ignore", clockLog, clockLog],
-});
-const clockDone = new Promise<boolean>((resolve) => clockChild.once("close", (status) => resolve(status === 0)));
 const built = run("Production build", "npm", ["run", "build", "--silent"]);
 const e2e = built && run(`Browser tests (Playwright, ${browser})`, bin("playwright"), ["test"]);
 const clock = await clockDone;
