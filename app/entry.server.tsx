@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, Transform, pipeline } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/components/layout/nonce";
@@ -44,6 +44,35 @@ export function handleDataRequest(response: Response, { context }: { context: Ap
 // so that Vite can update it in place.
 const pageStylesheet = import.meta.env.DEV ? "" : inlineStylesheet.text;
 
+/**
+ * The page's scripts are asked for by its own module script at the end of <body>, not by
+ * `<link rel="modulepreload">` tags at the top of <head> (decisions 041 and 045): React Router
+ * writes those and React puts them first, so on a slow connection a hundred kilobytes of script
+ * shared the line with the page's pictures, and the browser ran them before it first painted the
+ * content the server had already sent. The page reads and works without its scripts; they come after it, and
+ * the forms keep what was typed in the meantime (app/components/ui/use-early-input.ts).
+ * Only the head is read; the rest passes through as it comes.
+ */
+export function withoutModulePreloads(): Transform {
+  let head = "";
+  let done = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (done) return callback(null, chunk);
+      head += chunk.toString("utf8");
+      const end = head.indexOf("</head>");
+      if (end === -1) return callback();
+      done = true;
+      const text = head.slice(0, end).replace(/<link rel="modulepreload"[^>]*>/g, "") + head.slice(end);
+      head = "";
+      callback(null, Buffer.from(text, "utf8"));
+    },
+    flush(callback) {
+      callback(null, head ? Buffer.from(head, "utf8") : undefined);
+    },
+  });
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -79,7 +108,10 @@ export default function handleRequest(
         },
       });
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      pipe(body);
+      const page = withoutModulePreloads();
+      // A visitor who leaves ends both streams, and React's render with them.
+      pipeline(page, body, () => {});
+      pipe(page);
       resolve(
         new Response(createReadableStreamFromReadable(body), {
           headers: responseHeaders,

@@ -167,6 +167,55 @@ test("the details and the Gift Aid declaration are checked, each field with its 
   expect(await staffDonations(ownSite)).toEqual([]);
 });
 
+test("what a donor types and ticks before the scripts run is kept when they take over (decision 045)", async ({
+  page,
+  ownSite,
+}) => {
+  // The page's scripts are held back until the donor has filled the form in, as on a slow phone
+  // or with the browser's autofill: the server's page has working fields before them.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto("/payment?amount=10.00", { waitUntil: "domcontentloaded" });
+  const f = donationForm(page);
+  await fillDonor(page);
+  await f.giftAid.check();
+  await fillCard(page, "4242 4242 4242 4242");
+  // Before the scripts, ticking Gift Aid opens nothing and the card cannot be paid.
+  await expect(f.firstName).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Loading..." })).toBeDisabled();
+  release();
+
+  // Once the scripts run, the form works from what is in its fields: Gift Aid's details open,
+  // with the first name and surname taken from the name typed before.
+  await expect(f.firstName).toHaveValue("Amina");
+  await expect(f.surname).toHaveValue("Mushi");
+  await expect(f.name).toHaveValue("Amina Mushi");
+  await expect(page.getByRole("region", { name: "Your donation" })).toContainText("Gift Aid from HMRC£2.50");
+  await f.pay.click();
+  // Only what is really missing is reported: not the name or e-mail typed before the scripts.
+  await expect(page.getByText("Please enter your house name or number for Gift Aid.")).toBeVisible();
+  await expect(page.getByText(/^Invalid name/)).toHaveCount(0);
+  await expect(page.getByText(/^Invalid email/)).toHaveCount(0);
+  await f.house.fill("Rose Cottage");
+  await f.postcode.fill("SW1A 1AA");
+  await page.getByLabel("This donation only").check();
+  // The card typed before the scripts pays.
+  await f.pay.click();
+  await expect(page.getByRole("heading", { name: "Thank you for your donation!" })).toBeVisible();
+  const [donation, ...others] = await staffDonations(ownSite);
+  expect(others).toEqual([]);
+  expect(donation).toMatchObject({
+    status: "paid",
+    name: "Amina Mushi",
+    email: "amina@example.org",
+    giftAid: { firstName: "Amina", surname: "Mushi", postcode: "SW1A 1AA" },
+  });
+});
+
 sharedSiteTest.describe("with a mail server on loopback", () => {
   sharedSiteTest.slow();
   sharedSiteTest.use({ allowedConsoleErrors: [/status of 402 \(Payment Required\)/] });

@@ -1,4 +1,5 @@
-import { useEffect, useImperativeHandle, useState, type Ref } from "react";
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
+import { useEarlyValue } from "~/components/ui/use-early-input";
 import { cardProblem } from "~/lib/test-cards";
 import { unexpectedError, type CardFormHandle } from "./card-form";
 
@@ -70,10 +71,13 @@ function CardField(props: {
   onChange(value: string): void;
 }) {
   const id = `card-${props.name}`;
+  const ref = useRef<HTMLInputElement>(null);
+  useEarlyValue(ref, props.value, props.onChange);
   return (
     <div className="field">
       <label htmlFor={id}>{props.label}</label>
       <input
+        ref={ref}
         id={id}
         name={props.name}
         inputMode="numeric"

@@ -1,3 +1,6 @@
+import { useRef } from "react";
+import { useEarlyValue } from "./use-early-input";
+
 interface TextFieldProps {
   /** Makes the field's id unique on the page (`<idPrefix>-<name>`). */
   idPrefix: string;
@@ -27,9 +30,12 @@ export function TextField({
   inputMode,
   multiline,
 }: TextFieldProps) {
+  const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  useEarlyValue(ref, value, onChange);
   const id = `${idPrefix}-${name}`;
   const errorId = `${id}-error`;
   const shared = {
+    ref,
     id,
     name,
     value,

@@ -10,6 +10,7 @@ import {
 } from "react";
 import { Form } from "react-router";
 import { Picture } from "~/components/ui/picture";
+import { useEarlyValue } from "~/components/ui/use-early-input";
 import type { FieldErrors } from "~/lib/errors";
 import { imageUrl, notAPictureMessage, uploadSizeProblem, uploadTypes } from "~/lib/images";
 import {
@@ -382,6 +383,8 @@ function ImageField({ node, path, value, label }: FieldProps<"image">) {
   const form = useForm();
   const image = isRecord(value) ? value : {};
   const [src, setSrc] = useState(asText(image.src));
+  const srcField = useRef<HTMLInputElement>(null);
+  useEarlyValue(srcField, src, setSrc);
   const [upload, setUpload] = useState<{ state: "idle" | "sending" | "done" } | { state: "failed"; message: string }>({
     state: "idle",
   });
@@ -453,6 +456,7 @@ function ImageField({ node, path, value, label }: FieldProps<"image">) {
         <label htmlFor={srcMessage.id}>Picture on the site</label>
         {srcMessage.hintText}
         <input
+          ref={srcField}
           id={srcMessage.id}
           name={srcPath}
           type="text"

@@ -1,6 +1,7 @@
 import { useRef, type FormEvent } from "react";
 import { Link } from "react-router";
 import { TextField } from "~/components/ui/text-field";
+import { useEarlyChecked } from "~/components/ui/use-early-input";
 import { useFormFields } from "~/components/ui/use-form-fields";
 import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
@@ -63,6 +64,9 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
   const extraPence = giftAidPence(amountPence);
   // Gift Aid's first name and surname follow Name until the donor types in them; emptied, they follow it again.
   const typedByDonor = useRef({ firstName: false, surname: false });
+
+  const giftAidBox = useRef<HTMLInputElement>(null);
+  useEarlyChecked(giftAidBox, values.giftAid, (ticked) => change("giftAid", ticked));
 
   function changeName(name: string) {
     change("name", name);
@@ -173,6 +177,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
           </p>
           <div className="checkbox-field">
             <input
+              ref={giftAidBox}
               id="gift-aid"
               name="giftAid"
               type="checkbox"
