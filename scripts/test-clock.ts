@@ -1,7 +1,8 @@
 // `npm run test:clock`: the unit and integration tests again with the machine's clock a year
 // ahead and a year behind (faketime), so a test or a rule that depends on today's date fails
 // here rather than on some future morning. With TEST_DATABASE_URL the PostgreSQL server keeps
-// the real time: the site must agree with itself even when its database's clock does not.
+// the real time: the site must agree with itself even when its database's clock does not, and
+// the data layer's tests run on PostgreSQL alone (decision 046).
 // `npm test` runs it beside the browser tests (docs/decisions/044-the-clock-check-beside-the-browser-tests.md);
 // docs/decisions/009-one-clock.md says why it exists.
 import { spawn, spawnSync } from "node:child_process";
@@ -91,7 +92,14 @@ function runAt(offset: string): Promise<{ offset: string; status: number | null;
       // Files or filters, for a run of part of the suite: `npm run test:clock -- app/lib`.
       ...process.argv.slice(2),
     ],
-    { stdio: ["ignore", output, output] },
+    {
+      stdio: ["ignore", output, output],
+      // The data layer on PostgreSQL alone when it is there: faketime moves PGlite's clock with the
+      // process's, so only a server on the real time can show a query trusting the database's
+      // now() over the site's clock, and every other date rule runs the same on both engines
+      // (docs/decisions/046-the-clock-check-on-postgresql.md).
+      env: process.env.TEST_DATABASE_URL ? { ...process.env, TEST_ENGINES: "postgres" } : process.env,
+    },
   );
   return new Promise((resolve) => {
     child.once("close", (status) => {

@@ -8,8 +8,17 @@ import { events } from "../../db/schema";
 
 export type Engine = "pglite" | "postgres";
 
-/** The engines this run tests the data layer on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+/**
+ * The engines this run tests the data layer on: PGlite always, PostgreSQL when TEST_DATABASE_URL is
+ * set; TEST_ENGINES (a comma-separated list) keeps only those it names. The clock check runs the data
+ * layer on PostgreSQL alone, the one whose clock faketime does not move
+ * (docs/decisions/046-the-clock-check-on-postgresql.md).
+ */
+export const engines: Engine[] = ((): Engine[] => {
+  const available: Engine[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  const asked = process.env.TEST_ENGINES?.split(",").map((name) => name.trim());
+  return asked ? available.filter((engine) => asked.includes(engine)) : available;
+})();
 
 /**
  * A new, empty, migrated database for one test: an in-memory PGlite, or a new database on the
