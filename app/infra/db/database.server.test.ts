@@ -110,7 +110,12 @@ async function describeDatabase(db: Database) {
   return { tables, columns, constraints, indexes, sequences, types, counts, migrations };
 }
 
-describe("the embedded database", () => {
+// These open PGlite on a real folder: initdb and every migration, in WebAssembly, written to disk.
+// About 4 s on a quiet machine; under the clock check, beside the browser tests on two cores, one
+// took over 30 s. The limit is a bound on a hang, not a wait, so it is generous.
+const onDisk = { timeout: 120_000 };
+
+describe("the embedded database", onDisk, () => {
   const dirs: string[] = [];
   afterAll(() => Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true }))));
 
@@ -126,7 +131,7 @@ describe("the embedded database", () => {
   });
 });
 
-describe("the embedded database's lock", () => {
+describe("the embedded database's lock", onDisk, () => {
   it("refuses a second opening of the same data folder while the first is open, and allows it after", async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-lock-"));
     try {
