@@ -49,6 +49,7 @@ export default [
   route("api/admin/content/:name", "routes/api.admin.content.name.ts"),
   route("api/admin/content/:name/versions", "routes/api.admin.content.name.versions.ts"),
   route("api/admin/content/:name/versions/:id", "routes/api.admin.content.name.versions.id.ts"),
+  route("api/*", "routes/api.not-found.ts"),
   // The staff area (docs/decisions/004-staff-accounts.md): every page but sign-in needs a session.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.ts"),

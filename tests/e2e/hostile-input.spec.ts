@@ -109,6 +109,7 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/images.share.ts": none,
   "routes/sitemap.ts": none,
   "routes/robots.ts": none,
+  "routes/api.not-found.ts": none,
   "routes/not-found.tsx": none,
 };
 

@@ -55,7 +55,7 @@ test("a kept public page's inline scripts run by their hashes, and the page work
   expect(violations).toEqual([]);
 });
 
-test("the stylesheet is written into the page, allowed by its hash, and survives hydration and navigation", async ({
+test("the stylesheet is written into the page, allowed by its hash, and the scripts follow the content", async ({
   page,
 }) => {
   const problems: string[] = [];
@@ -75,10 +75,12 @@ test("the stylesheet is written into the page, allowed by its hash, and survives
     expect(csp, url).not.toContain("unsafe-inline");
     // Applied: the page has the site's colours without asking for a stylesheet file.
     await expect(page.locator("body"), url).toHaveCSS("background-color", "rgb(251, 247, 240)");
+    // The scripts are asked for by the page's module script after the content, not preloaded first.
+    expect(await response!.text(), url).not.toContain('rel="modulepreload"');
   }
   expect(requests.filter((request) => request.type === "stylesheet")).toEqual([]);
-  // The scripts load and take over: the next page comes by a client-side navigation, with no new
-  // document, and the one stylesheet is still there.
+  // The scripts still load and take over: the next page comes by a client-side navigation, with no
+  // new document, and the one stylesheet is still there.
   await expect.poll(() => requests.some((request) => /\/assets\/entry\.client-/.test(request.url))).toBe(true);
   await page.goto("/");
   await expect(page.getByRole("button", { name: "Next slide" })).toBeEnabled();
@@ -196,6 +198,31 @@ test("a bad configuration value stops the start-up with the variable named", asy
   await expect(startSiteProcess({ DATABASE_URL: "mysql://nope" })).rejects.toThrow(
     /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
   );
+});
+
+test("an unknown address under /api/ is the API's JSON 404 for any method; elsewhere, the not-found page", async ({
+  request,
+}) => {
+  for (const [method, url] of [
+    ["GET", "/api/events"],
+    ["GET", "/api/bookings/abc/refund"],
+    ["POST", "/api/no-such-thing"],
+    ["DELETE", "/api/admin/nothing"],
+  ] as const) {
+    const response = await request.fetch(url, { method });
+    expect(response.status(), `${method} ${url}`).toBe(404);
+    expect(response.headers()["content-type"], `${method} ${url}`).toContain("application/json");
+    expect(response.headers()["cache-control"], `${method} ${url}`).toContain("no-store");
+    expect(await response.json(), `${method} ${url}`).toEqual({
+      error: "There is nothing at this address in the API.",
+      code: "not-found",
+    });
+  }
+  // The known API answers as before, and a page address still gets the page.
+  expect((await request.get("/api/content/AboutPage")).status()).toBe(200);
+  const page = await request.get("/no-such-page");
+  expect(page.status()).toBe(404);
+  expect(page.headers()["content-type"]).toContain("text/html");
 });
 
 test("no secret or server-only code reaches the browser bundle", async () => {
