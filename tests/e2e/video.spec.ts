@@ -274,6 +274,11 @@ test.describe("a YouTube video named in content", () => {
       await expect(page.locator("iframe")).toHaveCount(0);
 
       const play = page.getByRole("link", { name: "Play video: Our film" });
+      // The page's scripts come after its content (decision 045): the player opens in the page, and
+      // takes the focus, once React has taken the link over (before, the link opens the player itself).
+      await expect
+        .poll(() => play.evaluate((link) => Object.keys(link).some((key) => key.startsWith("__reactProps"))))
+        .toBe(true);
       await play.focus();
       await page.keyboard.press("Enter");
       const player = page.locator(".video-block iframe");
