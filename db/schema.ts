@@ -544,6 +544,20 @@ export const cardDeclines = pgTable(
 );
 
 /**
+ * Each solved proof-of-work challenge once used for a payment start (decision 026): a challenge is
+ * good for one start, in whichever of the site's processes it arrives (decision 047). Kept until the
+ * challenge's own expiry, after which its signature refuses it anyway.
+ */
+export const spentChallenges = pgTable(
+  "spent_challenges",
+  {
+    nonce: text("nonce").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("spent_challenges_expires_at_idx").on(t.expiresAt)],
+);
+
+/**
  * Every published version of each page's content (`site`, `home`, `about`, ...): the newest of a
  * name is what visitors see. Versions are never changed or deleted; a restore publishes a copy
  * (docs/decisions/031-content-in-the-database.md).

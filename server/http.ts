@@ -1,7 +1,9 @@
+import cluster from "node:cluster";
 import http from "node:http";
 import compression from "compression";
 import express from "express";
 import { logLine, loggedPath, newRequestId } from "../app/infra/log.server";
+import type { Config } from "../app/infra/config.server";
 import type { Site } from "./app.ts";
 import { serveLiveFeedFirst } from "./live-feed.ts";
 import { bodyLimit, requestLog } from "./requests.ts";
@@ -14,6 +16,15 @@ import { bodyLimit, requestLog } from "./requests.ts";
 export function stopOnStartupError(error: Error): never {
   console.error(`The site could not start.\n${error.message}`);
   process.exit(1);
+}
+
+/** The line that says the site is up, and at what address (the tests and the benchmark wait for it). */
+export function listeningLine(config: Config, port: number, how: string) {
+  const demo =
+    config.production && config.demoPayments
+      ? "\nDemonstration payments: test cards only, no real money is charged (decision 028)."
+      : "";
+  return `Kilele Trust site listening at http://localhost:${port} (${how})${demo}`;
 }
 
 export function serveSite(
@@ -60,10 +71,10 @@ export function serveSite(
   server.listen(site.config.port, site.config.host ?? "0.0.0.0", () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : site.config.port;
-    console.log(`Kilele Trust site listening at http://localhost:${port} (${mode})`);
-    if (site.config.production && site.config.demoPayments) {
-      console.log("Demonstration payments: test cards only, no real money is charged (decision 028).");
-    }
+    // One of several processes (decision 047) says so; the first process says when all answer.
+    const oneOf = process.env.SITE_PROCESS;
+    if (cluster.isWorker && oneOf) console.log(`Process ${oneOf} (pid ${process.pid}) is answering on port ${port}.`);
+    else console.log(listeningLine(site.config, port, mode));
   });
   serveLiveFeedFirst(server, site);
 

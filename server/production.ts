@@ -6,21 +6,42 @@
 // they are first imported, and everything below is imported only after this line.
 process.env.NODE_ENV ??= "production";
 
-const { startSite } = await import("./app.ts");
-const { serveSite, stopOnStartupError } = await import("./http.ts");
-const { securityHeaders } = await import("./security-headers.ts");
-const { staticFiles } = await import("./static-files.ts");
-const { inlineStylesheet } = await import("../app/styles/inline-stylesheet.server.ts");
+const cluster = (await import("node:cluster")).default;
+const { getConfig } = await import("../app/infra/config.server.ts");
+const { stopOnStartupError, listeningLine } = await import("./http.ts");
 
-const site = await startSite().catch(stopOnStartupError);
-const development = !site.config.production;
-serveSite(site, development ? "development" : "production", [
-  securityHeaders({
-    production: site.config.production,
-    development: false,
-    stripe: Boolean(site.config.stripe),
-    styles: inlineStylesheet.source,
-  }),
-  staticFiles("build/client"),
-]);
+const config = (() => {
+  try {
+    return getConfig();
+  } catch (error) {
+    return stopOnStartupError(error as Error);
+  }
+})();
+
+if (config.processes > 1 && cluster.isPrimary) {
+  // SITE_PROCESSES: this process starts and watches the ones that answer (decision 047).
+  const { runProcesses } = await import("./processes.ts");
+  runProcesses({
+    count: config.processes,
+    announce: (port) => console.log(listeningLine(config, port, `${config.processes} processes`)),
+  });
+} else {
+  const { startSite } = await import("./app.ts");
+  const { serveSite } = await import("./http.ts");
+  const { securityHeaders } = await import("./security-headers.ts");
+  const { staticFiles } = await import("./static-files.ts");
+  const { inlineStylesheet } = await import("../app/styles/inline-stylesheet.server.ts");
+
+  const site = await startSite().catch(stopOnStartupError);
+  const development = !site.config.production;
+  serveSite(site, development ? "development" : "production", [
+    securityHeaders({
+      production: site.config.production,
+      development: false,
+      stripe: Boolean(site.config.stripe),
+      styles: inlineStylesheet.source,
+    }),
+    staticFiles("build/client"),
+  ]);
+}
 export {};

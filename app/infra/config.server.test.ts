@@ -57,6 +57,21 @@ describe("the configuration", () => {
     expect(() => parseConfig({ TRUST_PROXY: "many" })).toThrow(/TRUST_PROXY: must be the number of proxies/);
   });
 
+  it("runs one process unless SITE_PROCESSES asks for more, and more only on PostgreSQL", () => {
+    expect(parseConfig({}).processes).toBe(1);
+    const postgres = { DATABASE_URL: "postgres://localhost/site" };
+    expect(parseConfig({ ...postgres, SITE_PROCESSES: "4" }).processes).toBe(4);
+    expect(parseConfig({ SITE_PROCESSES: "1" }).processes).toBe(1);
+    expect(() => parseConfig({ SITE_PROCESSES: "2" })).toThrow(
+      /SITE_PROCESSES: several processes need a PostgreSQL database \(DATABASE_URL\)/,
+    );
+    for (const value of ["0", "33", "two", "1.5"]) {
+      expect(() => parseConfig({ ...postgres, SITE_PROCESSES: value })).toThrow(
+        /SITE_PROCESSES: must be a whole number from 1 to 32/,
+      );
+    }
+  });
+
   describe("payments in production", () => {
     const stripeKeys = {
       STRIPE_SECRET_KEY: "sk_live_1",

@@ -55,6 +55,13 @@ const envSchema = z
     ADMIN_PASSWORD: optionalString.pipe(z.string().min(12, "must be at least 12 characters").optional()),
     SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     REFUND_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+    SITE_PROCESSES: optionalString.pipe(
+      z
+        .string()
+        .regex(/^([1-9]|[12]\d|3[0-2])$/, "must be a whole number from 1 to 32")
+        .transform(Number)
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET];
@@ -67,6 +74,14 @@ const envSchema = z
     }
     const problem = demoPaymentsProblem(env, stripe.every(Boolean));
     if (problem) ctx.addIssue({ code: "custom", path: ["DEMO_PAYMENTS"], message: problem });
+    if ((env.SITE_PROCESSES ?? 1) > 1 && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SITE_PROCESSES"],
+        message:
+          "several processes need a PostgreSQL database (DATABASE_URL): the embedded database's folder is opened by one process only",
+      });
+    }
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: "custom",
@@ -161,6 +176,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     sessionSecret: e.SESSION_SECRET,
     /** A pause between the bookings a cancelled event refunds: 0 normally; the tests slow it to stop it half way. */
     refundPauseMs: e.REFUND_PAUSE_MS ?? 0,
+    /** How many processes answer on the port, `npm start` forking them (decision 047); more than one only on PostgreSQL. */
+    processes: e.SITE_PROCESSES ?? 1,
   };
 }
 

@@ -48,6 +48,30 @@ describe("the log", () => {
     expect(lines.at(-1)).toContain("boom");
   });
 
+  it("as one of several processes on one output, names its process on every line and writes whole lines, 4,096 bytes at most at a time", async () => {
+    // A write the module loaded above has scheduled goes first (it would write these lines its way).
+    await new Promise((resolve) => setImmediate(resolve));
+    vi.stubEnv("SITE_PROCESS", "2 of 3");
+    vi.resetModules();
+    try {
+      const log = await import("./log.server");
+      const written: string[] = [];
+      vi.spyOn(console, "log").mockImplementation((text) => void written.push(String(text)));
+      for (let i = 0; i < 300; i++) log.logLine("info", { msg: "request", path: `/${i}` });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(written.length).toBeGreaterThan(5);
+      for (const text of written) expect(Buffer.byteLength(text) + 1).toBeLessThanOrEqual(4_096);
+      const each = written
+        .flatMap((text) => text.split("\n"))
+        .map((line) => JSON.parse(line) as Record<string, string>);
+      expect(each.map((line) => line.path)).toEqual(Array.from({ length: 300 }, (_, i) => `/${i}`));
+      expect(each.every((line) => line.process === "2 of 3")).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+
   it("gives an error outside any request a reference of its own", () => {
     const ref = logUnexpectedError(new Error("boom"), "A background job");
     expect(ref).toMatch(/^[0-9A-F]{8}$/);

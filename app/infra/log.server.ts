@@ -66,17 +66,40 @@ const pending: PendingLines = ((globalThis as Record<symbol, unknown>)[stdoutKey
   return state;
 })()) as PendingLines;
 
+// One of several processes on one output (SITE_PROCESS, decision 047): each line names its process,
+// and what is gathered goes out in writes of at most 4,096 bytes, which a pipe keeps whole, so no
+// line is ever cut by another process's.
+// eslint-disable-next-line no-restricted-properties -- set by the first process for each it starts (server/processes.ts), not configuration
+const oneOf = process.env.SITE_PROCESS;
+const sharedOutputWrite = 4_096;
+
 function writePending(state: PendingLines) {
   state.scheduled = false;
   if (state.lines.length === 0) return;
-  const text = state.lines.join("\n");
+  const lines = state.lines;
   state.lines = [];
-  console.log(text);
+  if (!oneOf) {
+    console.log(lines.join("\n"));
+    return;
+  }
+  let chunk: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    const bytes = Buffer.byteLength(line) + 1;
+    if (chunk.length > 0 && size + bytes > sharedOutputWrite) {
+      console.log(chunk.join("\n"));
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(line);
+    size += bytes;
+  }
+  console.log(chunk.join("\n"));
 }
 
 /** Writes one log line: `fields` as a JSON object, with its time and level. */
 export function logLine(level: "info" | "error", fields: Record<string, unknown>) {
-  const line = JSON.stringify({ time: logTime(), level, ...fields });
+  const line = JSON.stringify({ time: logTime(), level, ...(oneOf && { process: oneOf }), ...fields });
   if (level === "error") {
     // What came before it goes first.
     writePending(pending);

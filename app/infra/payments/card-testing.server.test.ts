@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import type { DatabaseHandle } from "~/infra/db/database.server";
+import { openDatabase, type DatabaseHandle } from "~/infra/db/database.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
@@ -9,12 +9,18 @@ import { action as bookingsRoute } from "~/routes/api.bookings";
 import { loader as challengeRoute } from "~/routes/api.challenge";
 import { action as donationsRoute } from "~/routes/api.donations";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
-import { bookings, cardDeclines, donations, offlinePayments, rateLimits } from "../../../db/schema";
+import { bookings, cardDeclines, donations, offlinePayments, rateLimits, spentChallenges } from "../../../db/schema";
 import { paymentFailed, settlePayment } from "../../../server/payments";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
-import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
-import { declineLimits, paymentStartsPerAddress, spikeThresholds } from "./card-testing.server";
+import { createPostgresDatabase, engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import {
+  challengeSolved,
+  declineLimits,
+  issueChallenge,
+  paymentStartsPerAddress,
+  spikeThresholds,
+} from "./card-testing.server";
 
 // Card testing (decision 026), through the routes a browser (or a card tester's script) calls.
 
@@ -195,5 +201,37 @@ describe.each(engines)("card testing on %s", (engine) => {
     });
     expect(await stored()).toMatchObject({ bookings: 1 });
     expect(await database.db.select().from(rateLimits)).toHaveLength(1);
+  });
+});
+
+// Several processes of the site on one PostgreSQL database (decision 047): a solved challenge is good
+// for one start in all of them together, not one in each.
+describe.runIf(engines.includes("postgres"))("a solved challenge with several processes on PostgreSQL", () => {
+  it("is spent by the first start in any process, refused in every other, and forgotten once expired", async () => {
+    const { url, drop } = await createPostgresDatabase({ migrated: true });
+    const processes = [await openDatabase({ url }), await openDatabase({ url })];
+    try {
+      const now = new Date("2026-11-22T10:00:00Z");
+      const challenge = await issueChallenge(processes[0]!.db, now);
+      const answer = { challenge, solution: await solveChallenge({ challenge, deriveKey }) };
+      const solvedIn = (process: number, at = now) => challengeSolved(processes[process]!.db, answer, at);
+      const [first, second] = await Promise.all([solvedIn(0), solvedIn(1)]);
+      expect([first, second].sort()).toEqual([false, true]);
+      expect(await solvedIn(0)).toBe(false);
+      expect(await solvedIn(1)).toBe(false);
+      expect(await processes[0]!.db.$count(spentChallenges)).toBe(1);
+
+      // Another challenge, used after the first's expiry, sweeps the first's row away.
+      const later = new Date(now.getTime() + 6 * 60_000);
+      const next = await issueChallenge(processes[1]!.db, later);
+      const nextAnswer = { challenge: next, solution: await solveChallenge({ challenge: next, deriveKey }) };
+      expect(await challengeSolved(processes[1]!.db, nextAnswer, later)).toBe(true);
+      expect(await processes[0]!.db.select({ nonce: spentChallenges.nonce }).from(spentChallenges)).toEqual([
+        { nonce: next.parameters.nonce },
+      ]);
+    } finally {
+      for (const process of processes) await process.close();
+      await drop();
+    }
   });
 });

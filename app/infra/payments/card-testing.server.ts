@@ -1,9 +1,9 @@
-import { and, count, eq, gt, sql, type SQL } from "drizzle-orm";
-import { createChallenge, CappedMap, randomInt, verifySolution, type Challenge } from "altcha-lib";
+import { and, count, eq, gt, lte, sql, type SQL } from "drizzle-orm";
+import { createChallenge, randomInt, verifySolution, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
 import { AppError } from "~/lib/errors";
-import { bookings, cardDeclines, donations } from "../../../db/schema";
+import { bookings, cardDeclines, donations, spentChallenges } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
 import { storedSecret } from "../db/site-secrets.server";
 import { visitorKey, type AttemptLimiter } from "../visitors.server";
@@ -129,8 +129,25 @@ const payloadSchema = z.object({
   solution: z.looseObject({ counter: z.number(), derivedKey: z.string().max(200) }),
 });
 
-// Each solved challenge is good for one payment start (in this process; it expires in minutes anyway).
-const spent = new CappedMap<string, true>({ maxSize: 10_000 });
+/**
+ * Marks a solved challenge used: true the first time, false ever after, in whichever of the site's
+ * processes it arrives (decision 047). The row lasts until the challenge's own expiry; expired
+ * rows are deleted through their index at most once a minute per process.
+ */
+async function spendChallenge(db: Queryable, nonce: string, expiresAt: Date, now: Date): Promise<boolean> {
+  const spent = await db
+    .insert(spentChallenges)
+    .values({ nonce, expiresAt })
+    .onConflictDoNothing()
+    .returning({ nonce: spentChallenges.nonce });
+  const last = lastSweep.get(db) ?? Number.NEGATIVE_INFINITY;
+  if (now.getTime() - last >= 60_000 || now.getTime() < last) {
+    lastSweep.set(db, now.getTime());
+    await db.delete(spentChallenges).where(lte(spentChallenges.expiresAt, now));
+  }
+  return spent.length === 1;
+}
+const lastSweep = new WeakMap<object, number>();
 
 /** The widget's answer (base64 JSON, or the object itself): true when solved, signed by us, unexpired and unused. */
 export async function challengeSolved(db: Queryable, answer: unknown, now: Date): Promise<boolean> {
@@ -153,7 +170,8 @@ export async function challengeSolved(db: Queryable, answer: unknown, now: Date)
     deriveKey,
     hmacSignatureSecret: await challengeSecret(db, now),
   }).catch(() => ({ verified: false }));
-  return result.verified && spent.setIfAbsent(challenge.parameters.nonce, true);
+  if (!result.verified) return false;
+  return spendChallenge(db, challenge.parameters.nonce, new Date(challenge.parameters.data.expires), now);
 }
 
 /**
