@@ -154,7 +154,11 @@ async function warm(url: string, requests = 200) {
   for (let i = 0; i < requests; i += 1) await (await fetch(url, { headers: load.headers })).arrayBuffer();
 }
 
-async function startSite(engine: "embedded" | "postgres"): Promise<RunningSite & { database: string }> {
+async function startSite(
+  engine: "embedded" | "postgres",
+  /** SITE_PROCESSES (decision 047), on PostgreSQL only. */
+  processes = 1,
+): Promise<RunningSite & { database: string }> {
   // As `npm start` runs it (package.json): glibc's malloc arenas limited.
   let env: Record<string, string> = { SAMPLE_EVENTS: "true", MALLOC_ARENA_MAX: "2" };
   let database = "embedded (PGlite)";
@@ -162,8 +166,8 @@ async function startSite(engine: "embedded" | "postgres"): Promise<RunningSite &
     process.env.TEST_DATABASE_URL ??= postgresBase;
     const created = await createPostgresDatabase({ migrated: true });
     running.push({ stop: created.drop });
-    env = { ...env, DATABASE_URL: created.url };
-    database = "PostgreSQL";
+    env = { ...env, DATABASE_URL: created.url, SITE_PROCESSES: String(processes) };
+    database = processes > 1 ? `PostgreSQL, ${processes} processes` : "PostgreSQL";
   }
   // To see where the site's time goes under a scenario, e.g. BENCH_SITE_NODE_FLAGS="--cpu-prof
   // --cpu-prof-dir=/tmp/profiles" (a profile is written when the site stops).
@@ -448,7 +452,11 @@ try {
         { staff: staffAccount, table },
       );
     const rushes = [await rushOf(site)];
-    if (postgresBase) rushes.push(await rushOf(await startSite("postgres")));
+    if (postgresBase) {
+      rushes.push(await rushOf(await startSite("postgres")));
+      // The same rush with the site in two processes (SITE_PROCESSES=2, decision 047).
+      rushes.push(await rushOf(await startSite("postgres", 2)));
+    }
     else
       console.log("\nDATABASE_URL and TEST_DATABASE_URL are unset: the ticket rush ran on the embedded database only.");
     results.rush = rushes;
