@@ -456,8 +456,7 @@ try {
       rushes.push(await rushOf(await startSite("postgres")));
       // The same rush with the site in two processes (SITE_PROCESSES=2, decision 047).
       rushes.push(await rushOf(await startSite("postgres", 2)));
-    }
-    else
+    } else
       console.log("\nDATABASE_URL and TEST_DATABASE_URL are unset: the ticket rush ran on the embedded database only.");
     results.rush = rushes;
   }
