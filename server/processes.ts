@@ -23,6 +23,7 @@ export function runProcesses({ count, announce }: ProcessesOptions) {
   const answering = new Set<Worker>();
   const numbers = new Map<Worker, number>();
   let stopping = false;
+  let othersStarted = false;
   let announced = false;
   let pauseMs = pauses.firstMs;
 
@@ -35,7 +36,8 @@ export function runProcesses({ count, announce }: ProcessesOptions) {
   cluster.on("listening", (worker, address) => {
     answering.add(worker);
     pauseMs = pauses.firstMs;
-    if (!announced && answering.size === 1) {
+    if (!othersStarted) {
+      othersStarted = true;
       for (let number = 2; number <= count; number += 1) start(number);
     }
     if (!announced && answering.size === count) {

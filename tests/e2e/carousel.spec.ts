@@ -1,5 +1,6 @@
 import { expect, test } from "../support/fixtures";
 import { readContent } from "../support/content";
+import { hydrated } from "../support/hydration";
 
 const wheel = readContent("home").imageWheel;
 const count = wheel.images.length;
@@ -14,10 +15,7 @@ async function openWithStoppedClock(page: import("@playwright/test").Page) {
   await page.clock.install({ time: start });
   await page.clock.pauseAt(start + 1000);
   await page.goto("/");
-  await page.waitForFunction(() => {
-    const wheel = document.querySelector(".carousel");
-    return Boolean(wheel && Object.keys(wheel).some((key) => key.startsWith("__react")));
-  });
+  await hydrated(page.locator(".carousel"));
 }
 
 function slideShown(page: import("@playwright/test").Page) {

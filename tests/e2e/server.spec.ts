@@ -4,6 +4,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "../support/fixtures";
+import { hydrated } from "../support/hydration";
 import { startSiteProcess } from "../support/site-process";
 
 test("every response carries the security headers, and no X-Powered-By", async ({ request }) => {
@@ -50,6 +51,7 @@ test("a kept public page's inline scripts run by their hashes, and the page work
   expect(csp).not.toContain("'nonce-");
   expect(csp).not.toContain("unsafe-inline");
   // Hydrated: the carousel buttons respond, so the app's scripts ran.
+  await hydrated(page.getByRole("button", { name: "Next slide" }));
   await page.getByRole("button", { name: "Next slide" }).click();
   await expect(page.locator(".carousel-slide:not([hidden])")).toHaveAttribute("aria-label", /^2 of/);
   expect(violations).toEqual([]);
@@ -83,7 +85,7 @@ test("the stylesheet is written into the page, allowed by its hash, and the scri
   // new document, and the one stylesheet is still there.
   await expect.poll(() => requests.some((request) => /\/assets\/entry\.client-/.test(request.url))).toBe(true);
   await page.goto("/");
-  await expect(page.getByRole("button", { name: "Next slide" })).toBeEnabled();
+  await hydrated(page.getByRole("button", { name: "Next slide" }));
   await page.getByRole("button", { name: "Next slide" }).click();
   await expect(page.locator(".carousel-slide:not([hidden])")).toHaveAttribute("aria-label", /^2 of/);
   const documents = requests.filter((request) => request.type === "document").length;

@@ -1,5 +1,6 @@
 import { confirmationOutcome, expect, expectNoSeriousA11yViolations, test } from "../support/fixtures";
 import { startSiteProcess, type RunningSite } from "../support/site-process";
+import { hydrated } from "../support/hydration";
 import { serveStripeJs, type StripeJsCall } from "../support/stripe-js-standin";
 import { StripeStandIn } from "../support/stripe-standin";
 import { createEvent, staffApi } from "../support/staff-api";
@@ -38,15 +39,10 @@ test.describe("paying through Stripe", () => {
     page.on("request", (request) => {
       if (request.url().startsWith("https://js.stripe.com/")) fetchedOn.push(new URL(page.url()).pathname);
     });
-    const hydrated = () =>
-      page.waitForFunction(() => {
-        const main = document.querySelector("main");
-        return Boolean(main && Object.keys(main).some((key) => key.startsWith("__react")));
-      });
     for (const path of ["/", "/about", "/fundraising", `/fundraising-event/${event.id}`, "/volunteering", "/payment"]) {
       await page.goto(site.url + path);
       // Once React has taken over the page, every script the page runs has loaded.
-      await hydrated();
+      await hydrated(page.locator("main"));
     }
     expect(fetchedOn).toEqual([]);
     await page.goto(`${site.url}/payment?amount=10.00`);

@@ -6,6 +6,7 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, test } from "../support/fixtures";
 import { readContent } from "../support/content";
 import { startSiteProcess, type RunningSite } from "../support/site-process";
+import { hydrated } from "../support/hydration";
 
 // The home page's video block and the About page's header video (docs/decisions/021-our-own-video.md):
 // our own slideshow by default, played by the browser from this site; a YouTube video only when
@@ -276,9 +277,7 @@ test.describe("a YouTube video named in content", () => {
       const play = page.getByRole("link", { name: "Play video: Our film" });
       // The page's scripts come after its content (decision 045): the player opens in the page, and
       // takes the focus, once React has taken the link over (before, the link opens the player itself).
-      await expect
-        .poll(() => play.evaluate((link) => Object.keys(link).some((key) => key.startsWith("__reactProps"))))
-        .toBe(true);
+      await hydrated(play);
       await play.focus();
       await page.keyboard.press("Enter");
       const player = page.locator(".video-block iframe");
