@@ -26,6 +26,10 @@ if (config.processes > 1 && cluster.isPrimary) {
     announce: (port) => console.log(listeningLine(config, port, `${config.processes} processes`)),
   });
 } else {
+  // One of several processes: its log lines say which.
+  if (cluster.isWorker && process.env.SITE_PROCESS) {
+    (await import("../app/infra/log.server.ts")).nameThisProcess(process.env.SITE_PROCESS);
+  }
   const { startSite } = await import("./app.ts");
   const { serveSite } = await import("./http.ts");
   const { securityHeaders } = await import("./security-headers.ts");

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "./http/api.server";
-import { loggedPath, logLine, logUnexpectedError, withRequest } from "./log.server";
+import { loggedPath, logLine, logUnexpectedError, nameThisProcess, withRequest } from "./log.server";
 
 describe("the log", () => {
   let lines: string[];
@@ -49,15 +49,11 @@ describe("the log", () => {
   });
 
   it("as one of several processes on one output, names its process on every line and writes whole lines, 4,096 bytes at most at a time", async () => {
-    // A write the module loaded above has scheduled goes first (it would write these lines its way).
-    await new Promise((resolve) => setImmediate(resolve));
-    vi.stubEnv("SITE_PROCESS", "2 of 3");
-    vi.resetModules();
+    const written: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((text) => void written.push(String(text)));
+    nameThisProcess("2 of 3");
     try {
-      const log = await import("./log.server");
-      const written: string[] = [];
-      vi.spyOn(console, "log").mockImplementation((text) => void written.push(String(text)));
-      for (let i = 0; i < 300; i++) log.logLine("info", { msg: "request", path: `/${i}` });
+      for (let i = 0; i < 300; i++) logLine("info", { msg: "request", path: `/${i}` });
       await new Promise((resolve) => setImmediate(resolve));
       expect(written.length).toBeGreaterThan(5);
       for (const text of written) expect(Buffer.byteLength(text) + 1).toBeLessThanOrEqual(4_096);
@@ -67,8 +63,7 @@ describe("the log", () => {
       expect(each.map((line) => line.path)).toEqual(Array.from({ length: 300 }, (_, i) => `/${i}`));
       expect(each.every((line) => line.process === "2 of 3")).toBe(true);
     } finally {
-      vi.unstubAllEnvs();
-      vi.resetModules();
+      nameThisProcess(undefined);
     }
   });
 

@@ -66,11 +66,10 @@ const pending: PendingLines = ((globalThis as Record<symbol, unknown>)[stdoutKey
   return state;
 })()) as PendingLines;
 
-// One of several processes on one output (SITE_PROCESS, decision 047): each line names its process,
-// and what is gathered goes out in writes of at most 4,096 bytes, which a pipe keeps whole, so no
-// line is ever cut by another process's.
-// eslint-disable-next-line no-restricted-properties -- set by the first process for each it starts (server/processes.ts), not configuration
-const oneOf = process.env.SITE_PROCESS;
+// One of several processes on one output (decision 047): each line names its process, and what is
+// gathered goes out in writes of at most 4,096 bytes, which a pipe keeps whole, so no line is ever
+// cut by another process's.
+let oneOf: string | undefined;
 const sharedOutputWrite = 4_096;
 
 function writePending(state: PendingLines) {
@@ -95,6 +94,11 @@ function writePending(state: PendingLines) {
     size += bytes;
   }
   console.log(chunk.join("\n"));
+}
+
+/** Names this process on every log line from now on: "2 of 4", one of several (server/processes.ts); undefined, none. */
+export function nameThisProcess(label: string | undefined) {
+  oneOf = label;
 }
 
 /** Writes one log line: `fields` as a JSON object, with its time and level. */
