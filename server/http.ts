@@ -68,6 +68,16 @@ export function serveSite(
     if (!stopping && fromCache(req, res)) return;
     app(req, res);
   });
+  // Behind a proxy (TRUST_PROXY), the proxy keeps its connections to the site open between requests
+  // and sends the next request on one it believes open. If the site closes an idle connection at the
+  // moment the proxy sends on it, the request is lost: a 502 for the visitor, not retried when it
+  // is a POST such as a payment. The site therefore waits longer than proxies do: nginx and the
+  // usual cloud load balancers close idle connections after 60 s, so the site waits 65 s. Browsers
+  // talking to the site directly resend such a request themselves, and keep Node's 5 s.
+  if (site.config.trustProxy > 0) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   server.listen(site.config.port, site.config.host ?? "0.0.0.0", () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : site.config.port;

@@ -126,6 +126,33 @@ test("hashed assets are cached for a year; HTML is never kept by shared caches",
   expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
 });
 
+test("behind a proxy an idle connection stays open longer than the proxy keeps it (65 s); without one, Node's 5 s", async ({
+  site,
+}) => {
+  // What a proxy reads to know how long it may reuse a connection: the Keep-Alive answer header.
+  const keptFor = (url: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const agent = new http.Agent({ keepAlive: true });
+      http
+        .get(`${url}/robots.txt`, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => {
+            agent.destroy();
+            resolve(String(res.headers["keep-alive"]));
+          });
+        })
+        .on("error", reject);
+    });
+  // The tests' sites trust one proxy (TRUST_PROXY=1), as a site behind nginx or a platform's router does.
+  expect(await keptFor(site.url)).toBe("timeout=65");
+  const direct = await startSiteProcess({ TRUST_PROXY: "0" });
+  try {
+    expect(await keptFor(direct.url)).toBe("timeout=5");
+  } finally {
+    await direct.stop();
+  }
+});
+
 test("text is compressed with brotli or gzip as the browser accepts", async ({ site }) => {
   const encodingFor = (accept: string) =>
     new Promise<string | undefined>((resolve, reject) => {
