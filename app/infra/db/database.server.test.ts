@@ -112,51 +112,60 @@ async function describeDatabase(db: Database) {
 
 // These open PGlite on a real folder: initdb and every migration, in WebAssembly, written to disk.
 // About 4 s on a quiet machine; under the clock check, beside the browser tests on two cores, one
-// took over 30 s. The limit is a bound on a hang, not a wait, so it is generous.
+// took over 30 s. The limit is a bound on a hang, not a wait, so it is generous. They are the
+// embedded engine's, so they run when it is among the engines tested: not in the clock check,
+// where faketime moves PGlite's clock with the test's and nothing here reads a time anyway
+// (decision 046).
 const onDisk = { timeout: 120_000 };
 
-describe("the embedded database", onDisk, () => {
-  const dirs: string[] = [];
-  afterAll(() => Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true }))));
+if (engines.includes("pglite")) describeOnDisk();
 
-  it("keeps its data in DATA_DIR across a restart", async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-db-"));
-    dirs.push(dataDir);
-    const first = await openDatabase({ dataDir });
-    await first.db.insert(volunteers).values({ name: "B", email: "b@example.org", reason: "r", createdAt: new Date() });
-    await first.close();
-    const second = await openDatabase({ dataDir });
-    expect(await second.db.select({ name: volunteers.name }).from(volunteers)).toEqual([{ name: "B" }]);
-    await second.close();
-  });
-});
+function describeOnDisk() {
+  describe("the embedded database", onDisk, () => {
+    const dirs: string[] = [];
+    afterAll(() => Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true }))));
 
-describe("the embedded database's lock", onDisk, () => {
-  it("refuses a second opening of the same data folder while the first is open, and allows it after", async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-lock-"));
-    try {
+    it("keeps its data in DATA_DIR across a restart", async () => {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-db-"));
+      dirs.push(dataDir);
       const first = await openDatabase({ dataDir });
-      // The same process opening it twice is as dangerous as two processes: use a foreign live pid.
-      await fs.writeFile(path.join(dataDir, "db", "kilele.lock"), String(process.ppid));
-      await expect(openDatabase({ dataDir })).rejects.toThrow(/is in use by process \d+\. Stop the site first/);
-      await fs.writeFile(path.join(dataDir, "db", "kilele.lock"), String(process.pid));
+      await first.db
+        .insert(volunteers)
+        .values({ name: "B", email: "b@example.org", reason: "r", createdAt: new Date() });
       await first.close();
       const second = await openDatabase({ dataDir });
+      expect(await second.db.select({ name: volunteers.name }).from(volunteers)).toEqual([{ name: "B" }]);
       await second.close();
-    } finally {
-      await fs.rm(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 
-  it("takes over a lock left by a process that has died", async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-lock-"));
-    try {
-      await fs.mkdir(path.join(dataDir, "db"), { recursive: true });
-      await fs.writeFile(path.join(dataDir, "db", "kilele.lock"), "999999");
-      const database = await openDatabase({ dataDir });
-      await database.close();
-    } finally {
-      await fs.rm(dataDir, { recursive: true, force: true });
-    }
+  describe("the embedded database's lock", onDisk, () => {
+    it("refuses a second opening of the same data folder while the first is open, and allows it after", async () => {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-lock-"));
+      try {
+        const first = await openDatabase({ dataDir });
+        // The same process opening it twice is as dangerous as two processes: use a foreign live pid.
+        await fs.writeFile(path.join(dataDir, "db", "kilele.lock"), String(process.ppid));
+        await expect(openDatabase({ dataDir })).rejects.toThrow(/is in use by process \d+\. Stop the site first/);
+        await fs.writeFile(path.join(dataDir, "db", "kilele.lock"), String(process.pid));
+        await first.close();
+        const second = await openDatabase({ dataDir });
+        await second.close();
+      } finally {
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    it("takes over a lock left by a process that has died", async () => {
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-lock-"));
+      try {
+        await fs.mkdir(path.join(dataDir, "db"), { recursive: true });
+        await fs.writeFile(path.join(dataDir, "db", "kilele.lock"), "999999");
+        const database = await openDatabase({ dataDir });
+        await database.close();
+      } finally {
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
+    });
   });
-});
+}
