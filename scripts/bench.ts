@@ -14,7 +14,8 @@
 //   order   one paid order at a time: each step's time and the site's CPU per order (the most paid
 //           orders a second one core could settle), on a site of its own (scripts/bench/order.ts)
 //   rush    1,000 buyers for 100 seats, 50 at a time, solving the payment check when asked and
-//           paying for their holds (scripts/bench/rush.ts)
+//           paying for their holds (scripts/bench/rush.ts); on PostgreSQL with one process, then
+//           two (SITE_PROCESSES, decision 047)
 //   feed    10,000 subscribers to the live feed: memory per subscriber, sale-to-update times
 //           (scripts/bench/feed.ts)
 //   lighthouse  Lighthouse 12.8.2's four scores, mobile, for the public and payment pages

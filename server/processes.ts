@@ -30,7 +30,6 @@ export function runProcesses({ count, announce }: ProcessesOptions) {
   function start(number: number) {
     const worker = cluster.fork({ SITE_PROCESS: `${number} of ${count}` });
     numbers.set(worker, number);
-    return worker;
   }
 
   cluster.on("listening", (worker, address) => {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { expect, test } from "../support/fixtures";
 import { buyTickets } from "../support/bookings";
+import { hydrated } from "../support/hydration";
 import { createPostgresDatabase } from "../support/databases";
 import { startSiteProcess } from "../support/site-process";
 import { createEvent, staffApi } from "../support/staff-api";
@@ -36,6 +37,7 @@ test.describe("several processes on one PostgreSQL database", () => {
   test.skip(!process.env.TEST_DATABASE_URL, "TEST_DATABASE_URL is not set: several processes need PostgreSQL");
 
   test("share the work and the sales; one that dies is replaced while the others answer; SIGTERM stops them all cleanly", async ({
+    page,
     playwright,
   }) => {
     test.slow();
@@ -60,6 +62,13 @@ test.describe("several processes on one PostgreSQL database", () => {
       await expect.poll(() => new Set(answeredBy(site.output(), "/fundraising")).size).toBe(2);
       expect(new Set(answeredBy(site.output(), "/fundraising"))).toEqual(new Set(["1 of 2", "2 of 2"]));
 
+      // A visitor's browser on the events page, following the live feed of whichever process its
+      // connection reached (each process hears every sale through the database).
+      await page.goto(fundraising);
+      await hydrated(page.locator("main"));
+      const card = page.getByRole("article").filter({ hasText: "Quiz Night" });
+      await expect(card.getByText("Only 1 ticket left")).toBeVisible();
+
       // The last seat, sold through whichever process takes the booking: every process shows it.
       const visitor = await playwright.request.newContext({ baseURL: site.url });
       await buyTickets(visitor, event.id, { name: "Amina Mushi", email: "amina@example.org", quantity: 1 });
@@ -69,6 +78,9 @@ test.describe("several processes on one PostgreSQL database", () => {
           return pages.map((page) => (page.body.includes("Sold out") ? "sold out" : "not yet"));
         })
         .toEqual(Array(6).fill("sold out"));
+      await expect(card.getByText("Sold out")).toBeVisible();
+      // The page leaves before a process is killed: the live feed it follows may be that process's.
+      await page.goto("about:blank");
       await visitor.dispose();
 
       // A process killed outright: the other answers meanwhile, and a new one takes its place.
