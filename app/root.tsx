@@ -18,6 +18,7 @@ import { SiteStylesheet } from "~/components/layout/site-stylesheet";
 import { donateLink } from "~/features/donations/donate-button.server";
 import { publicOrigin } from "~/infra/http/public-origin.server";
 import type { ShareSite } from "~/lib/page-meta";
+import { siteFrame } from "~/lib/site";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -31,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     image: content.home.imageWheel.images[0]!,
   };
   // A staff preview of drafts (server/content-preview.ts) says so above the page.
-  return { site: content.site, donate, share, preview: context.contentPreview ?? null };
+  return { site: siteFrame(content.site), donate, share, preview: context.contentPreview ?? null };
 }
 
 // The site's settings do not change when a visitor sends a form, so a form does not reload them;

@@ -57,6 +57,29 @@ export const siteSchema = z.object({
 export type Site = z.infer<typeof siteSchema>;
 
 /**
+ * What every page's header and footer show of the site's settings, and all of them the root route
+ * sends to the browser: the receipts' texts, the postal address, the description and the default
+ * video stay on the server, or go only with the pages that show them.
+ */
+export type SiteFrame = Pick<
+  Site,
+  | "shortName"
+  | "charityName"
+  | "registrationNumber"
+  | "email"
+  | "socialUrl"
+  | "socialLabel"
+  | "privacyPolicyUrl"
+  | "builderCredit"
+>;
+
+export function siteFrame(site: Site): SiteFrame {
+  const { shortName, charityName, registrationNumber, email, socialUrl, socialLabel, privacyPolicyUrl, builderCredit } =
+    site;
+  return { shortName, charityName, registrationNumber, email, socialUrl, socialLabel, privacyPolicyUrl, builderCredit };
+}
+
+/**
  * Where the navigation bar's Donate button goes: the site's own donation page, or an external one
  * staff named in Settings (opened in a new tab).
  */

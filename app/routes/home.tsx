@@ -18,17 +18,25 @@ export const loader = pageWork("The home page", async ({ context }: Route.Loader
   const now = clock.now();
   const { home, site } = await context.services.content();
   const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
-  return { home, site, latestEvents: fundraisingLists(events, now).current, availability };
+  return {
+    home,
+    // Of the site's settings, only what this page shows (the layout has its own, app/lib/site.ts).
+    title: site.shortName,
+    description: site.description,
+    video: home.video.source ?? site.defaultVideo,
+    latestEvents: fundraisingLists(events, now).current,
+    availability,
+  };
 });
 
 // Rendered once per change and kept (server/page-cache.ts): this page shows events and their live counts: kept until the next sale, hold or event change, and at most a second.
 export const handle = { publicCache: "live" as const };
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>
-  pageMeta(data?.site.shortName ?? "Home", data?.site.description, { site: matches[0].loaderData?.share, path: "/" });
+  pageMeta(data?.title ?? "Home", data?.description, { site: matches[0].loaderData?.share, path: "/" });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { home, site, latestEvents } = loaderData;
+  const { home, video, latestEvents } = loaderData;
   const live = useLiveAvailability(loaderData.availability);
   return (
     <main id="main" className="home">
@@ -60,11 +68,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <MissionBlock mission={home.mission} />
       <section className="section video-section" aria-labelledby="video-title">
         <h2 id="video-title">{home.video.title}</h2>
-        <VideoBlock
-          video={home.video.source ?? site.defaultVideo}
-          poster={home.video.poster}
-          caption={home.video.text}
-        />
+        <VideoBlock video={video} poster={home.video.poster} caption={home.video.text} />
       </section>
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />
     </main>

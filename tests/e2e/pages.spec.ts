@@ -30,6 +30,11 @@ for (const { path, title, heading } of pages) {
     expect(html).toContain(`<title>${escapeHtml(title)}</title>`);
     expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
     expect(html).toContain(escapeHtml(heading));
+    // Of the site's settings, a page carries what its header and footer show, not the receipts'
+    // texts, which only e-mails print (app/lib/site.ts, siteFrame).
+    expect(html).toContain(site.registrationNumber);
+    expect(html).not.toContain("we refund every ticket and the booking fee in full");
+    expect(html).not.toContain(site.receipts.whatYourGiftDoes.slice(0, 40));
 
     await page.goto(path);
     await expect(page).toHaveTitle(title);

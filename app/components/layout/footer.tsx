@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import type { Site } from "~/lib/site";
+import type { SiteFrame } from "~/lib/site";
 
-export function Footer({ site }: { site: Site }) {
+export function Footer({ site }: { site: SiteFrame }) {
   return (
     <footer className="site-footer">
       <div className="footer-inner">

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import type { DonateLink, Site } from "~/lib/site";
+import type { DonateLink, SiteFrame } from "~/lib/site";
 
 const links = [
   { to: "/", label: "Home" },
@@ -14,7 +14,7 @@ const links = [
  * The navigation bar: the five links (the current one underlined), a burger menu on small screens,
  * and Donate: the site's own donation page, or the external one staff chose (in a new tab).
  */
-export function NavBar({ site, donate }: { site: Site; donate: DonateLink }) {
+export function NavBar({ site, donate }: { site: Pick<SiteFrame, "shortName">; donate: DonateLink }) {
   const [open, setOpen] = useState(false);
   const navRef = useRef<HTMLElement>(null);
   const burgerRef = useRef<HTMLButtonElement>(null);
