@@ -172,7 +172,7 @@ async function startSite(
   }
   // To see where the site's time goes under a scenario, e.g. BENCH_SITE_NODE_FLAGS="--cpu-prof
   // --cpu-prof-dir=/tmp/profiles" (a profile is written when the site stops).
-  const site = await startSiteProcess(env, process.env.BENCH_SITE_NODE_FLAGS?.split(" ").filter(Boolean));
+  const site = await startSiteProcess(env, process.env.BENCH_SITE_NODE_FLAGS?.split(" ").filter(Boolean) ?? []);
   running.push(site);
   return { ...site, database };
 }
@@ -306,11 +306,11 @@ async function startScenario() {
   const dataDir = await newSiteDataDir();
   try {
     // The first start on a new folder makes the sample events; the one measured is the next.
-    await (await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" })).stop();
+    await (await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" }, [])).stop();
     const started = performance.now();
     execFileSync(process.execPath, ["scripts/build-if-changed.mjs"], { stdio: "ignore" });
     const checked = performance.now();
-    const site = await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" });
+    const site = await startSiteProcess({ DATA_DIR: dataDir, SAMPLE_EVENTS: "true" }, []);
     const listening = performance.now();
     const status = (await fetch(site.url + "/")).status;
     const answered = performance.now();

@@ -36,6 +36,17 @@ export const productionNodeFlags: string[] = (() => {
 })();
 
 /**
+ * The one V8 flag the test suite's servers add to `npm start`'s: WebAssembly compiled by V8's
+ * baseline compiler alone, never compiled again by the optimizing one. The embedded database is
+ * 10 MB of WebAssembly; a process that lives for hours earns back the optimizing compiler's work,
+ * but a test's server lives for seconds, and with it each cost 2.4 s of CPU to start, against 1.6 s
+ * without, and 15 paid orders cost a quarter less as well (docs/decisions/049-test-processes-compile-webassembly-once.md).
+ * What the site does is the same under either compiler. The benchmark starts the site exactly as
+ * `npm start` does, without it.
+ */
+export const testNodeFlags = ["--liftoff-only"];
+
+/**
  * Starts the production build as `npm start` would (after its build step: `node
  * build/server/index.js`), on a free port with a
  * fresh data folder, and waits until it says it is listening. The fresh folder holds a copy of an
@@ -44,8 +55,8 @@ export const productionNodeFlags: string[] = (() => {
  */
 export async function startSiteProcess(
   env: Record<string, string> = {},
-  /** More options for node, after `npm start`'s (the benchmark's CPU profile). */
-  nodeFlags: string[] = [],
+  /** More options for node, after `npm start`'s: the suite's (`testNodeFlags`), or the benchmark's (none, or a CPU profile). */
+  nodeFlags: string[] = testNodeFlags,
 ): Promise<RunningSite> {
   const dataDir = env.DATA_DIR ?? (await newSiteDataDir());
   const child = spawn(process.execPath, [...productionNodeFlags, ...nodeFlags, "build/server/index.js"], {
