@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumArgs, findChromium } from "./tests/support/chromium";
+import { chromiumArgs, findTestBrowser } from "./tests/support/chromium";
 import { useMemoryTmpdir } from "./tests/support/memory-tmpdir";
 
 // Test servers' data folders and the browsers' profiles in memory (decision 039); set before the
@@ -23,7 +23,7 @@ export default defineConfig({
   use: {
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: { executablePath: findChromium(), args: chromiumArgs },
+    launchOptions: { executablePath: findTestBrowser(), args: chromiumArgs },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
 });

@@ -5,9 +5,9 @@
 // stages leave a third of two cores idle, waiting on pages, servers and databases (docs/decisions/044-the-clock-check-beside-the-browser-tests.md).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { chromiumInstallHint, findChromium } from "../tests/support/chromium";
+import { chromiumInstallHint, findTestBrowser } from "../tests/support/chromium";
 
-const browser = findChromium();
+const browser = findTestBrowser();
 if (!browser) {
   console.error(`\n${chromiumInstallHint}\n`);
   process.exit(1);

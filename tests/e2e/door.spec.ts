@@ -4,7 +4,7 @@ import path from "node:path";
 import { chromium, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import pg from "pg";
 import { buyTickets } from "../support/bookings";
-import { chromiumArgs, findChromium } from "../support/chromium";
+import { chromiumArgs, findTestBrowser } from "../support/chromium";
 import { createPostgresDatabase } from "../support/databases";
 import { expect, expectNoSeriousA11yViolations, test as base } from "../support/fixtures";
 import { qrVideo } from "../support/qr";
@@ -200,7 +200,7 @@ test("the receipt's QR code opens the booking at the door, from a phone's camera
   const video = path.join(folder, "receipt.y4m");
   await qrVideo(`${site.url}/admin/check-in/ticket/${refs.amina}`, video);
   const camera = await chromium.launch({
-    executablePath: findChromium(),
+    executablePath: findTestBrowser(),
     args: [
       ...chromiumArgs,
       "--use-fake-device-for-media-stream",
