@@ -16,7 +16,7 @@ export default defineConfig({
     maxWorkers: 2,
     // WebAssembly (the embedded database, opened afresh for most tests) compiled by V8's baseline
     // compiler alone: a test file's process lives for seconds, too short to earn back the
-    // optimizing compiler's work. A third less time and a fifth less CPU for the whole run
+    // optimizing compiler's work. Vitest's run took a third less time and a fifth less CPU
     // (docs/decisions/049-test-processes-compile-webassembly-once.md).
     execArgv: ["--liftoff-only"],
   },

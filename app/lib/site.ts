@@ -61,23 +61,19 @@ export type Site = z.infer<typeof siteSchema>;
  * sends to the browser: the receipts' texts, the postal address, the description and the default
  * video stay on the server, or go only with the pages that show them.
  */
-export type SiteFrame = Pick<
-  Site,
-  | "shortName"
-  | "charityName"
-  | "registrationNumber"
-  | "email"
-  | "socialUrl"
-  | "socialLabel"
-  | "privacyPolicyUrl"
-  | "builderCredit"
->;
-
-export function siteFrame(site: Site): SiteFrame {
-  const { shortName, charityName, registrationNumber, email, socialUrl, socialLabel, privacyPolicyUrl, builderCredit } =
-    site;
+export function siteFrame({
+  shortName,
+  charityName,
+  registrationNumber,
+  email,
+  socialUrl,
+  socialLabel,
+  privacyPolicyUrl,
+  builderCredit,
+}: Site) {
   return { shortName, charityName, registrationNumber, email, socialUrl, socialLabel, privacyPolicyUrl, builderCredit };
 }
+export type SiteFrame = ReturnType<typeof siteFrame>;
 
 /**
  * Where the navigation bar's Donate button goes: the site's own donation page, or an external one
