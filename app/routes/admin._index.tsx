@@ -1,7 +1,8 @@
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/admin._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
+import { useQuery } from "~/components/ui/use-query";
 import { EventSeatsTable, seatFigures } from "~/features/events/components/event-seats-table";
 import { listEvents } from "~/features/events/events.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
@@ -40,7 +41,7 @@ export const loader = pageWork("The staff home page", async ({ request, context 
 export const meta: Route.MetaFunction = () => adminMeta("Staff home");
 
 export default function AdminHome({ loaderData: { upcoming, contentWarnings } }: Route.ComponentProps) {
-  const [search] = useSearchParams();
+  const search = useQuery();
   return (
     <main id="main" className="page">
       <h1>Staff home</h1>

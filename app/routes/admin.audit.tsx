@@ -1,4 +1,4 @@
-import { Form, useSearchParams } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/admin.audit";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
@@ -9,6 +9,7 @@ import { pageWork } from "~/infra/http/page.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { requestedPage } from "~/lib/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { useQuery } from "~/components/ui/use-query";
 
 // /admin/audit: who did what and when, newest first, 50 a page.
 export const loader = pageWork("The audit log", async ({ request, context }: Route.LoaderArgs) => {
@@ -23,7 +24,7 @@ export const loader = pageWork("The audit log", async ({ request, context }: Rou
 export const meta: Route.MetaFunction = () => adminMeta("Audit log");
 
 export default function AuditLog({ loaderData: { entries, only, kinds } }: Route.ComponentProps) {
-  const [search] = useSearchParams();
+  const search = useQuery();
   return (
     <main id="main" className="page">
       <h1>Audit log</h1>

@@ -1,7 +1,7 @@
-import { useSearchParams } from "react-router";
 import type { Route } from "./+types/admin.donations._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
+import { useQuery } from "~/components/ui/use-query";
 import { DonationFilterForm, DonationsTable, MonthTotalsTable } from "~/features/donations/components/staff-donations";
 import { readDonationFilters } from "~/features/donations/schema";
 import { donationsPage } from "~/features/donations/staff-donations.server";
@@ -23,7 +23,7 @@ export const loader = pageWork("The donations page", async ({ request, context }
 export const meta: Route.MetaFunction = () => adminMeta("Donations");
 
 export default function AdminDonations({ loaderData: { donations, months, errors, values } }: Route.ComponentProps) {
-  const [search] = useSearchParams();
+  const search = useQuery();
   return (
     <main id="main" className="page">
       <h1>Donations</h1>

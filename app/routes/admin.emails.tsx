@@ -1,8 +1,9 @@
-import { Form, Link, data, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, data, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.emails";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { useQuery } from "~/components/ui/use-query";
 import { emailsPage, isEmailStatus, retryEmail, type EmailView } from "~/features/emails/emails.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -66,7 +67,7 @@ const filters = [
 ] as const;
 
 export default function AdminEmails({ loaderData: { emails, status }, actionData }: Route.ComponentProps) {
-  const [search] = useSearchParams();
+  const search = useQuery();
   const navigation = useNavigation();
   const retrying = navigation.state !== "idle" ? navigation.formData?.get("id") : undefined;
   return (

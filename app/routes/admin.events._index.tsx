@@ -1,7 +1,8 @@
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/admin.events._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
+import { useQuery } from "~/components/ui/use-query";
 import { salesByEvent } from "~/features/booking/booking.server";
 import { EventSeatsTable, seatFigures, type EventSeatsRow } from "~/features/events/components/event-seats-table";
 import { useLiveRevalidation } from "~/features/events/components/use-live-revalidation";
@@ -71,7 +72,7 @@ function EventTable({
   empty: string;
   list: Paged<EventSeatsRow>;
 }) {
-  const [search] = useSearchParams();
+  const search = useQuery();
   const id = `${group}-events`;
   return (
     <section className="section" aria-labelledby={id}>

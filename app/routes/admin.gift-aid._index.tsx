@@ -1,8 +1,9 @@
-import { Form, Link, data, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, data, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.gift-aid._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { useQuery } from "~/components/ui/use-query";
 import { ClaimRowsTable } from "~/features/donations/components/staff-donations";
 import {
   claimSummary,
@@ -67,7 +68,7 @@ export const meta: Route.MetaFunction = () => adminMeta("Gift Aid claims");
 export default function AdminGiftAid({ loaderData, actionData: answer }: Route.ComponentProps) {
   const actionData: ActionResult | undefined = answer;
   const { ready, readyIds, summary, past, today } = loaderData;
-  const [search] = useSearchParams();
+  const search = useQuery();
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "mark-claimed";
   const dateError = actionData?.fields?.claimedOn;

@@ -1,6 +1,7 @@
-import { data, useSearchParams } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/admin.people";
 import { ErrorPage } from "~/components/layout/error-page";
+import { useQuery } from "~/components/ui/use-query";
 import {
   EraseButton,
   PersonRecords,
@@ -57,7 +58,7 @@ export const action = pageWork("Erasing a person's data", async ({ request, cont
 export const meta: Route.MetaFunction = () => adminMeta("A person's data");
 
 export default function AdminPeople({ loaderData: { typed, error, found }, actionData }: Route.ComponentProps) {
-  const [search] = useSearchParams();
+  const search = useQuery();
   return (
     <main id="main" className="page">
       <h1>A person's data</h1>

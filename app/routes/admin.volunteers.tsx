@@ -1,7 +1,8 @@
-import { data, useSearchParams } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/admin.volunteers";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
+import { useQuery } from "~/components/ui/use-query";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { VolunteerTable } from "~/features/volunteers/components/volunteer-table";
@@ -36,7 +37,7 @@ export const action = pageWork("Deleting a volunteer sign-up", async ({ request,
 export const meta: Route.MetaFunction = () => adminMeta("Volunteers");
 
 export default function AdminVolunteers({ loaderData: { volunteers }, actionData }: Route.ComponentProps) {
-  const [search] = useSearchParams();
+  const search = useQuery();
   return (
     <main id="main" className="page">
       <h1>Volunteers</h1>
