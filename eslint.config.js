@@ -31,6 +31,32 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
   },
   {
+    // React Router is one module in the script every page loads (vite.config.ts): whatever of it
+    // any page uses, every first visit pays for (docs/decisions/051-every-page-pays-for-the-router.md).
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "react-router",
+              importNames: ["Await"],
+              message:
+                "Wait for a loader's promise with React's use() inside <Suspense> (app/routes/confirmation.tsx).",
+            },
+            {
+              name: "react-router",
+              importNames: ["useSearchParams"],
+              message: "Read the query with useQuery() (app/components/ui/use-query.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only the configuration module reads the environment (docs/decisions/001-stack.md), and only
     // the clock reads the time (docs/decisions/009-one-clock.md).
     files: ["app/**/*.{ts,tsx}", "db/**/*.ts"],
