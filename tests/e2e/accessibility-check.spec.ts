@@ -4,37 +4,37 @@
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "../support/fixtures";
 
-const page = (body: string) => `<!doctype html><html lang="en"><head><title>A page</title></head>
+const html = (body: string) => `<!doctype html><html lang="en"><head><title>A page</title></head>
   <body><main><h1>A page</h1>${body}</main></body></html>`;
-const unnamedButton = page(`<button type="button"></button>`);
+const unnamedButton = html(`<button type="button"></button>`);
 
-test("a page with nothing wrong passes", async ({ page: tab }) => {
-  await tab.setContent(page(`<p>Nothing wrong here.</p><iframe title="Also fine" srcdoc="<p>Fine</p>"></iframe>`));
-  await expectNoSeriousA11yViolations(tab);
+test("a page with nothing wrong passes", async ({ page }) => {
+  await page.setContent(html(`<p>Nothing wrong here.</p><iframe title="Also fine" srcdoc="<p>Fine</p>"></iframe>`));
+  await expectNoSeriousA11yViolations(page);
 });
 
-test("a picture without a text alternative fails", async ({ page: tab }) => {
-  await tab.setContent(page(`<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">`));
-  await expect(expectNoSeriousA11yViolations(tab)).rejects.toThrow(/image-alt/);
+test("a picture without a text alternative fails", async ({ page }) => {
+  await page.setContent(html(`<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">`));
+  await expect(expectNoSeriousA11yViolations(page)).rejects.toThrow(/image-alt/);
 });
 
-test("a button without a name in a frame of the page's own origin fails", async ({ page: tab }) => {
-  await tab.setContent(page(`<iframe title="A form" srcdoc='${unnamedButton}'></iframe>`));
-  await expect(tab.frameLocator("iframe").getByRole("button")).toHaveCount(1);
-  await expect(expectNoSeriousA11yViolations(tab)).rejects.toThrow(/button-name/);
+test("a button without a name in a frame of the page's own origin fails", async ({ page }) => {
+  await page.setContent(html(`<iframe title="A form" srcdoc='${unnamedButton}'></iframe>`));
+  await expect(page.frameLocator("iframe").getByRole("button")).toHaveCount(1);
+  await expect(expectNoSeriousA11yViolations(page)).rejects.toThrow(/button-name/);
 });
 
-test("a button without a name in a frame of another origin fails", async ({ page: tab }) => {
-  await tab.route("http://frame.example/**", (route) =>
+test("a button without a name in a frame of another origin fails", async ({ page }) => {
+  await page.route("http://frame.example/**", (route) =>
     route.fulfill({ contentType: "text/html", body: unnamedButton }),
   );
-  await tab.route("http://page.example/**", (route) =>
+  await page.route("http://page.example/**", (route) =>
     route.fulfill({
       contentType: "text/html",
-      body: page(`<iframe title="A form" src="http://frame.example/"></iframe>`),
+      body: html(`<iframe title="A form" src="http://frame.example/"></iframe>`),
     }),
   );
-  await tab.goto("http://page.example/");
-  await expect(tab.frameLocator("iframe").getByRole("button")).toHaveCount(1);
-  await expect(expectNoSeriousA11yViolations(tab)).rejects.toThrow(/button-name/);
+  await page.goto("http://page.example/");
+  await expect(page.frameLocator("iframe").getByRole("button")).toHaveCount(1);
+  await expect(expectNoSeriousA11yViolations(page)).rejects.toThrow(/button-name/);
 });
