@@ -11,8 +11,12 @@ import { z } from "zod";
  */
 export const personNamePattern = /^\p{L}\p{M}*(?:[\p{L}\p{M} '’.-]*[\p{L}\p{M}.])?$/u;
 
-/** Something, an @, and a domain with at least one dot; no spaces. The mail server has the last word. */
-export const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+/**
+ * Something, an @, and a domain with at least one dot. None of the characters that separate or
+ * bracket addresses in a mail header (`,;:<>()[]\"`), no spaces or control characters: one field
+ * holds one address, never a list. The mail server has the last word.
+ */
+export const emailPattern = /^[^\s\p{Cc}@,;:<>()[\]\\"]+@[^\s\p{Cc}@,;:<>()[\]\\".]+(\.[^\s\p{Cc}@,;:<>()[\]\\".]+)+$/u;
 
 /** A person's name in letters (see personNamePattern), at most `max` characters; one message for every fault. */
 export function personNameField(message: string, max: number) {

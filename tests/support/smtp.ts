@@ -5,6 +5,8 @@ import { SMTPServer } from "smtp-server";
 /** A real SMTP server on loopback that keeps what it receives, parsed. */
 export class TestSmtpServer {
   readonly received: ParsedMail[] = [];
+  /** Each message's envelope: the addresses the sender gave RCPT TO, whatever its headers say. */
+  readonly envelopes: string[][] = [];
   /** Connections that broke off (a sender killed mid-session), kept for a test that wants them. */
   readonly connectionErrors: Error[] = [];
   private server: SMTPServer | undefined;
@@ -15,7 +17,8 @@ export class TestSmtpServer {
       authOptional: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
-      onData: (stream, _session, callback) => {
+      onData: (stream, session, callback) => {
+        this.envelopes.push(session.envelope.rcptTo.map((rcpt) => rcpt.address));
         simpleParser(stream)
           .then(async (mail) => {
             this.received.push(mail);

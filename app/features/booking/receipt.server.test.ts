@@ -31,7 +31,7 @@ const details: ReceiptDetails = {
 describe("the booking receipt", () => {
   it("confirms the booking with its reference and the short code, and thanks the buyer", async () => {
     const mail = await bookingReceipt(details);
-    expect(mail.to).toBe("Amina Mushi <amina@example.org>");
+    expect(mail.to).toEqual({ name: "Amina Mushi", address: "amina@example.org" });
     expect(mail.subject).toBe(`Your booking for Quiz Night (${ref})`);
     expect(mail.text).toMatch(/^Booking confirmed: Quiz Night\n\nDear Amina Mushi,\n/);
     expect(mail.text).toContain(`We have received your booking for Quiz Night. Your booking reference is ${ref}.`);

@@ -51,7 +51,7 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
   const calendar = calendarFile(details);
 
   return composeLetter({
-    to: `${details.holderName} <${details.email}>`,
+    to: { name: details.holderName, address: details.email },
     subject: `Your booking for ${event.name} (${details.bookingRef})`,
     title: `Booking confirmed: ${event.name}`,
     greeting: `Dear ${details.holderName},`,
@@ -125,7 +125,7 @@ export function refundNotice(
 ): Promise<MailMessage> {
   const { event } = details;
   return composeLetter({
-    to: `${details.holderName} <${details.email}>`,
+    to: { name: details.holderName, address: details.email },
     subject:
       why === "cancelled"
         ? `Sorry: ${event.name} is cancelled, and your payment has been refunded`

@@ -18,7 +18,7 @@ interface Buyer {
 
 function message(to: Buyer, subject: string, title: string, paragraphs: string[]): Promise<MailMessage> {
   return composeLetter({
-    to: `${to.holderName} <${to.email}>`,
+    to: { name: to.holderName, address: to.email },
     subject,
     title,
     greeting: `Dear ${to.holderName},`,

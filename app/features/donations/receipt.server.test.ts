@@ -30,7 +30,7 @@ const declared = {
 describe("the donation receipt", () => {
   it("thanks the donor for the amount, with the date and time, the card, and the reference", async () => {
     const mail = await donationReceipt(details);
-    expect(mail.to).toBe("Amina Mushi <amina@example.org>");
+    expect(mail.to).toEqual({ name: "Amina Mushi", address: "amina@example.org" });
     expect(mail.subject).toBe("Thank you for your donation of £10.00 to Kilele Village Trust");
     expect(mail.text).toContain(
       "Thank you for your donation of £10.00 to Kilele Village Trust, received on 12/06/2027 at 13:15.",

@@ -86,7 +86,7 @@ export function donationReceipt(details: DonationReceiptDetails): Promise<MailMe
   ];
 
   return composeLetter({
-    to: `${details.donorName} <${details.email}>`,
+    to: { name: details.donorName, address: details.email },
     subject: `Thank you for your donation of ${amount} to ${charity.name}`,
     title: "Thank you for your donation",
     greeting: `Dear ${details.donorName},`,

@@ -19,7 +19,7 @@ export function donationRefundNotice(details: DonationRefundDetails): Promise<Ma
   const { charity } = details;
   const amount = formatPounds(details.amountPence);
   return composeLetter({
-    to: `${details.donorName} <${details.email}>`,
+    to: { name: details.donorName, address: details.email },
     subject: `Your donation of ${amount} to ${charity.name} has been refunded`,
     title: "Your donation has been refunded",
     greeting: `Dear ${details.donorName},`,

@@ -241,7 +241,7 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     const notices = (await database.db.select().from(outbox)).filter((m) => m.kind === "donation-refunded");
     expect(notices).toHaveLength(1);
     const notice = notices[0]!.payload as { to: string; subject: string; text: string; html: string };
-    expect(notice.to).toBe("Amina Mushi <amina@example.org>");
+    expect(notice.to).toEqual({ name: "Amina Mushi", address: "amina@example.org" });
     expect(notice.subject).toBe("Your donation of £10.00 to Kilele Village Trust has been refunded");
     expect(notice.text).toContain("No Gift Aid will be claimed on this donation.");
     expect(notice.html).toContain("has been refunded");

@@ -9,7 +9,7 @@ import { TestSmtpServer } from "../../../tests/support/smtp";
 import { emailPreview, emailsPage, retryEmail } from "./emails.server";
 
 const receipt = {
-  to: "amina@example.org",
+  to: { address: "amina@example.org" },
   subject: "Your booking",
   text: "We have received your booking.",
   html: "<p>We have received your booking.</p>",

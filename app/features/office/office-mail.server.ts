@@ -62,7 +62,7 @@ ${paragraphs.join("\n")}
 }
 
 function message(to: string, subject: string, lines: string[], html: string): MailMessage {
-  return { to, subject, text: lines.join("\n"), html };
+  return { to: { address: to }, subject, text: lines.join("\n"), html };
 }
 
 const footer = (charity: OfficeCharity) => [

@@ -43,5 +43,5 @@ export function staffInvitationMail({
 <p>The link works once, until ${escapeHtml(until)}. If it has expired, ask a member of staff to invite you again.</p>
 <p style="color:#4d4a44;font-size:13px">If you were not expecting this, you can ignore this e-mail: nothing happens unless the link is opened.</p>
 </body></html>`;
-  return { to: email, subject: `Join the staff of ${charity.name}'s website`, text, html };
+  return { to: { address: email }, subject: `Join the staff of ${charity.name}'s website`, text, html };
 }

@@ -8,7 +8,7 @@ export function volunteerConfirmation(
   charity: Charity,
 ): Promise<MailMessage> {
   return composeLetter({
-    to: `${volunteer.name} <${volunteer.email}>`,
+    to: { name: volunteer.name, address: volunteer.email },
     subject: `Thank you for offering to volunteer with ${charity.name}`,
     title: "Thank you for offering to help",
     greeting: `Dear ${volunteer.name},`,

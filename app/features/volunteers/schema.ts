@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { validate, type Validation } from "~/lib/forms";
-import { emailField, requiredTextField } from "~/lib/validation";
+import { emailField, personNamePattern, requiredTextField } from "~/lib/validation";
 
 /**
  * Input caps of the volunteering form (docs/specification.md, section 5); the browser stops typing
@@ -14,12 +14,18 @@ export const volunteerMessages = {
   reason: "Reason for signing up must not be left blank.",
 } as const;
 
+/**
+ * A name with anything but the letters of a name (the site's rule, personNamePattern) is refused:
+ * the welcome e-mail is addressed to it, so it must never be able to carry an address.
+ */
+export const volunteerNameCharacters = "Name may only contain letters, spaces, hyphens, apostrophes and full stops.";
+
 export const volunteerSchema = z.object({
   name: requiredTextField(
     volunteerMessages.name,
     volunteerLimits.name,
     `Name must be at most ${volunteerLimits.name} characters.`,
-  ),
+  ).regex(personNamePattern, volunteerNameCharacters),
   email: emailField(
     volunteerMessages.email,
     volunteerLimits.email,

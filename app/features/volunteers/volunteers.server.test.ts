@@ -56,6 +56,23 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
     expect(await listVolunteers(database.db)).toEqual([]);
   });
 
+  it.each([
+    "one@attacker.example, two@attacker.example, Bob",
+    "Friends: a@attacker.example, b@attacker.example;",
+    "Bob <evil@attacker.example>",
+  ])("refuses a name that could address the welcome e-mail elsewhere (%j), and queues nothing", async (name) => {
+    expect(await submit({ ...good, name })).toEqual({
+      status: "invalid",
+      errors: { name: "Name may only contain letters, spaces, hyphens, apostrophes and full stops." },
+    });
+    expect(await submit({ ...good, email: "bob@example.org, eve@attacker.example" })).toEqual({
+      status: "invalid",
+      errors: { email: "Invalid email." },
+    });
+    expect(await listVolunteers(database.db)).toEqual([]);
+    expect(await database.db.select().from(outbox)).toEqual([]);
+  });
+
   it("thanks a robot that filled the hidden field, and stores nothing", async () => {
     expect(await submit({ ...good, website: "http://spam.example" })).toEqual({ status: "ok" });
     expect(await listVolunteers(database.db)).toEqual([]);

@@ -5,7 +5,7 @@ import { contrastRatio, wordsOfHtml, wordsOfText } from "../../../tests/support/
 import { composeLetter, mapLink, paragraphs, type Letter } from "./letter.server";
 
 const letter: Letter = {
-  to: "Amina Mushi <amina@example.org>",
+  to: { name: "Amina Mushi", address: "amina@example.org" },
   subject: "A letter",
   title: "Thank you & welcome",
   greeting: "Dear Amina Mushi,",

@@ -1,7 +1,7 @@
 import { escapeHtml } from "~/lib/html";
 import type { Charity } from "../payments/provider.server";
 import { logoAttachment, logoCid, logoSize } from "./logo.server";
-import type { MailAttachment, MailMessage } from "./mailer.server";
+import type { MailAttachment, MailMessage, MailRecipient } from "./mailer.server";
 
 // The e-mails a visitor gets (receipts, refunds, a volunteer's welcome) are letters from the
 // charity: its logo at the top, a heading, what the e-mail is about in blocks, and a foot with how
@@ -24,7 +24,7 @@ export type Block =
   | { picture: { cid: string; alt: string; width: number; height: number } };
 
 export interface Letter {
-  to: string;
+  to: MailRecipient;
   subject: string;
   /** The heading at the top, and the HTML document's title. */
   title: string;

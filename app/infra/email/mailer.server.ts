@@ -1,7 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
+import { emailPattern } from "~/lib/validation";
 
 const mailAttachmentSchema = z.object({
   filename: z.string().min(1),
@@ -13,9 +15,41 @@ const mailAttachmentSchema = z.object({
 });
 export type MailAttachment = z.infer<typeof mailAttachmentSchema>;
 
+/**
+ * Whom an e-mail is to: one address, and the person's name beside it. They are handed to nodemailer
+ * apart, so the name is only ever shown, never read as addresses, whatever it says (a name of
+ * "a@x.org, b@y.org" once put two strangers on a volunteer's welcome: decision 053).
+ */
+export const mailRecipientSchema = z.object({
+  name: z.string().max(200).optional(),
+  address: z.string().max(254).regex(emailPattern, "must be one e-mail address"),
+});
+export type MailRecipient = z.infer<typeof mailRecipientSchema>;
+
+/**
+ * An e-mail queued before recipients were kept apart named them as one text, "Name <address>": it
+ * is still sent, when that text is exactly one address; a list or a group is refused, not sent.
+ */
+const queuedAsText = z.string().transform((text, context): MailRecipient => {
+  const parsed = addressparser(text);
+  const only = parsed.length === 1 ? parsed[0] : undefined;
+  const one = only && "address" in only && !("group" in only && only.group) ? only : undefined;
+  const address = one?.address ?? "";
+  if (!emailPattern.test(address)) {
+    context.addIssue({ code: "custom", message: "must be one e-mail address" });
+    return z.NEVER;
+  }
+  return { address, ...(one?.name ? { name: one.name } : {}) };
+});
+
+/** How an e-mail's recipient is shown to staff and kept in the outbox's `recipient` column. */
+export function recipientText({ name, address }: MailRecipient) {
+  return name ? `${name} <${address}>` : address;
+}
+
 /** A whole e-mail, as stored in the outbox and handed to the mailer; checked again when read back. */
 export const mailMessageSchema = z.object({
-  to: z.string().min(3),
+  to: z.union([mailRecipientSchema, queuedAsText], { error: "must be one e-mail address" }),
   subject: z.string().min(1),
   text: z.string(),
   html: z.string(),
@@ -48,7 +82,7 @@ async function toNodemailer(sender: Sender, message: MailMessage, messageId?: st
     ...(messageId && { messageId }),
     from: sender.from,
     replyTo: await sender.replyTo(),
-    to: message.to,
+    to: { name: message.to.name ?? "", address: message.to.address },
     subject: message.subject,
     text: message.text,
     html: message.html,
@@ -88,7 +122,7 @@ export function folderMailer(dir: string, sender: Sender): Mailer {
       };
       await fs.mkdir(dir, { recursive: true });
       // eslint-disable-next-line no-restricted-syntax -- only a file name, sorting the folder by arrival
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.to.replace(/[^\w.@-]/g, "_")}.eml`;
+      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.to.address.replace(/[^\w.@-]/g, "_")}.eml`;
       const temporary = path.join(dir, `.${name}.tmp`);
       await fs.writeFile(temporary, info.message);
       await fs.rename(temporary, path.join(dir, name));

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { outbox } from "../../../db/schema";
 import { systemClock } from "~/lib/clock";
 import { testClock } from "../../../tests/support/clock";
@@ -13,7 +13,7 @@ import { folderMailer, smtpMailer, type Mailer } from "./mailer.server";
 import { OutboxWorker, queueMail, retryDelaySeconds } from "./outbox.server";
 
 const receipt = {
-  to: "Amina Mushi <amina@example.org>",
+  to: { name: "Amina Mushi", address: "amina@example.org" },
   subject: "Your booking",
   text: "We have received your booking.",
   html: "<p>We have received your booking.</p>",
@@ -199,5 +199,61 @@ describe.each(engines)("the outbox on %s", (engine) => {
     const [broken] = await database.db.select().from(outbox).where(eq(outbox.dedupeKey, "booking-receipt:broken"));
     expect(broken).toMatchObject({ attempts: 1, sentAt: null });
     expect(broken!.lastError).toMatch(/^The stored e-mail is not valid: .*subject/);
+  });
+
+  it("sends each e-mail to its one address, whatever the name beside it says (review, point 1)", async () => {
+    await smtp.start();
+    const clock = testClock("2026-11-22T10:00:00Z");
+    const worker = new OutboxWorker(
+      database.db,
+      smtpMailer(smtp.url, { from: "Kilele <t@example.org>", replyTo: () => "kilele@example.org" }),
+      clock,
+    );
+    // Names a stranger could type, if a form let them through: a list, a group, a header break.
+    const names = [
+      "one@attacker.example, two@attacker.example, Bob",
+      "Friends: a@attacker.example, b@attacker.example;",
+      "Bob <evil@attacker.example>\r\nBcc: c@attacker.example",
+    ];
+    for (const [index, name] of names.entries()) {
+      const message = { ...receipt, to: { name, address: "bob@example.org" }, subject: `Welcome ${index}` };
+      await queueMail(database.db, { kind: "volunteer-confirmation", about: String(index), message, now: clock.now() });
+    }
+    await worker.deliverDue();
+    expect(smtp.envelopes).toEqual([["bob@example.org"], ["bob@example.org"], ["bob@example.org"]]);
+    expect(smtp.received.map((mail) => [mail.to].flat().flatMap((to) => to?.value.map((v) => v.address)))).toEqual([
+      ["bob@example.org"],
+      ["bob@example.org"],
+      ["bob@example.org"],
+    ]);
+  });
+
+  it("sends an e-mail queued with its recipient as text when that is one address, and refuses a list", async () => {
+    await smtp.start();
+    const clock = testClock("2026-11-22T10:00:00Z");
+    const queuedAsText = async (about: string, to: string) =>
+      database.db.insert(outbox).values({
+        kind: "booking-receipt",
+        dedupeKey: `booking-receipt:${about}`,
+        recipient: to,
+        payload: { ...receipt, to, subject: `Receipt ${about}` },
+        nextAttemptAt: clock.now(),
+        createdAt: clock.now(),
+      });
+    await queuedAsText("one", "Amina Mushi <amina@example.org>");
+    await queuedAsText("list", "one@attacker.example, two@attacker.example, Bob <bob@example.org>");
+    await queuedAsText("group", "Friends: a@attacker.example, b@attacker.example;");
+    const worker = new OutboxWorker(
+      database.db,
+      smtpMailer(smtp.url, { from: "Kilele <t@example.org>", replyTo: () => "kilele@example.org" }),
+      clock,
+    );
+    await worker.deliverDue();
+    expect(smtp.envelopes).toEqual([["amina@example.org"]]);
+    expect(smtp.received[0]!.to).toMatchObject({ value: [{ name: "Amina Mushi", address: "amina@example.org" }] });
+    const refused = await database.db.select().from(outbox).where(isNull(outbox.sentAt));
+    expect(refused.map((row) => row.dedupeKey).sort()).toEqual(["booking-receipt:group", "booking-receipt:list"]);
+    for (const row of refused)
+      expect(row.lastError).toMatch(/^The stored e-mail is not valid: .*must be one e-mail address.*at to/);
   });
 });

@@ -4,7 +4,7 @@ import { outbox } from "../../../db/schema";
 import type { Clock } from "~/lib/clock";
 import type { Database, Queryable } from "../db/database.server";
 import { mailKey, type MailKind } from "./mail-kinds";
-import { mailMessageSchema, type MailMessage, type Mailer } from "./mailer.server";
+import { mailMessageSchema, recipientText, type MailMessage, type Mailer } from "./mailer.server";
 
 /**
  * Puts an e-mail in the outbox, in the caller's transaction: it exists exactly when what it reports
@@ -29,7 +29,7 @@ export function mailInsert(db: Queryable, { kind, about, message, now }: QueuedM
     .values({
       kind,
       dedupeKey: mailKey(kind, about),
-      recipient: message.to,
+      recipient: recipientText(message.to),
       payload: message,
       // Due at once by the site's clock, the same clock the worker reads.
       nextAttemptAt: now,
