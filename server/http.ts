@@ -7,10 +7,11 @@ import type { Config } from "../app/infra/config.server";
 import type { Site } from "./app.ts";
 import { serveLiveFeedFirst } from "./live-feed.ts";
 import { bodyLimit, requestLog } from "./requests.ts";
+import { sameOriginOnly } from "./same-origin.ts";
 
 // The HTTP server around the site, the same in production and development: the request log and
 // body ceiling, compression, what the caller adds (security headers and static files, or Vite's
-// development server), the site, and a clean shutdown.
+// development server), the same-origin rule for changes, the site, and a clean shutdown.
 
 /** Start-up problems (a bad variable, a broken content file, no database) stop the process with their message. */
 export function stopOnStartupError(error: Error): never {
@@ -40,6 +41,7 @@ export function serveSite(
   app.use(bodyLimit());
   app.use(compression());
   for (const handler of before) app.use(handler);
+  app.use(sameOriginOnly(site.config.publicUrl));
   let stopping = false;
   // While shutting down, no connection is kept alive for another request.
   app.use((_req, res, next) => {

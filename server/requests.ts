@@ -24,6 +24,8 @@ export function requestLog(): RequestHandler {
         method: req.method,
         path: loggedPath(req.originalUrl),
         status: res.writableFinished ? res.statusCode : 499,
+        // Why the site refused it before any route saw it (server/same-origin.ts), when it did.
+        ...(typeof res.locals.refused === "string" && { refused: res.locals.refused }),
         ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
       });
     };

@@ -8,7 +8,7 @@ import { giftAidScopes } from "~/features/donations/schema";
 import { cancelDeclaration, donationDetail } from "~/features/donations/staff-donations.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -27,7 +27,6 @@ export const loader = pageWork("A donation's page", async ({ request, context, p
 type ActionResult = { message: string; fields?: Record<string, string> };
 
 export const action = pageWork("Changing a donation", async ({ request, context, params }: Route.ActionArgs) => {
-  requireSameOrigin(request, context.services.config.publicUrl);
   const staff = await requireStaffPage(context.services, request);
   const services = context.services;
   const form = await readFormBody(request, bodyLimits.staff);

@@ -6,7 +6,7 @@ import { PlainField } from "~/features/staff/components/plain-field";
 import { acceptInvitation, openInvitation } from "~/features/staff/members.server";
 import { invitationGone } from "~/features/staff/schema";
 import { startSignedInSession } from "~/features/staff/sign-in.server";
-import { readFormBody, requireSameOrigin } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 
@@ -20,7 +20,6 @@ export const loader = pageWork("The staff invitation page", async ({ params, con
 });
 
 export const action = pageWork("Joining the staff", async ({ request, params, context }: Route.ActionArgs) => {
-  requireSameOrigin(request, context.services.config.publicUrl);
   const { services } = context;
   const form = await readFormBody(request);
   const now = services.clock.now();

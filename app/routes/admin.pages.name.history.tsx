@@ -8,7 +8,7 @@ import { contentFields, fieldLabel, summaryLine } from "~/features/content/edito
 import { editablePage } from "~/features/content/editor/pages";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -58,7 +58,6 @@ export const loader = pageWork("A page's history", async ({ request, context, pa
 });
 
 export const action = pageWork("Restoring a page", async ({ request, context, params }: Route.ActionArgs) => {
-  requireSameOrigin(request, context.services.config.publicUrl);
   const staff = await requireStaffPage(context.services, request);
   const name = pageName(params.name);
   const form = await readFormBody(request, bodyLimits.staff);

@@ -10,7 +10,6 @@ import { picturesForEditor } from "~/features/content/editor/pictures.server";
 import { issueFields } from "~/features/content/store";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { requireSameOrigin } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -58,7 +57,6 @@ export const loader = pageWork("The page editor", async ({ request, context, par
 });
 
 export const action = pageWork("Saving a page", async ({ request, context, params }: Route.ActionArgs) => {
-  requireSameOrigin(request, context.services.config.publicUrl);
   const staff = await requireStaffPage(context.services, request);
   const name = pageName(params.name);
   const store = context.services.contentStore;

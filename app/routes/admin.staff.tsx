@@ -16,7 +16,7 @@ import {
 } from "~/features/staff/members.server";
 import { secureCookies } from "~/features/staff/sign-in.server";
 import { clearedSessionCookie, requireStaffPage, sessionTokenFrom } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody, requireSameOrigin } from "~/infra/http/api.server";
+import { bodyLimits, readFormBody } from "~/infra/http/api.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -43,7 +43,6 @@ interface Answer {
 const answer = (value: Answer, status = 200) => data(value, { status });
 
 export const action = pageWork("Changing the staff", async ({ request, context }: Route.ActionArgs) => {
-  requireSameOrigin(request, context.services.config.publicUrl);
   const { services } = context;
   const staff = await requireStaffPage(services, request);
   const form = await readFormBody(request, bodyLimits.staff);

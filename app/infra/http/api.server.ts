@@ -172,25 +172,6 @@ export async function readTextBody(request: Request, maxBytes: number): Promise<
 }
 
 /**
- * Refuses a state-changing request sent from another site. The staff cookie is SameSite=Strict, so
- * a browser does not send it cross-site; this checks the Origin (or, without one, the Referer) as
- * well, so a form post from elsewhere is refused even before the session is looked at.
- */
-export function requireSameOrigin(request: Request, publicUrl: string) {
-  const source = request.headers.get("Origin") ?? request.headers.get("Referer");
-  if (!source) return; // Not a browser's cross-site request: browsers send Origin on every POST.
-  let origin: string;
-  try {
-    origin = new URL(source).origin;
-  } catch {
-    origin = "null";
-  }
-  if (origin !== new URL(request.url).origin && origin !== new URL(publicUrl).origin) {
-    throw new AppError("forbidden", "This form can only be sent from this site's own pages.");
-  }
-}
-
-/**
  * The request's body as bytes, refused as `tooLarge(size)` once it passes `maxBytes` (its declared
  * Content-Length first, then what actually arrives), so an oversized body is never held whole.
  * Past the cap it stops reading and leaves the rest unread (cancelling would reset the connection
