@@ -268,6 +268,11 @@ export const outbox = pgTable(
     dedupeKey: text("dedupe_key").notNull().unique(),
     recipient: text("recipient").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /**
+     * The words the payload marks `{{name}}`, sealed (app/infra/email/sealed-words.server.ts): a
+     * staff invitation's token. Null once the e-mail is sent.
+     */
+    sealed: text("sealed"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
     lastError: text("last_error"),

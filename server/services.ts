@@ -18,6 +18,7 @@ import { finishPendingDonationRefunds } from "~/features/donations/refunds.serve
 import path from "node:path";
 import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
+import { MailSeal } from "~/infra/email/sealed-words.server";
 import { BackgroundJob } from "~/infra/jobs/background-job.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
@@ -111,7 +112,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     const mailer = config.smtpUrl
       ? smtpMailer(config.smtpUrl, sender)
       : folderMailer(path.join(config.dataDir, "outbox"), sender);
-    const outbox = new OutboxWorker(database.db, mailer, clock);
+    const outbox = new OutboxWorker(database.db, mailer, clock, { seal: new MailSeal(sessionSecret) });
     if (!config.databaseUrl) await outbox.resumeAlone();
     outbox.start();
     async function paymentDeps(): Promise<PaymentDeps> {

@@ -59,7 +59,11 @@ export const action = pageWork("Changing the staff", async ({ request, context }
           services.db,
           staff,
           { email: field("email") },
-          { now, charity: { name: site.charityName, website: services.config.publicUrl.replace(/\/$/, "") } },
+          {
+            now,
+            charity: { name: site.charityName, website: services.config.publicUrl.replace(/\/$/, "") },
+            seal: (words) => services.outbox.seal(words),
+          },
         );
         const sent = await services.outbox.deliver("staff-invitation", invited.id);
         const replaced = invited.replaced ? " The earlier link no longer works." : "";

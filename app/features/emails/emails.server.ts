@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { isMailKind, mailKinds } from "~/infra/email/mail-kinds";
+import { hideSealedWords } from "~/infra/email/sealed-words.server";
 import type { DeliveryResult } from "~/infra/email/outbox.server";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
@@ -95,7 +96,12 @@ export async function emailPreview(db: Queryable, id: string): Promise<EmailPrev
   const { text, html } = row.payload;
   const note = erasedNote(row);
   if (note) return { ...view(row), text: note, html: "" };
-  return { ...view(row), text: typeof text === "string" ? text : "", html: typeof html === "string" ? html : "" };
+  // A staff invitation's token is a sealed word: staff see its mark, never the link that signs in.
+  return {
+    ...view(row),
+    text: typeof text === "string" ? hideSealedWords(text) : "",
+    html: typeof html === "string" ? hideSealedWords(html) : "",
+  };
 }
 
 /**

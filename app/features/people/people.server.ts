@@ -351,7 +351,7 @@ export async function erasePersonData(
     for (const { id } of sentRows) {
       await tx
         .update(outbox)
-        .set({ recipient: erasedAddress(id), payload: { erased: true, note }, lastError: null })
+        .set({ recipient: erasedAddress(id), payload: { erased: true, note }, sealed: null, lastError: null })
         .where(eq(outbox.id, id));
     }
 

@@ -2,6 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditLog, outbox, staffInvitations, staffSessions, staffUsers } from "../../../db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { MailMessage } from "~/infra/email/mailer.server";
+import { OutboxWorker } from "~/infra/email/outbox.server";
+import { MailSeal } from "~/infra/email/sealed-words.server";
+import { emailPreview } from "~/features/emails/emails.server";
+import { testClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import {
   acceptInvitation,
@@ -21,26 +26,34 @@ const now = new Date("2026-11-22T09:00:00Z");
 const hour = 3_600_000;
 const charity = { name: "Kilele Village Trust", website: "https://kilele.example" };
 
-/** The token in the link of the invitation e-mail queued for this address. */
-async function linkToken(database: DatabaseHandle, email: string) {
-  const rows = await database.db.select().from(outbox).where(eq(outbox.recipient, email));
-  const text = String(rows.at(-1)!.payload.text);
-  return /https:\/\/kilele\.example\/admin\/join\/([\w-]+)/.exec(text)![1]!;
-}
+const seal = new MailSeal("the session secret of these tests, 32+ characters");
+const options = { now, charity, seal: (words: Record<string, string>) => seal.seal(words) };
 
 describe.each(engines)("staff members on %s", (engine) => {
   let database: DatabaseHandle;
   let first: StaffUser;
+  let received: MailMessage[];
+  let outboxWorker: OutboxWorker;
   beforeEach(async () => {
     database = await freshDatabase(engine);
+    received = [];
+    const mailer = { describe: () => "a list", send: async (message: MailMessage) => void received.push(message) };
+    outboxWorker = new OutboxWorker(database.db, mailer, testClock(now), { seal });
     first = await createStaffUser(database.db, "first@example.org", password, now);
   });
   afterEach(() => database.close());
 
+  /** The token in the link of the invitation e-mail to this address, as it arrives (the outbox sends what is due). */
+  async function linkToken(email: string) {
+    await outboxWorker.deliverDue();
+    const mail = received.filter((message) => message.to.address === email).at(-1)!;
+    return /https:\/\/kilele\.example\/admin\/join\/([\w-]+)/.exec(mail.text)![1]!;
+  }
+
   it("invites by a link that works once, until it expires 72 hours later, keeping only the token's hash", async () => {
-    const invited = await inviteStaff(database.db, first, { email: " New@Example.org " }, { now, charity });
+    const invited = await inviteStaff(database.db, first, { email: " New@Example.org " }, options);
     expect(invited).toMatchObject({ email: "new@example.org", replaced: false });
-    const token = await linkToken(database, "new@example.org");
+    const token = await linkToken("new@example.org");
     expect(token).toMatch(/^[\w-]{43}$/);
     const [stored] = await database.db.select().from(staffInvitations);
     expect(stored!.tokenHash).not.toContain(token);
@@ -72,12 +85,35 @@ describe.each(engines)("staff members on %s", (engine) => {
     ]);
   });
 
+  it("keeps no readable link: the outbox and staff's preview hold only its mark, and once sent nothing can make it again", async () => {
+    const invited = await inviteStaff(database.db, first, { email: "new@example.org" }, options);
+    const [queued] = await database.db.select().from(outbox).where(eq(outbox.recipient, "new@example.org"));
+    const stored = JSON.stringify(queued);
+    expect(queued!.payload.text).toContain("https://kilele.example/admin/join/{{token}}");
+    const preview = await emailPreview(database.db, queued!.id);
+    expect(preview.text).toContain("https://kilele.example/admin/join/••••••••");
+    expect(preview.html).toContain("https://kilele.example/admin/join/••••••••");
+
+    const token = await linkToken("new@example.org");
+    expect(stored).not.toContain(token);
+    expect(JSON.stringify(preview)).not.toContain(token);
+    expect(received.at(-1)!.html).toContain(`https://kilele.example/admin/join/${token}`);
+    const [sent] = await database.db.select().from(outbox).where(eq(outbox.id, queued!.id));
+    expect(sent!.sentAt).not.toBeNull();
+    expect(sent!.sealed).toBeNull();
+    expect(JSON.stringify(sent)).not.toContain(token);
+    expect(JSON.stringify(await database.db.select().from(staffInvitations))).not.toContain(token);
+    expect(invited.id).not.toContain(token);
+    // The link still works for the person it was sent to.
+    expect(await openInvitation(database.db, token, now)).toEqual({ email: "new@example.org" });
+  });
+
   it("refuses an unknown link, a weak or mismatched password, and makes one account from a link used twice at once", async () => {
     await expect(
       acceptInvitation(database.db, "x".repeat(43), { newPassword, repeatPassword: newPassword }, now),
     ).rejects.toMatchObject({ code: "not-found" });
-    await inviteStaff(database.db, first, { email: "new@example.org" }, { now, charity });
-    const token = await linkToken(database, "new@example.org");
+    await inviteStaff(database.db, first, { email: "new@example.org" }, options);
+    const token = await linkToken("new@example.org");
     await expect(
       acceptInvitation(database.db, token, { newPassword: "short", repeatPassword: "short" }, now),
     ).rejects.toMatchObject({ fields: { newPassword: "The password must be at least 12 characters." } });
@@ -93,18 +129,19 @@ describe.each(engines)("staff members on %s", (engine) => {
   });
 
   it("refuses to invite a member or a bad address, and replaces a live invitation (the old link stops working)", async () => {
-    await expect(
-      inviteStaff(database.db, first, { email: "FIRST@example.org" }, { now, charity }),
-    ).rejects.toMatchObject({ code: "conflict", fields: { email: "first@example.org is already a member of staff." } });
-    await expect(inviteStaff(database.db, first, { email: "not an address" }, { now, charity })).rejects.toMatchObject({
+    await expect(inviteStaff(database.db, first, { email: "FIRST@example.org" }, options)).rejects.toMatchObject({
+      code: "conflict",
+      fields: { email: "first@example.org is already a member of staff." },
+    });
+    await expect(inviteStaff(database.db, first, { email: "not an address" }, options)).rejects.toMatchObject({
       code: "invalid",
     });
-    await inviteStaff(database.db, first, { email: "new@example.org" }, { now, charity });
-    const oldToken = await linkToken(database, "new@example.org");
-    const again = await inviteStaff(database.db, first, { email: "new@example.org" }, { now, charity });
+    await inviteStaff(database.db, first, { email: "new@example.org" }, options);
+    const oldToken = await linkToken("new@example.org");
+    const again = await inviteStaff(database.db, first, { email: "new@example.org" }, options);
     expect(again.replaced).toBe(true);
     expect(await openInvitation(database.db, oldToken, now)).toBeUndefined();
-    expect(await openInvitation(database.db, await linkToken(database, "new@example.org"), now)).toEqual({
+    expect(await openInvitation(database.db, await linkToken("new@example.org"), now)).toEqual({
       email: "new@example.org",
     });
     expect(await cancelInvitation(database.db, first, again.id, now)).toBe(true);

@@ -76,14 +76,16 @@ function invitedAddress(input: string): string {
 
 /**
  * Invites a new member of staff: an invitation (only the token's hash is kept) and its e-mail with
- * the link, written together with the audit entry. A live invitation for the same address is
- * replaced (its link stops working). Answers the invitation's id, for `outbox.deliver`.
+ * the link, written together with the audit entry. The token goes into the e-mail as a sealed word
+ * (`seal`, the outbox's), so the stored e-mail never holds a link that works, and once sent nothing
+ * stored does (decision 054). A live invitation for the same address is replaced (its link stops
+ * working). Answers the invitation's id, for `outbox.deliver`.
  */
 export async function inviteStaff(
   db: Database,
   staff: StaffUser,
   input: { email: string },
-  { now, charity }: { now: Date; charity: InvitingCharity },
+  { now, charity, seal }: { now: Date; charity: InvitingCharity; seal: (words: Record<string, string>) => string },
 ): Promise<{ id: string; email: string; replaced: boolean }> {
   const email = invitedAddress(input.email);
   const token = crypto.randomBytes(32).toString("base64url");
@@ -107,7 +109,8 @@ export async function inviteStaff(
     await queueMail(tx, {
       kind: "staff-invitation",
       about: id,
-      message: staffInvitationMail({ email, link: `${charity.website}/admin/join/${token}`, expiresAt, charity }),
+      message: staffInvitationMail({ email, link: `${charity.website}/admin/join/{{token}}`, expiresAt, charity }),
+      sealed: seal({ token }),
       now,
     });
     await recordAudit(tx, {

@@ -5,6 +5,7 @@ import type { Clock } from "~/lib/clock";
 import type { Database, Queryable } from "../db/database.server";
 import { mailKey, type MailKind } from "./mail-kinds";
 import { mailMessageSchema, recipientText, type MailMessage, type Mailer } from "./mailer.server";
+import { fillSealedWords, type MailSeal } from "./sealed-words.server";
 
 /**
  * Puts an e-mail in the outbox, in the caller's transaction: it exists exactly when what it reports
@@ -20,10 +21,12 @@ export interface QueuedMail {
   about: string;
   message: MailMessage;
   now: Date;
+  /** The words `message` marks `{{name}}`, sealed by `OutboxWorker.seal`: filled in only as it is sent. */
+  sealed?: string;
 }
 
 /** `queueMail`'s insert, not yet run: for a caller that sends it with other writes as one statement. */
-export function mailInsert(db: Queryable, { kind, about, message, now }: QueuedMail) {
+export function mailInsert(db: Queryable, { kind, about, message, now, sealed }: QueuedMail) {
   return db
     .insert(outbox)
     .values({
@@ -31,6 +34,7 @@ export function mailInsert(db: Queryable, { kind, about, message, now }: QueuedM
       dedupeKey: mailKey(kind, about),
       recipient: recipientText(message.to),
       payload: message,
+      sealed: sealed ?? null,
       // Due at once by the site's clock, the same clock the worker reads.
       nextAttemptAt: now,
       createdAt: now,
@@ -61,8 +65,14 @@ export class OutboxWorker {
     private readonly db: Database,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
-    private readonly options: { intervalMs?: number } = {},
+    private readonly options: { intervalMs?: number; seal?: MailSeal } = {},
   ) {}
+
+  /** Seals words an e-mail must carry but the outbox must not show (a staff invitation's token), for `QueuedMail.sealed`. */
+  seal(words: Record<string, string>): string {
+    if (!this.options.seal) throw new Error("This outbox has no key to seal words with.");
+    return this.options.seal.seal(words);
+  }
 
   start() {
     this.timer ??= setInterval(() => void this.deliverDue(), this.options.intervalMs ?? 5_000);
@@ -158,10 +168,16 @@ export class OutboxWorker {
       if (!stored.success) {
         throw new Error(`The stored e-mail is not valid: ${z.prettifyError(stored.error).replace(/\n/g, "; ")}`);
       }
-      await this.mailer.send(stored.data, { messageId: `<${row.id}@outbox.kilele-trust>` });
+      let message = stored.data;
+      if (row.sealed) {
+        if (!this.options.seal) throw new Error("Its sealed words cannot be opened: this outbox has no key.");
+        message = fillSealedWords(message, this.options.seal.open(row.sealed));
+      }
+      await this.mailer.send(message, { messageId: `<${row.id}@outbox.kilele-trust>` });
+      // Sent: the sealed words are forgotten, so nothing stored can make the link again.
       await this.db
         .update(outbox)
-        .set({ sentAt: this.now(), attempts: sql`${outbox.attempts} + 1`, lastError: null })
+        .set({ sentAt: this.now(), attempts: sql`${outbox.attempts} + 1`, lastError: null, sealed: null })
         .where(eq(outbox.id, row.id));
       return { ok: true };
     } catch (error) {
