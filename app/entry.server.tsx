@@ -4,8 +4,15 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/components/layout/nonce";
 import { SiteStylesheetContext } from "~/components/layout/site-stylesheet";
 import { inlineStylesheet } from "~/styles/inline-stylesheet.server";
-import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
+import {
+  ServerRouter,
+  isRouteErrorResponse,
+  type AppLoadContext,
+  type EntryContext,
+  type HandleErrorFunction,
+} from "react-router";
 import type { PublicCacheHandle } from "~/infra/http/public-cache";
+import { logUnexpectedError } from "~/infra/log.server";
 
 // How long a streamed page may wait for what it defers: longer than the Stripe client's own 20 s
 // timeout, so a slow provider ends in the page's own message rather than an aborted stream.
@@ -32,6 +39,30 @@ function publicCacheKind(context: EntryContext, loadContext: AppLoadContext) {
   const leaf = context.staticHandlerContext.matches.at(-1);
   const handle = leaf ? (context.routeModules[leaf.route.id]?.handle as PublicCacheHandle | undefined) : undefined;
   return handle?.publicCache;
+}
+
+/**
+ * What React Router itself refuses before any of our code runs (a POST to a page without an
+ * action: 405; a path nothing matches; its own check of an action's Origin: 400) is a visitor's
+ * mistake or a stranger's probe, not a fault: it goes in the request's one log line as `refused`,
+ * never as a stack on standard error, which anyone could otherwise fill. Anything else is
+ * unexpected, and logged as such.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const refusedBy = refusal(error);
+  if (refusedBy) context.noteRefusal?.(refusedBy);
+  else logUnexpectedError(error, "Answering a page");
+};
+
+function refusal(error: unknown): string | undefined {
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const inner = (error as { error?: unknown }).error;
+    return inner instanceof Error ? inner.message : `${error.status} ${error.statusText}`;
+  }
+  // React Router's own Origin check throws a plain Error (server/same-origin.ts answers first).
+  if (error instanceof Error && /origin.*Aborting the action\.$/i.test(error.message)) return error.message;
+  return undefined;
 }
 
 /** A page's data for a client-side navigation: a staff preview's is never stored either. */
@@ -132,7 +163,7 @@ export default function handleRequest(
         onShellError: reject,
         onError(error: unknown) {
           responseStatusCode = 500;
-          console.error(error);
+          logUnexpectedError(error, "Rendering a page");
         },
       },
     );

@@ -19,6 +19,11 @@ declare module "react-router" {
      * TRUST_PROXY proxies added, or the connection's own address when there are none.
      */
     clientAddress: string;
+    /**
+     * Puts why React Router refused the request (a POST to a page without an action) in its log
+     * line (app/entry.server.tsx, handleError).
+     */
+    noteRefusal?: (reason: string) => void;
     /** Set when a member of staff previews drafts on a public page (server/content-preview.ts). */
     contentPreview?: ContentPreview;
     /**
@@ -62,6 +67,7 @@ export async function startSite(): Promise<Site> {
     nonce: String(res.locals.cspNonce ?? ""),
     ...(await servicesFor(services, req)),
     clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
+    noteRefusal: (reason: string) => void (res.locals.refused = reason),
   });
   // Public pages rendered once per change (docs/decisions/035-public-pages-rendered-once.md).
   const pageCache = new PageCache({

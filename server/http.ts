@@ -6,7 +6,7 @@ import { logLine, loggedPath, newRequestId } from "../app/infra/log.server";
 import type { Config } from "../app/infra/config.server";
 import type { Site } from "./app.ts";
 import { serveLiveFeedFirst } from "./live-feed.ts";
-import { bodyLimit, requestLog } from "./requests.ts";
+import { bodyLimit, malformedPaths, requestLog } from "./requests.ts";
 import { sameOriginOnly } from "./same-origin.ts";
 
 // The HTTP server around the site, the same in production and development: the request log and
@@ -38,6 +38,7 @@ export function serveSite(
   app.disable("x-powered-by");
   app.set("trust proxy", site.config.trustProxy);
   app.use(requestLog());
+  app.use(malformedPaths());
   app.use(bodyLimit());
   app.use(compression());
   for (const handler of before) app.use(handler);

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { logUnexpected } from "../app/infra/http/api.server";
-import { bodyLimit, requestLog } from "./requests";
+import { bodyLimit, malformedPaths, requestLog } from "./requests";
 
 describe("every request", () => {
   let lines: string[];
@@ -14,6 +14,7 @@ describe("every request", () => {
     vi.spyOn(console, "error").mockImplementation((line) => void lines.push(String(line)));
     const app = express();
     app.use(requestLog());
+    app.use(malformedPaths());
     app.use(bodyLimit());
     app.get("/fails", async (_req, res) => {
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -76,5 +77,17 @@ describe("every request", () => {
     expect(response.status).toBe(413);
     expect(response.headers.get("Connection")).toBe("close");
     expect(await response.json()).toMatchObject({ code: "payload-too-large" });
+  });
+
+  it("with a path that is not valid percent-encoding is refused with 400, and its log line says why", async () => {
+    for (const path of ["/admin/bookings/%E0%A4%A", "/%", "/api/admin/emails/%C0%AE%C0%AE"]) {
+      const response = await fetch(url + path);
+      expect(response.status, path).toBe(400);
+    }
+    expect((await fetch(`${url}/api/x/%zz`)).headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect((await fetch(`${url}/fundraising-event/%C3%A9t%C3%A9`)).status).toBe(204);
+    await until(() => lines.length === 5);
+    expect(logged().filter((line) => line.status === 400)).toHaveLength(4);
+    expect(logged()[0]).toMatchObject({ status: 400, refused: "a path that is not valid percent-encoding" });
   });
 });

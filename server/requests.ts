@@ -35,6 +35,27 @@ export function requestLog(): RequestHandler {
   };
 }
 
+/**
+ * Answers 400 to a path that is not valid percent-encoding (`/admin/bookings/%E0%A4%A`): no route
+ * could read its parameters, and React Router would write a warning quoting the whole path to
+ * standard error for each one, which any stranger could fill (decision 059).
+ */
+export function malformedPaths(): RequestHandler {
+  return (req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      res.locals.refused = "a path that is not valid percent-encoding";
+      res.status(400).set("Cache-Control", "no-store");
+      const message = "This address cannot be read: a % in it is not followed by a valid character code.";
+      if (req.path.startsWith("/api/")) res.json({ error: message, code: "invalid" });
+      else res.type("text/plain").send(message);
+      return;
+    }
+    next();
+  };
+}
+
 const megabyte = 1024 * 1024;
 
 /**

@@ -188,4 +188,14 @@ describe("request bodies", () => {
     });
     await expect(readJsonBody(post("{", "application/json"))).rejects.toMatchObject({ code: "invalid" });
   });
+
+  it("nested too deeply are refused as invalid before they are parsed (the review's 40 KB of 20,000 arrays)", async () => {
+    const deep = `{"content":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    await expect(readJsonBody(post(deep, "application/json"), bodyLimits.staff)).rejects.toMatchObject({
+      code: "invalid",
+      message: "The body is nested too deeply (at most 32 levels of objects and arrays).",
+    });
+    const fine = `{"content":${"[".repeat(31)}${"]".repeat(31)}}`;
+    expect(await readJsonBody(post(fine, "application/json"))).toHaveProperty("content");
+  });
 });

@@ -1,4 +1,5 @@
 import { AppError, unexpectedMessage, type ApiError, type ErrorCode } from "~/lib/errors";
+import { nestsTooDeep, tooDeepMessage } from "~/lib/json-depth";
 import { logUnexpectedError } from "../log.server";
 
 // How every /api/* route answers (docs/decisions/010-one-way-to-do-each-thing.md): the one place
@@ -110,7 +111,8 @@ function tooLargeError(maxBytes: number) {
 }
 
 /**
- * The JSON body of an API request, as an object, at most `maxBytes` long. Staff endpoints accept
+ * The JSON body of an API request, as an object, at most `maxBytes` long and nested at most
+ * `maxJsonDepth` deep. Staff endpoints accept
  * only application/json: a browser cannot send that cross-site without asking first, which, with
  * SameSite=Strict cookies, shuts out forged requests.
  */
@@ -122,10 +124,11 @@ export async function readJsonBody(
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new AppError("unsupported-media-type", "Send the body as application/json.");
   }
-  const bytes = await readBodyBytes(request, maxBytes, () => tooLargeError(maxBytes));
+  const text = new TextDecoder().decode(await readBodyBytes(request, maxBytes, () => tooLargeError(maxBytes)));
+  if (nestsTooDeep(text)) throw new AppError("invalid", `The body ${tooDeepMessage}.`);
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder().decode(bytes));
+    value = JSON.parse(text);
   } catch {
     throw new AppError("invalid", "The body is not valid JSON.");
   }
