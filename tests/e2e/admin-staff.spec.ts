@@ -90,6 +90,15 @@ test.describe("with a mail server", () => {
     await expect(waiting.first()).toContainText(staffAccount.email);
     await expect(page.getByLabel("Email", { exact: true })).toHaveValue("");
 
+    // Staff's view of the outbox shows the link's mark, never the link that signs in (decision 054).
+    await page.goto(`${site.url}/admin/emails`);
+    await page.getByRole("link", { name: "Preview: Join the staff of Kilele Village Trust's website" }).click();
+    const text = page.getByRole("region", { name: "The e-mail's text" });
+    await expect(text).toContainText("/admin/join/••••••••");
+    await expect(text).not.toContainText(path);
+    expect(await (await page.request.get(`${page.url()}/html`)).text()).not.toContain(path);
+    await page.goto(`${site.url}/admin/staff`);
+
     const { context, page: theirs } = await join(browser, site.url, path, newcomer.password);
     // Used once: the same link is refused, and says what to do.
     await theirs.goto(path);

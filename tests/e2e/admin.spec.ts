@@ -15,8 +15,9 @@ function allPaths(entries: RouteConfigEntry[], parent = ""): string[] {
   });
 }
 
-// A wrong password is answered 401, which the browser reports in its console.
-test.use({ allowedConsoleErrors: [/the server responded with a status of 401/] });
+// A wrong password is answered 401, and a form sent from another site 403, which the browser
+// reports in its console.
+test.use({ allowedConsoleErrors: [/the server responded with a status of (401|403)/] });
 
 const staffPaths = [...new Set(allPaths(routes))].filter((path) => /^(admin|api\/admin)(\/|$)/.test(path));
 
