@@ -73,7 +73,7 @@ describe.each(engines)("the site settings' links on %s", (engine) => {
         <Footer site={siteFrame(site)} />
       </MemoryRouter>,
     );
-    return [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);
+    return [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!);
   }
 
   it("refuses a privacy policy link that leaves the site, and publishes nothing", async () => {
