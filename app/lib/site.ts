@@ -1,12 +1,17 @@
 import { z } from "zod";
+import { httpsUrlField, sitePathField } from "./links";
 import { videoSchema } from "./video-schema";
 
 // The charity's site-wide settings (content/site/content.json): the navigation, the footer and
 // receipts use them, so they live below the features that edit and load them.
 
 const text = z.string().trim().min(1, "must not be left empty");
-const httpsUrl = z.url({ protocol: /^https$/, error: "must be an address starting with https://" });
-const sitePath = z.string().regex(/^\/[^/]/, "must be a path on this site, starting with /");
+const httpsUrl = httpsUrlField(
+  "must be an address starting with https://, such as https://www.example.org/page, with no spaces and no password in it",
+);
+const sitePath = sitePathField(
+  "must be a path on this site, such as /privacy-policy.pdf: a single / at the start, and no spaces",
+);
 
 // Labels and help for the staff editor at /admin/pages (app/lib/editor-hints.ts).
 const line = (title: string, description?: string) => text.meta(description ? { title, description } : { title });

@@ -15,6 +15,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { AppError } from "~/lib/errors";
+import { isHttpsUrl } from "~/lib/links";
 import { requestedPage } from "~/lib/pagination";
 
 const savedMessages = {
@@ -77,7 +78,8 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       ticketCost: original.ticketCost,
       totalAvailableTickets: original.totalAvailableTickets,
       isTest: original.isTest,
-      link: original.link,
+      // A link saved before today's rule (docs/decisions/056-one-rule-for-staff-links.md) is not copied.
+      link: original.link !== null && isHttpsUrl(original.link) ? original.link : null,
       testimonial: original.testimonial,
       galleryImages: original.galleryImages,
     });

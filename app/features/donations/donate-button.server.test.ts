@@ -35,6 +35,8 @@ describe("the External donation page setting", () => {
     ["another scheme", "ftp://example.org/donate"],
     ["no real host", "https://localhost/donate"],
     ["a password in it", "https://user:secret@example.org/donate"],
+    ["no slashes after https:", "https:give.example.net/kilele"],
+    ["a tab, which browsers drop", "https://give.example.net/\tkilele"],
     ["spaces", "https://example.org/give now"],
     ["not an address", "donate here"],
     ["far too long", `https://example.org/${"a".repeat(600)}`],

@@ -1,5 +1,6 @@
 import { fromLondonInput, londonInputValue } from "~/lib/london-time";
 import type { FieldErrors } from "~/lib/errors";
+import { isHttpsUrl } from "~/lib/links";
 import { parsePence } from "~/lib/money";
 import type { EventView } from "./schema";
 
@@ -247,7 +248,8 @@ export function previewEvent(
     totalAvailableTickets: Number(values.totalAvailableTickets) || 0,
     ticketSaleExpiry,
     isTest: values.isTest,
-    link: values.link.trim() || null,
+    // The card links only where saving would let it: what staff are typing is not yet checked.
+    link: isHttpsUrl(values.link.trim()) ? values.link.trim() : null,
     testimonial: null,
     galleryImages: [],
   };

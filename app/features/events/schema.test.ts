@@ -38,6 +38,25 @@ describe("a new event from staff", () => {
     expect(newEventSchema.parse({ ...valid, ticketCost: null }).ticketCost).toBeNull();
   });
 
+  it("links to a ticketing page by an https address, kept as typed", () => {
+    expect(newEventSchema.parse({ ...valid, link: " https://tickets.example.org/quiz " }).link).toBe(
+      "https://tickets.example.org/quiz",
+    );
+  });
+
+  // The one rule for staff's links (docs/decisions/056-one-rule-for-staff-links.md).
+  it.each(["http://x.org", "https://user:pw@x.org", "https:evil.example", "https://exa\tmple.org", "/fundraising"])(
+    "refuses the link %j",
+    (link) => {
+      for (const schema of [newEventSchema, eventChangesSchema]) {
+        const result = schema.safeParse({ ...valid, link });
+        expect(fieldErrors(result.error!)).toEqual({
+          link: expect.stringContaining("must be an address starting with https://"),
+        });
+      }
+    },
+  );
+
   it("takes 19.99 as exactly 1999 pence", () => {
     expect(newEventSchema.parse({ ...valid, ticketCost: 19.99 }).ticketCost).toBe(1999);
   });
@@ -54,7 +73,7 @@ describe("a new event from staff", () => {
     [{ posterImage: "https://elsewhere.example/x.jpg" }, "posterImage", expect.stringContaining("must name a picture")],
     [{ posterImage: "/uploads/x.jpg" }, "posterImage", expect.stringContaining("must name a picture")],
     [{ posterImage: 7 }, "posterImage", expect.stringContaining('or "" for none')],
-    [{ link: "javascript:alert(1)" }, "link", "must be an http(s) address"],
+    [{ link: "javascript:alert(1)" }, "link", expect.stringContaining("must be an address starting with https://")],
     [{ isTest: "yes" }, "isTest", "must be true or false"],
     [{ colour: "red" }, "body", "unknown field(s): colour"],
   ])("refuses %j, naming %s", (change, field, message) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { httpsUrlField } from "~/lib/links";
 import { parsePence } from "~/lib/money";
 
 /** Tickets sold and left for one event: all the live feed says, never who bought them. */
@@ -82,7 +83,10 @@ const eventFields = {
     .max(100_000, "must be at most 100000"),
   ticketSaleExpiry: dateTime,
   isTest: z.boolean({ error: "must be true or false" }),
-  link: z.union([z.url({ protocol: /^https?$/, error: "must be an http(s) address" }), z.null()]),
+  link: z.union([
+    httpsUrlField("must be an address starting with https://, e.g. https://tickets.example.org/quiz-night"),
+    z.null(),
+  ]),
   testimonial: z.union([
     z.object(
       { name: text(80), job: text(120), image: optionalPicture.default(""), testimonial: text(1000) },

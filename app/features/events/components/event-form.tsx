@@ -284,7 +284,7 @@ export function EventForm({
           (props) => (
             <input {...props} type="url" />
           ),
-          "An outside ticketing page, if any.",
+          "An outside ticketing page, if any: its address, starting with https://.",
         )}
         <div className="field field-checkbox">
           <input id="event-isTest" name="isTest" type="checkbox" defaultChecked={values.isTest} />
