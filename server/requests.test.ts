@@ -1,3 +1,4 @@
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -88,6 +89,58 @@ describe("every request", () => {
     expect(response.status).toBe(413);
     expect(response.headers.get("Connection")).toBe("close");
     expect(await response.json()).toMatchObject({ code: "payload-too-large" });
+  });
+
+  /** Sends only the headers of a post that declares `bytes`, and the answer it gets before any of them. */
+  function declare(path: string, bytes: number, type: string) {
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const request = http.request(`${url}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": type, "Content-Length": String(bytes) },
+      });
+      request.on("response", (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      });
+      request.on("error", reject);
+      request.flushHeaders();
+    });
+  }
+
+  it("refuses a form posted without JavaScript with a page in its route's words, not JSON", async () => {
+    const answer = await declare("/admin/pages/home", 64 * megabyte + 1, "multipart/form-data; boundary=x");
+    expect(answer.status).toBe(413);
+    expect(answer.headers["content-type"]).toMatch(/^text\/html/);
+    expect(answer.headers.connection).toBe("close");
+    expect(answer.body).toContain("<h1>Too large to send</h1>");
+    expect(answer.body).toContain(
+      "The form is too large to send at once (at most 64 MB): please upload fewer pictures at a time.",
+    );
+    expect(answer.body).toContain("Nothing was saved.");
+    // The same form sent with JavaScript (React Router's .data request): the message alone, which
+    // the page's error boundary shows.
+    const data = await declare("/admin/pages/home.data", 64 * megabyte + 1, "multipart/form-data; boundary=x");
+    expect(data.status).toBe(413);
+    expect(data.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(data.body).toBe(
+      "The form is too large to send at once (at most 64 MB): please upload fewer pictures at a time.",
+    );
+  });
+
+  it("refuses on /api with JSON in the route's words: a picture's size beside its field", async () => {
+    const answer = await declare("/api/admin/images", 16 * megabyte, "image/jpeg");
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: "The picture was not stored.",
+      code: "payload-too-large",
+      fields: { file: "must be at most 15 MB: this file is 16.0 MB" },
+    });
+    expect(JSON.parse((await declare("/api/volunteers", 16 * 1024 + 1, "application/json")).body)).toEqual({
+      error: "The request is too large (at most 16 KB).",
+      code: "payload-too-large",
+    });
   });
 
   it("lets a 5 MB picture through to the page editor, with or without JavaScript", async () => {

@@ -1,7 +1,7 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { bodyLimitFor, bodyLimits, bodyTooLarge } from "../app/infra/http/body-limits.server";
 import { logLine, loggedPath, newRequestId, withRequest } from "../app/infra/log.server";
-import type { ApiError } from "../app/lib/errors";
+import type { AppError, ApiError } from "../app/lib/errors";
 
 // What every request goes through before the site (docs/decisions/024-bad-input.md): an id and a
 // line in the log, and a ceiling on the size of its body.
@@ -47,8 +47,9 @@ export function bodyCeiling(path: string) {
 
 /**
  * Refuses a body that declares more than its path's ceiling with 413, unread, in the words of the
- * route it was sent to, and closes the connection after every 413 (the site's own too), so the rest
- * of a refused body is not taken in.
+ * route it was sent to: JSON on /api, the message alone for a page's `.data` request (its error
+ * page shows it), a page of its own for a form posted without JavaScript. Closes the connection
+ * after every 413 (the site's own too), so the rest of a refused body is not taken in.
  */
 export function bodyLimit(): RequestHandler {
   return (req, res, next) => {
@@ -61,17 +62,47 @@ export function bodyLimit(): RequestHandler {
     // Within the smallest limit, no route's needs to be looked up.
     if (declared > bodyLimits.form) {
       const limit = bodyLimitFor(req.path);
-      if (declared > bodyLimits[limit]) {
-        const error = bodyTooLarge(limit, declared);
-        const body: ApiError = {
-          error: error.message,
-          code: error.code,
-          ...(error.fields && { fields: error.fields }),
-        };
-        res.status(413).set("Cache-Control", "no-store").json(body);
-        return;
-      }
+      if (declared > bodyLimits[limit]) return refuse(req, res, bodyTooLarge(limit, declared));
     }
     next();
   };
+}
+
+function refuse(req: Request, res: Response, error: AppError) {
+  res.status(413).set("Cache-Control", "no-store");
+  if (/^\/api(\/|$)/i.test(req.path)) {
+    const body: ApiError = { error: error.message, code: error.code, ...(error.fields && { fields: error.fields }) };
+    res.json(body);
+  } else if (req.path.endsWith(".data")) {
+    res.type("text/plain").send(error.message);
+  } else {
+    res
+      .type("html")
+      .set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+      .set("X-Content-Type-Options", "nosniff")
+      .send(tooLargePage(error.message));
+  }
+}
+
+const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** The page a form posted without JavaScript gets when it is too large: the route's message, and the way back. */
+function tooLargePage(message: string) {
+  const text = message.replace(/[&<>"']/g, (character) => escapes[character]!);
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Too large to send</title>
+</head>
+<body>
+<main>
+<h1>Too large to send</h1>
+<p>${text}</p>
+<p>Nothing was saved. Use your browser's Back button to return to the form.</p>
+</main>
+</body>
+</html>
+`;
 }
