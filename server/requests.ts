@@ -1,5 +1,7 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
+import { bodyLimitFor, bodyLimits, bodyTooLarge } from "../app/infra/http/body-limits.server";
 import { logLine, loggedPath, newRequestId, withRequest } from "../app/infra/log.server";
+import type { AppError, ApiError } from "../app/lib/errors";
 
 // What every request goes through before the site (docs/decisions/024-bad-input.md): an id and a
 // line in the log, and a ceiling on the size of its body.
@@ -56,23 +58,21 @@ export function malformedPaths(): RequestHandler {
   };
 }
 
-const megabyte = 1024 * 1024;
-
 /**
- * The most any request's body may declare, by path. Each route reads its body with its own,
- * smaller cap (app/infra/http/api.server.ts); this is the backstop for a route that forgot: the
- * webhook's 1 MB everywhere but the two routes that take pictures.
+ * The most a request's body may declare, by path: the limit its route reads its body with
+ * (app/infra/http/body-limits.server.ts), `bodyLimits.form` for a path whose route reads none. Each
+ * route's own reader refuses past the same limit; this backstop refuses before the site sees the
+ * request, so a route that forgets its reader still cannot be sent a large declared body.
  */
 export function bodyCeiling(path: string) {
-  if (/^\/admin\/events\/[^/]+(\.data)?\/?$/.test(path)) return 101 * megabyte; // the event form, with pictures
-  // One picture of at most 15 MB: above that the route itself says how large the file was.
-  if (/^\/api\/admin\/images\/?$/.test(path)) return 32 * megabyte;
-  return megabyte;
+  return bodyLimits[bodyLimitFor(path)];
 }
 
 /**
- * Refuses a body that declares more than its path's ceiling with 413, unread, and closes the
- * connection after every 413 (the site's own too), so the rest of a refused body is not taken in.
+ * Refuses a body that declares more than its path's ceiling with 413, unread, in the words of the
+ * route it was sent to: JSON on /api, the message alone for a page's `.data` request (its error
+ * page shows it), a page of its own for a form posted without JavaScript. Closes the connection
+ * after every 413 (the site's own too), so the rest of a refused body is not taken in.
  */
 export function bodyLimit(): RequestHandler {
   return (req, res, next) => {
@@ -82,14 +82,50 @@ export function bodyLimit(): RequestHandler {
       return writeHead.apply(this, args);
     } as typeof res.writeHead;
     const declared = Number(req.headers["content-length"] ?? NaN);
-    const ceiling = bodyCeiling(req.path);
-    if (declared > ceiling) {
-      res
-        .status(413)
-        .set("Cache-Control", "no-store")
-        .json({ error: `The request is too large (at most ${ceiling / megabyte} MB).`, code: "payload-too-large" });
-      return;
+    // Within the smallest limit, no route's needs to be looked up.
+    if (declared > bodyLimits.form) {
+      const limit = bodyLimitFor(req.path);
+      if (declared > bodyLimits[limit]) return refuse(req, res, bodyTooLarge(limit, declared));
     }
     next();
   };
+}
+
+function refuse(req: Request, res: Response, error: AppError) {
+  res.status(413).set("Cache-Control", "no-store");
+  if (/^\/api(\/|$)/i.test(req.path)) {
+    const body: ApiError = { error: error.message, code: error.code, ...(error.fields && { fields: error.fields }) };
+    res.json(body);
+  } else if (req.path.endsWith(".data")) {
+    res.type("text/plain").send(error.message);
+  } else {
+    res
+      .type("html")
+      .set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+      .set("X-Content-Type-Options", "nosniff")
+      .send(tooLargePage(error.message));
+  }
+}
+
+const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** The page a form posted without JavaScript gets when it is too large: the route's message, and the way back. */
+function tooLargePage(message: string) {
+  const text = message.replace(/[&<>"']/g, (character) => escapes[character]!);
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Too large to send</title>
+</head>
+<body>
+<main>
+<h1>Too large to send</h1>
+<p>${text}</p>
+<p>Nothing was saved. Use your browser's Back button to return to the form.</p>
+</main>
+</body>
+</html>
+`;
 }

@@ -13,7 +13,8 @@ import {
 } from "~/features/donations/gift-aid-claims.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonDay } from "~/lib/london-time";

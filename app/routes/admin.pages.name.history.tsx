@@ -8,7 +8,8 @@ import { contentFields, fieldLabel, summaryLine } from "~/features/content/edito
 import { editablePage } from "~/features/content/editor/pages";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";

@@ -12,7 +12,8 @@ import { erasePersonData, erasureSummary, findPersonData } from "~/features/peop
 import { holdsAnything, personMessages, recordCounts, validatePersonLookup } from "~/features/people/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { pageWork } from "~/infra/http/page.server";
 import { requestedPage, slicePage } from "~/lib/pagination";
 

@@ -9,7 +9,8 @@ import { officeModeLabels, officeModes } from "~/features/office/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { PlainField } from "~/features/staff/components/plain-field";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 

@@ -16,7 +16,8 @@ import {
 } from "~/features/staff/members.server";
 import { secureCookies } from "~/features/staff/sign-in.server";
 import { clearedSessionCookie, requireStaffPage, sessionTokenFrom } from "~/features/staff/staff.server";
-import { bodyLimits, readFormBody } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";

@@ -7,7 +7,8 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { VolunteerTable } from "~/features/volunteers/components/volunteer-table";
 import { deleteVolunteer, volunteersPage } from "~/features/volunteers/volunteers.server";
-import { bodyLimits, readFormBody } from "~/infra/http/api.server";
+import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { pageWork } from "~/infra/http/page.server";
 import { requestedPage } from "~/lib/pagination";
 

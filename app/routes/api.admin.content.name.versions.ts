@@ -2,7 +2,8 @@ import type { Route } from "./+types/api.admin.content.name.versions";
 import { isContentName } from "~/features/content/content.server";
 import { issueFields } from "~/features/content/store";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { AppError } from "~/lib/errors";
 
 // POST /api/admin/content/:name/versions {content}: publishes the content as the page's next

@@ -3,7 +3,8 @@ import { doorList, recordCheckIns } from "~/features/door/door.server";
 import { checkInsSchema } from "~/features/door/schema";
 import { findEvent } from "~/features/events/events.server";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 

@@ -3,7 +3,8 @@ import { announceChange } from "~/infra/live/changes.server";
 import { availabilityByEvent, createEvent, listEvents } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 

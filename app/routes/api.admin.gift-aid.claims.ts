@@ -6,7 +6,8 @@ import {
   pastClaims,
 } from "~/features/donations/gift-aid-claims.server";
 import { requireStaff } from "~/features/staff/staff.server";
-import { allowMethods, apiRoute, bodyLimits, noStore, readJsonBody } from "~/infra/http/api.server";
+import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 
 // GET /api/admin/gift-aid/claims: the donations ready to claim (HMRC's schedule rows) and past
 // claims. POST {claimedOn: "YYYY-MM-DD", donationIds: [...]}: marks exactly those as claimed (201),

@@ -2,8 +2,9 @@ import type { Route } from "./+types/api.admin.images";
 import { requireStaff } from "~/features/staff/staff.server";
 import { uploadPicture } from "~/infra/images/uploads.server";
 import { allowMethods, apiRoute, noStore, readBodyBytes } from "~/infra/http/api.server";
+import { bodyLimits, bodyTooLarge } from "~/infra/http/body-limits.server";
 import { AppError } from "~/lib/errors";
-import { maxUploadBytes, uploadSizeProblem, uploadTypes } from "~/lib/images";
+import { uploadTypes } from "~/lib/images";
 
 /** What the body may be declared as: never a type a page on another site could post without asking first. */
 const bodyTypes = [...uploadTypes, "application/octet-stream"];
@@ -22,14 +23,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
         `Send the picture's bytes as the body, with Content-Type ${bodyTypes.join(", ")}.`,
       );
     }
-    const bytes = await readBodyBytes(
-      request,
-      maxUploadBytes,
-      (size) =>
-        new AppError("payload-too-large", "The picture was not stored.", {
-          fields: { file: (size && uploadSizeProblem(size)) || "must be at most 15 MB: this file is larger" },
-        }),
-    );
+    const bytes = await readBodyBytes(request, bodyLimits.picture, (size) => bodyTooLarge("picture", size));
     const { db, clock } = context.services;
     const originalName = new URL(request.url).searchParams.get("name") ?? "";
     const uploaded = await uploadPicture(db, bytes, { originalName, uploadedBy: user.id, now: clock.now() });

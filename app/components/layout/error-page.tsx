@@ -11,13 +11,20 @@ export function ErrorPage() {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   const details = isRouteErrorResponse(error) ? (error.data as { ref?: unknown; message?: unknown } | null) : null;
   const ref = details?.ref;
-  // A refusal the visitor may read (an AppError's message), e.g. a form sent from another site.
-  if (typeof details?.message === "string") {
+  // A refusal the visitor may read (an AppError's message), e.g. a form sent from another site; or a
+  // form too large to send, refused before the site saw it with its message alone (server/requests.ts).
+  const message =
+    typeof details?.message === "string"
+      ? details.message
+      : isRouteErrorResponse(error) && error.status === 413 && typeof error.data === "string"
+        ? error.data
+        : undefined;
+  if (message) {
     return (
       <main id="main" className="page narrow">
         <title>Not possible</title>
         <h1>Not possible</h1>
-        <p>{details.message}</p>
+        <p>{message}</p>
       </main>
     );
   }

@@ -1,5 +1,6 @@
 import type { Database } from "~/infra/db/database.server";
 import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits, bodyTooLarge } from "~/infra/http/body-limits.server";
 import { uploadPicture, type PictureLibrary } from "~/infra/images/uploads.server";
 import { announceChange } from "~/infra/live/changes.server";
 import type { Clock } from "~/lib/clock";
@@ -16,20 +17,9 @@ import {
 import { createEvent, updateEvent } from "./events.server";
 import { eventChangesSchema, newEventSchema, type EventView, type NewEvent } from "./schema";
 
-/** The most one post of the event form may carry: several pictures of up to 15 MB each. */
-export const maxEventFormBytes = 100 * 1024 * 1024;
-
-/** The event form's post (multipart, with its pictures), refused whole when it is too large. */
+/** The event form's post (multipart, with its pictures), refused whole past `bodyLimits.eventForm`. */
 export function readEventFormData(request: Request): Promise<FormData> {
-  return readFormBody(
-    request,
-    maxEventFormBytes,
-    () =>
-      new AppError(
-        "payload-too-large",
-        "The form is too large to send at once (at most 100 MB): please add fewer pictures at a time.",
-      ),
-  );
+  return readFormBody(request, bodyLimits.eventForm, () => bodyTooLarge("eventForm"));
 }
 
 interface EventFormServices {

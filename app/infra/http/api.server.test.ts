@@ -7,7 +7,8 @@ import { action as startBookingRoute } from "~/routes/api.bookings";
 import { testClock } from "../../../tests/support/clock";
 import { testCharity as charity } from "../../../tests/support/content";
 import { freshDatabase, insertEvent } from "../../../tests/support/databases";
-import { apiRoute, bodyLimits, readFormBody, readJsonBody, readTextBody } from "./api.server";
+import { apiRoute, readFormBody, readJsonBody, readTextBody } from "./api.server";
+import { bodyLimits } from "./body-limits.server";
 
 const internal = "connect ECONNREFUSED 10.1.2.3:5432 (password=hunter2)";
 

@@ -1,6 +1,7 @@
 import { AppError, unexpectedMessage, type ApiError, type ErrorCode } from "~/lib/errors";
 import { nestsTooDeep, tooDeepMessage } from "~/lib/json-depth";
 import { logUnexpectedError } from "../log.server";
+import { bodyLimits, tooLargeError } from "./body-limits.server";
 
 // How every /api/* route answers (docs/decisions/010-one-way-to-do-each-thing.md): the one place
 // error codes become HTTP statuses, one JSON shape for failures ({error, code, fields?, ref?}),
@@ -86,28 +87,6 @@ export function onlyAllows(...methods: string[]) {
     apiRoute("Refusing a method", () => {
       throw methodNotAllowed(methods);
     });
-}
-
-/**
- * How large a request body may be, in bytes (docs/decisions/024-bad-input.md). Each reader below
- * refuses a body past its cap with 413 before reading further: a declared Content-Length at once,
- * a chunked body as soon as it passes the cap.
- */
-export const bodyLimits = {
-  /** A visitor's form or JSON (a booking, a donation, a sign-up, signing in): a few KB. */
-  form: 16 * 1024,
-  /** A staff member's form or JSON: an event with its texts, a batch of check-ins, a list of ids. */
-  staff: 256 * 1024,
-  /** A payment provider's webhook: Stripe's events are a few KB; its largest well under 1 MB. */
-  webhook: 1024 * 1024,
-} as const;
-
-function tooLargeError(maxBytes: number) {
-  const size = maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes / 1024} KB`;
-  return new AppError("payload-too-large", `The request is too large (at most ${size}).`, {
-    // The rest of the body is not read: the connection is closed after this answer.
-    headers: { Connection: "close" },
-  });
 }
 
 /**

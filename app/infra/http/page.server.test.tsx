@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { createMemoryRouter, data, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ErrorPage } from "~/components/layout/error-page";
 import { AppError } from "~/lib/errors";
@@ -70,6 +70,20 @@ describe("a page whose work fails", () => {
     );
     expect(await screen.findByText("This form can only be sent from this site's own pages.")).toBeTruthy();
     expect(logged.filter((line) => line.startsWith("["))).toEqual([]);
+  });
+
+  it("shows a form refused as too large before the site saw it: with JavaScript, its message alone (server/requests.ts)", async () => {
+    renderPage(async () => {
+      throw data("The form is too large to send at once (at most 64 MB): please upload fewer pictures at a time.", {
+        status: 413,
+      });
+    });
+    expect(await screen.findByRole("heading", { name: "Not possible" })).toBeTruthy();
+    expect(
+      screen.getByText(
+        "The form is too large to send at once (at most 64 MB): please upload fewer pictures at a time.",
+      ),
+    ).toBeTruthy();
   });
 
   it("lets what the page returns through", async () => {

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Clock } from "~/lib/clock";
 import { processedWebhookEvents } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
-import { bodyLimits, readTextBody } from "../http/api.server";
+import { readTextBody } from "../http/api.server";
+import { bodyLimits } from "../http/body-limits.server";
 import { WebhookSignatureError, type PaymentProvider } from "./provider.server";
 
 /** What a webhook's payment events lead to, each given the payment's id only. */

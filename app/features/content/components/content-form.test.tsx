@@ -4,7 +4,7 @@ import path from "node:path";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import { bodyLimits } from "~/infra/http/api.server";
+import { bodyLimits } from "~/infra/http/body-limits.server";
 import type { FieldErrors } from "~/lib/errors";
 import { contentFields, readContentForm } from "../editor/form-model";
 import { contentFiles, type ContentName } from "../schema";

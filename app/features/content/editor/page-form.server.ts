@@ -1,5 +1,6 @@
 import type { Database } from "~/infra/db/database.server";
 import { readFormBody } from "~/infra/http/api.server";
+import { bodyLimits, bodyTooLarge } from "~/infra/http/body-limits.server";
 import { uploadPicture } from "~/infra/images/uploads.server";
 import type { Clock } from "~/lib/clock";
 import { AppError, type FieldErrors } from "~/lib/errors";
@@ -12,22 +13,11 @@ import { readContentForm, type ObjectNode, type ReadForm } from "./form-model";
 const maxFilesPerPost = 4;
 
 /**
- * The most one post of the editor may be. Its text is far smaller (the whole home page, every
- * project with its gallery, is 38 KB, within bodyLimits.staff); without JavaScript a picture
- * chosen for upload goes with the form, so room is left for four of the largest (15 MB each).
+ * The editor's post, read with its own limit (`bodyLimits.pageForm`, 64 MB): without JavaScript the
+ * pictures chosen go with the form.
  */
-export const maxPageFormBytes = 64 * 1024 * 1024;
-
 export function readPageFormData(request: Request): Promise<FormData> {
-  return readFormBody(
-    request,
-    maxPageFormBytes,
-    () =>
-      new AppError(
-        "payload-too-large",
-        "The form is too large to send at once (at most 64 MB): please upload fewer pictures at a time.",
-      ),
-  );
+  return readFormBody(request, bodyLimits.pageForm, () => bodyTooLarge("pageForm"));
 }
 
 const fileKey = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\._file$/;
