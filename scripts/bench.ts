@@ -24,8 +24,9 @@
 //
 // BENCH_SITE_NODE_FLAGS are added to the site's node options (for a CPU profile).
 //
-// Prints one table per scenario and writes everything to bench/results/<time>.json. Figures are
-// from a shared machine: compare ratios within one run, not absolute figures across runs.
+// Prints one table per scenario and writes each scenario's result to bench/results/<scenario>.json
+// (pages.json, rush.json, ...), replacing that scenario's last result; Lighthouse's full reports go
+// to bench/results/lighthouse-reports/. Compare ratios within one run, not absolute figures across runs.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -414,6 +415,9 @@ try {
   if (scenarios.has("phone")) results.phone = await phoneScenario(site, paths);
   if (scenarios.has("lighthouse")) {
     const event = paths[3]!;
+    // The last run's reports only, like the results beside them.
+    const lighthouseReports = path.join("bench", "results", "lighthouse-reports");
+    fs.rmSync(lighthouseReports, { recursive: true, force: true });
     results.lighthouse = await lighthouseScenario(
       site.url,
       [
@@ -427,7 +431,7 @@ try {
         { name: "/payment?amount=10.00", path: "/payment?amount=10.00" },
       ],
       table,
-      path.join("bench", "results", `lighthouse-${String(results.at).replace(/[:.]/g, "-")}`),
+      lighthouseReports,
     );
   }
   if (scenarios.has("start")) results.start = await startScenario();
@@ -467,7 +471,24 @@ try {
   await stopAll();
 }
 
-const out = path.join("bench", "results", `${String(results.at).replace(/[:.]/g, "-")}.json`);
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
-console.log(`\nWritten to ${out}`);
+// Each scenario's latest result under a stable name, with the run's time, machine and load.
+const resultKeys: Record<string, string> = {
+  pages: "pagesUnderLoad",
+  memory: "memory",
+  js: "firstVisitJs",
+  phone: "phone",
+  lighthouse: "lighthouse",
+  start: "start",
+  order: "order",
+  rush: "rush",
+  feed: "feed",
+};
+fs.mkdirSync(path.join("bench", "results"), { recursive: true });
+console.log("");
+for (const [scenario, key] of Object.entries(resultKeys)) {
+  if (!scenarios.has(scenario) || results[key] === undefined) continue;
+  const { at, machine, pages } = results;
+  const out = path.join("bench", "results", `${scenario}.json`);
+  fs.writeFileSync(out, JSON.stringify({ at, machine, load, pages, [key]: results[key] }, null, 2) + "\n");
+  console.log(`Written to ${out}`);
+}
