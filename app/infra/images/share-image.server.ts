@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Sharp } from "sharp";
 import { loadSharp } from "./sharp.server";
-import { shareImageHeight, shareImageWidth, uploadedImageId, uploadedImagePrefix } from "~/lib/images";
+import { shareImageWidth, uploadedImageId, uploadedImagePrefix } from "~/lib/images";
 import type { Queryable } from "../db/database.server";
+import { renderShareImage } from "./renditions.server";
 import { readRendition } from "./uploads.server";
 
 // The picture a shared link shows (Open Graph and Twitter cards): one 1200×630 JPEG, cropped to
@@ -21,16 +21,6 @@ export interface ShareImage {
   bytes: Buffer;
   /** An uploaded picture never changes; a content file may, with a new release. */
   immutable: boolean;
-}
-
-/** A picture as its link-preview JPEG: covering 1200×630 from the middle, on white, without metadata. */
-export async function renderShareImage(image: Sharp): Promise<Buffer> {
-  return image
-    .resize({ width: shareImageWidth, height: shareImageHeight, fit: "cover", position: "centre" })
-    .flatten({ background: "#ffffff" })
-    .toColourspace("srgb")
-    .jpeg({ quality: 80, mozjpeg: true })
-    .toBuffer();
 }
 
 /** The link-preview JPEG of the picture `name` ("pages/quiz-night" or "uploads/<id>"), or undefined if there is none. */
