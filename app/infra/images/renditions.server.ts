@@ -70,6 +70,14 @@ export async function encodeRendition(master: Master, rendition: Rendition): Pro
   return pipeline.jpeg(quality.jpg).toBuffer();
 }
 
+/**
+ * The link-preview JPEG (decisions 023 and 057). The build writes a content picture's to
+ * /images/share/<name>.jpg; an upload keeps its among its renditions under this width and format,
+ * which no page asks for. The format names its version: change it when renderShareImage changes,
+ * and each upload's is made again, once, when it is next asked for.
+ */
+export const shareRendition = { width: shareImageWidth, format: "share-v1" } as const;
+
 /** A picture as its link-preview JPEG: covering 1200×630 from the middle, on white, without metadata. */
 export async function renderShareImage(image: Sharp): Promise<Buffer> {
   return image
