@@ -1,6 +1,7 @@
 // Renders every source picture under content/images/ (SVG, PNG or JPEG) into the files the
 // site serves: public/images/<name>-<width>.avif and .webp for each width in imageWidths,
-// plus one <name>-<fallbackWidth>.jpg. Run by `npm run build` (tsx scripts/build-images.ts).
+// plus one <name>-<fallbackWidth>.jpg, and its link-preview JPEG, public/images/share/<name>.jpg
+// (1200×630; decision 057). Run by `npm run build` (tsx scripts/build-images.ts).
 //
 // Incremental: an output newer than its source is left alone, so a second build is quick.
 // Cached: every rendition is also kept in a cache folder outside the work tree (IMAGE_CACHE_DIR,
@@ -15,21 +16,39 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { encodeRendition, masterOf, renditions } from "../app/infra/images/renditions.server";
-import { uploadedImagePrefix, type ImageFormat } from "../app/lib/images";
+import {
+  encodeRendition,
+  masterOf,
+  renderShareImage,
+  renditions,
+  type Rendition,
+} from "../app/infra/images/renditions.server";
+import { shareImageHeight, shareImageWidth, uploadedImagePrefix } from "../app/lib/images";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
-const sourceDir = path.join(root, "content", "images");
-const outputDir = path.join(root, "public", "images");
 const sourceExtensions = new Set([".svg", ".png", ".jpg", ".jpeg"]);
-const cacheDir = process.env.IMAGE_CACHE_DIR || path.join(os.homedir(), ".cache", "kilele-images");
 /** Two files at a time: the build machines have two cores. */
 const concurrency = 2;
 
+/** Where the pictures come from, where they go, and where renditions are kept between builds. */
+export interface ImageFolders {
+  sourceDir: string;
+  outputDir: string;
+  cacheDir: string;
+}
+
+const defaultFolders: ImageFolders = {
+  sourceDir: path.join(root, "content", "images"),
+  outputDir: path.join(root, "public", "images"),
+  cacheDir: process.env.IMAGE_CACHE_DIR || path.join(os.homedir(), ".cache", "kilele-images"),
+};
+
 interface Output {
   file: string;
-  width: number;
-  format: ImageFormat;
+  /** What it is, in its cache key: "960.avif", or "share.jpg" for the link-preview JPEG. */
+  kind: string;
+  /** The rendition pages show; none for the link-preview JPEG. */
+  rendition?: Rendition;
 }
 
 interface Source {
@@ -57,15 +76,19 @@ async function walk(dir: string): Promise<string[]> {
   return files.flat();
 }
 
-function outputsFor(name: string): Output[] {
-  return renditions.map(({ width, format }) => ({
-    file: path.join(outputDir, `${name}-${width}.${format}`),
-    width,
-    format,
-  }));
+function outputsFor(outputDir: string, name: string): Output[] {
+  return [
+    ...renditions.map((rendition) => ({
+      file: path.join(outputDir, `${name}-${rendition.width}.${rendition.format}`),
+      kind: `${rendition.width}.${rendition.format}`,
+      rendition,
+    })),
+    // At the address pages give it (shareImageUrl), so the static files answer it, not the site.
+    { file: path.join(outputDir, "share", `${name}.jpg`), kind: "share.jpg" },
+  ];
 }
 
-async function findSources(): Promise<Source[]> {
+async function findSources({ sourceDir, outputDir }: ImageFolders): Promise<Source[]> {
   const files = (await walk(sourceDir)).filter((file) => sourceExtensions.has(path.extname(file).toLowerCase())).sort();
   const byName = new Map<string, Source>();
   for (const file of files) {
@@ -85,7 +108,7 @@ async function findSources(): Promise<Source[]> {
         `Two sources would render to the same images: ${path.relative(root, other.file)} and ${path.relative(root, file)}`,
       );
     }
-    byName.set(name, { name, file, outputs: outputsFor(name) });
+    byName.set(name, { name, file, outputs: outputsFor(outputDir, name) });
   }
   return [...byName.values()];
 }
@@ -116,19 +139,19 @@ const encoderHash = (async () => {
   return hash.digest("hex");
 })();
 
-function cacheFile(sourceHash: string, output: Output): string {
-  const key = createHash("sha256").update(sourceHash).update(`${output.width}.${output.format}`).digest("hex");
-  return path.join(cacheDir, `${key}.${output.format}`);
+function cacheFile(cacheDir: string, sourceHash: string, output: Output): string {
+  const key = createHash("sha256").update(sourceHash).update(output.kind).digest("hex");
+  return path.join(cacheDir, `${key}${path.extname(output.kind)}`);
 }
 
 /**
  * Copies the outputs from the cache when it has them all; false when it lacks any (a cache that
  * cannot be read is no cache).
  */
-async function fromCache(sourceHash: string, stale: Output[]): Promise<boolean> {
+async function fromCache(cacheDir: string, sourceHash: string, stale: Output[]): Promise<boolean> {
   let found: Buffer[];
   try {
-    found = await Promise.all(stale.map((output) => fs.readFile(cacheFile(sourceHash, output))));
+    found = await Promise.all(stale.map((output) => fs.readFile(cacheFile(cacheDir, sourceHash, output))));
   } catch {
     return false;
   }
@@ -136,31 +159,45 @@ async function fromCache(sourceHash: string, stale: Output[]): Promise<boolean> 
   return true;
 }
 
-/** Renders the stale outputs; caches them when they are all of the source's (the smaller ones scale from the largest). */
-async function render(source: Source, stale: Output[], sourceHash: string): Promise<number> {
+/**
+ * Renders the stale outputs. Renditions are cached when they are all of the source's (the smaller
+ * ones scale from the largest); the link-preview JPEG, made from the source alone, always is.
+ */
+async function render(cacheDir: string, source: Source, stale: Output[], sourceHash: string): Promise<number> {
   const isSvg = path.extname(source.file).toLowerCase() === ".svg";
   const meta = await sharp(source.file).metadata();
   if (!meta.width || !meta.height) throw new Error("has no width or height");
-  const largest = Math.max(...stale.map((output) => output.width));
-  // Vector artwork is rasterised at the largest width needed, then scaled down for the smaller ones.
-  const density = isSvg ? Math.max(1, (72 * largest) / meta.width) : undefined;
-  const master = await masterOf(sharp(source.file, isSvg ? { density } : {}), largest, { enlarge: true });
   let written = 0;
-  for (const output of stale) {
-    const data = await encodeRendition(master, output);
+  const keep = async (output: Output, data: Buffer, cache: boolean) => {
     await writeAtomically(output.file, data);
-    if (stale.length === source.outputs.length) {
-      await writeAtomically(cacheFile(sourceHash, output), data).catch((error: Error) =>
+    if (cache) {
+      await writeAtomically(cacheFile(cacheDir, sourceHash, output), data).catch((error: Error) =>
         console.warn(`build-images: could not cache ${path.relative(root, output.file)}: ${error.message}`),
       );
     }
     written += data.length;
+  };
+  const staleRenditions = stale.filter((output) => output.rendition);
+  if (staleRenditions.length > 0) {
+    const largest = Math.max(...staleRenditions.map((output) => output.rendition!.width));
+    // Vector artwork is rasterised at the largest width needed, then scaled down for the smaller ones.
+    const density = isSvg ? Math.max(1, (72 * largest) / meta.width) : undefined;
+    const master = await masterOf(sharp(source.file, isSvg ? { density } : {}), largest, { enlarge: true });
+    const all = staleRenditions.length === renditions.length;
+    for (const output of staleRenditions) await keep(output, await encodeRendition(master, output.rendition!), all);
+  }
+  const share = stale.find((output) => !output.rendition);
+  if (share) {
+    // Vector artwork is drawn large enough to cover the preview's frame, not at its nominal size.
+    const cover = Math.max(shareImageWidth / meta.width, shareImageHeight / meta.height);
+    const density = isSvg ? Math.max(1, 72 * cover * 1.05) : undefined;
+    await keep(share, await renderShareImage(sharp(source.file, isSvg ? { density } : {})), true);
   }
   return written;
 }
 
 /** Deletes files in public/images that no current source would produce, then any empty folders. */
-async function removeStale(sources: Source[]): Promise<number> {
+async function removeStale(outputDir: string, sources: Source[]): Promise<number> {
   const expected = new Set(sources.flatMap((source) => source.outputs.map((output) => output.file)));
   let removed = 0;
   for (const file of await walk(outputDir)) {
@@ -190,12 +227,25 @@ async function removeStale(sources: Source[]): Promise<number> {
   return removed;
 }
 
-async function main(): Promise<void> {
-  const started = performance.now();
-  const sources = await findSources();
+export interface ImagesBuilt {
+  /** Sources rendered, copied from the cache, and left alone because their outputs were newer. */
+  rendered: number;
+  cached: number;
+  upToDate: number;
+  /** Outputs removed because no source makes them any more. */
+  removed: number;
+  /** Bytes rendered. */
+  bytes: number;
+  /** "file: why" for each source that could not be rendered. */
+  failures: string[];
+}
+
+/** Brings the outputs up to date with the sources: renders what is stale or copies it from the cache. */
+export async function buildImages(folders: ImageFolders = defaultFolders): Promise<ImagesBuilt> {
+  const sources = await findSources(folders);
   if (sources.length === 0)
-    console.warn(`build-images: no source pictures found in ${path.relative(root, sourceDir)}/`);
-  const removed = await removeStale(sources);
+    console.warn(`build-images: no source pictures found in ${path.relative(root, folders.sourceDir)}/`);
+  const removed = await removeStale(folders.outputDir, sources);
 
   let rendered = 0;
   let upToDate = 0;
@@ -217,12 +267,12 @@ async function main(): Promise<void> {
           .update(await encoderHash)
           .update(await fs.readFile(source.file))
           .digest("hex");
-        if (await fromCache(sourceHash, stale)) {
+        if (await fromCache(folders.cacheDir, sourceHash, stale)) {
           cached++;
           continue;
         }
         // Read the total only after the await: `bytes += await ...` would lose the other worker's additions.
-        const written = await render(source, stale, sourceHash);
+        const written = await render(folders.cacheDir, source, stale, sourceHash);
         bytes += written;
         rendered++;
       } catch (error) {
@@ -231,7 +281,12 @@ async function main(): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, sources.length) }, worker));
+  return { rendered, cached, upToDate, removed, bytes, failures };
+}
 
+async function main(): Promise<void> {
+  const started = performance.now();
+  const { rendered, cached, upToDate, removed, bytes, failures } = await buildImages();
   if (failures.length > 0) {
     console.error(
       `build-images: ${failures.length} source picture(s) could not be rendered:\n  ${failures.join("\n  ")}`,
@@ -245,7 +300,10 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(`build-images: failed: ${(error as Error).message}`);
-  process.exit(1);
-});
+// Run as the build's step (not when a test imports buildImages).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(`build-images: failed: ${(error as Error).message}`);
+    process.exit(1);
+  });
+}

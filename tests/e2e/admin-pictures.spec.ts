@@ -379,6 +379,12 @@ test.describe("on a PostgreSQL database shared by two server processes", () => {
       expect(etag).toBeTruthy();
       const again = await request.get(`${b.url}/images/${image}-960.webp`, { headers: { "If-None-Match": etag } });
       expect(again.status()).toBe(304);
+      // Its link-preview picture was made with it, so the other process has it too.
+      const preview = await request.get(`${b.url}/images/share/${image}.jpg`);
+      expect(preview.status()).toBe(200);
+      expect(preview.headers()["content-type"]).toBe("image/jpeg");
+      expect(preview.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(await sharp(await preview.body()).metadata()).toMatchObject({ format: "jpeg", width: 1200, height: 630 });
       // An event on the other process may name it.
       const event = await createEvent(await staffApi(b), { name: "Barn Dance", posterImage: image });
       expect(event.id).toBeTruthy();

@@ -144,11 +144,15 @@ async function previewTags(page: Page) {
   });
 }
 
-/** Fetches a link preview's picture as a social site would: it must be a JPEG of about 1200×630. */
+/**
+ * Fetches a link preview's picture as a social site would: it must be a JPEG of about 1200×630. A
+ * content picture's is the build's file (decision 057), kept a day like the other pictures.
+ */
 async function expectPreviewPicture(request: APIRequestContext, url: string) {
   const response = await request.get(url);
   expect(response.status(), url).toBe(200);
   expect(response.headers()["content-type"], url).toBe("image/jpeg");
+  expect(response.headers()["cache-control"], url).toBe("public, max-age=86400");
   const { width, height, format } = await sharp(await response.body()).metadata();
   expect({ width, height, format }, url).toEqual({ width: 1200, height: 630, format: "jpeg" });
 }

@@ -1,6 +1,13 @@
 import type { OutputInfo, Sharp } from "sharp";
 import { loadSharp } from "./sharp.server";
-import { fallbackWidth, imageFormats, imageWidths, type ImageFormat } from "~/lib/images";
+import {
+  fallbackWidth,
+  imageFormats,
+  imageWidths,
+  shareImageHeight,
+  shareImageWidth,
+  type ImageFormat,
+} from "~/lib/images";
 
 // How a picture becomes the files pages ask for, shared by the build (scripts/build-images.ts,
 // content/images) and by staff uploads (./uploads.server.ts), so both look and weigh the same.
@@ -61,4 +68,22 @@ export async function encodeRendition(master: Master, rendition: Rendition): Pro
   if (rendition.format === "avif") return pipeline.avif(quality.avif).toBuffer();
   if (rendition.format === "webp") return pipeline.webp(quality.webp).toBuffer();
   return pipeline.jpeg(quality.jpg).toBuffer();
+}
+
+/**
+ * The link-preview JPEG (decisions 023 and 057). The build writes a content picture's to
+ * /images/share/<name>.jpg; an upload keeps its among its renditions under this width and format,
+ * which no page asks for. The format names its version: change it when renderShareImage changes,
+ * and each upload's is made again, once, when it is next asked for.
+ */
+export const shareRendition = { width: shareImageWidth, format: "share-v1" } as const;
+
+/** A picture as its link-preview JPEG: covering 1200×630 from the middle, on white, without metadata. */
+export async function renderShareImage(image: Sharp): Promise<Buffer> {
+  return image
+    .resize({ width: shareImageWidth, height: shareImageHeight, fit: "cover", position: "centre" })
+    .flatten({ background: "#ffffff" })
+    .toColourspace("srgb")
+    .jpeg({ quality: 80, mozjpeg: true })
+    .toBuffer();
 }

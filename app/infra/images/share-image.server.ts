@@ -1,87 +1,90 @@
-import fs from "node:fs/promises";
-import path from "node:path";
-import type { Sharp } from "sharp";
-import { loadSharp } from "./sharp.server";
-import { shareImageHeight, shareImageWidth, uploadedImageId, uploadedImagePrefix } from "~/lib/images";
+import { and, desc, eq, or } from "drizzle-orm";
+import { fallbackWidth, imageWidths, uploadedImageId } from "~/lib/images";
+import { uploadedImageFiles } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
-import { readRendition } from "./uploads.server";
+import { renderShareImage, shareRendition } from "./renditions.server";
+import { loadSharp } from "./sharp.server";
 
-// The picture a shared link shows (Open Graph and Twitter cards): one 1200×630 JPEG, cropped to
-// fill from the middle, made on first request from the same source the renditions come from (a
-// content/images file, or an upload's largest rendition) and kept in memory. Social sites fetch
-// it once per page; pages never show it.
+// The picture a shared link shows (Open Graph and Twitter cards): one 1200×630 JPEG per picture,
+// made once and kept (docs/decisions/057-share-pictures-made-once.md). A content picture's is made
+// by the build (public/images/share/<name>.jpg, scripts/build-images.ts) and served as a file, so
+// it never reaches this module. An upload's is made with its renditions and stored with them; one
+// stored before uploads had it is made here the first time it is asked for, once, and stored too.
 
-/** The source files the build renders (scripts/build-images.ts). */
-const sourceExtensions = [".svg", ".png", ".jpg", ".jpeg"];
-const contentNamePattern = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
-const cacheSize = 64;
-const cache = new Map<string, Buffer>();
+/** Each upload's answer being read or made now: requests for one picture wait for the same one. */
+const pending = new Map<string, Promise<Buffer | undefined>>();
 
-export interface ShareImage {
-  bytes: Buffer;
-  /** An uploaded picture never changes; a content file may, with a new release. */
-  immutable: boolean;
-}
-
-/** A picture as its link-preview JPEG: covering 1200×630 from the middle, on white, without metadata. */
-export async function renderShareImage(image: Sharp): Promise<Buffer> {
-  return image
-    .resize({ width: shareImageWidth, height: shareImageHeight, fit: "cover", position: "centre" })
-    .flatten({ background: "#ffffff" })
-    .toColourspace("srgb")
-    .jpeg({ quality: 80, mozjpeg: true })
-    .toBuffer();
-}
-
-/** The link-preview JPEG of the picture `name` ("pages/quiz-night" or "uploads/<id>"), or undefined if there is none. */
-export async function shareImage(
-  db: Queryable,
-  contentImagesDir: string,
-  name: string,
-): Promise<ShareImage | undefined> {
-  const uploadId = uploadedImageId(name);
-  if (uploadId) {
-    const cached = cache.get(name);
-    if (cached) return { bytes: cached, immutable: true };
-    const largest =
-      (await readRendition(db, uploadId, 1600, "webp")) ?? (await readRendition(db, uploadId, 960, "jpg"));
-    if (!largest) return undefined;
-    return { bytes: remember(name, await renderShareImage((await loadSharp())(largest))), immutable: true };
+/** The link-preview JPEG of the uploaded picture `name` ("uploads/<id>"), or undefined if there is none. */
+export function uploadShareImage(db: Queryable, name: string): Promise<Buffer | undefined> {
+  const id = uploadedImageId(name);
+  if (!id) return Promise.resolve(undefined);
+  let answer = pending.get(id);
+  if (!answer) {
+    answer = readOrMake(db, id).finally(() => pending.delete(id));
+    pending.set(id, answer);
   }
-  if (name.startsWith(uploadedImagePrefix) || !contentNamePattern.test(name)) return undefined;
-  const source = await contentSource(contentImagesDir, name);
-  if (!source) return undefined;
-  // Keyed by the file's time too, so an edited picture is made again (in development, at once).
-  const key = `${name}@${source.mtimeMs}`;
-  const cached = cache.get(key);
-  if (cached) return { bytes: cached, immutable: false };
-  // Read here, not by path: the image library would keep serving a file it had opened before.
-  const bytes = await fs.readFile(source.file);
-  const sharp = await loadSharp();
-  let input = sharp(bytes);
-  if (source.file.endsWith(".svg")) {
-    // Vector artwork is drawn at the size the preview needs, not its nominal one.
-    const { width = shareImageWidth } = await input.metadata();
-    input = sharp(bytes, { density: Math.max(72, (72 * shareImageWidth * 1.05) / width) });
-  }
-  return { bytes: remember(key, await renderShareImage(input)), immutable: false };
+  return answer;
 }
 
-async function contentSource(dir: string, name: string): Promise<{ file: string; mtimeMs: number } | undefined> {
-  for (const extension of sourceExtensions) {
-    const file = path.join(dir, `${name}${extension}`);
-    try {
-      const stat = await fs.stat(file);
-      if (stat.isFile()) return { file, mtimeMs: stat.mtimeMs };
-    } catch {
-      // Not this extension: try the next.
-    }
-  }
-  return undefined;
+/** Where an upload's link-preview JPEG is made from: its widest WebP, or its JPEG. */
+const sources = [
+  { width: Math.max(...imageWidths), format: "webp" },
+  { width: fallbackWidth, format: "jpg" },
+];
+
+async function readOrMake(db: Queryable, id: string): Promise<Buffer | undefined> {
+  const [stored] = await db
+    .select({ bytes: uploadedImageFiles.bytes })
+    .from(uploadedImageFiles)
+    .where(
+      and(
+        eq(uploadedImageFiles.imageId, id),
+        eq(uploadedImageFiles.width, shareRendition.width),
+        eq(uploadedImageFiles.format, shareRendition.format),
+      ),
+    );
+  if (stored) return stored.bytes;
+  // Its bytes are read only when its turn to be made comes, so a queue of them holds no pictures.
+  const source = and(
+    eq(uploadedImageFiles.imageId, id),
+    or(...sources.map((s) => and(eq(uploadedImageFiles.width, s.width), eq(uploadedImageFiles.format, s.format)))),
+  );
+  const [found] = await db.select({ width: uploadedImageFiles.width }).from(uploadedImageFiles).where(source).limit(1);
+  if (!found) return undefined;
+  return inTurn(async () => {
+    const [largest] = await db
+      .select({ bytes: uploadedImageFiles.bytes })
+      .from(uploadedImageFiles)
+      .where(source)
+      .orderBy(desc(uploadedImageFiles.width))
+      .limit(1);
+    const bytes = await renderShareImage((await loadSharp())(largest!.bytes));
+    // Another process may have stored it meanwhile: the same bytes, made from the same rendition.
+    await db
+      .insert(uploadedImageFiles)
+      .values({ imageId: id, ...shareRendition, bytes })
+      .onConflictDoNothing();
+    return bytes;
+  });
 }
 
-function remember(key: string, bytes: Buffer): Buffer {
-  if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-  cache.set(key, bytes);
-  return bytes;
+/**
+ * Two made at a time: each holds a decoded picture, and a burst of first requests for many old
+ * uploads must not hold them all at once.
+ */
+const makingAtOnce = 2;
+let making = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (making < makingAtOnce) making += 1;
+  else await new Promise<void>((start) => waiting.push(start));
+  try {
+    return await work();
+  } finally {
+    // The place passes straight to the next in line, if any.
+    const next = waiting.shift();
+    if (next) next();
+    else making -= 1;
+  }
 }

@@ -29,6 +29,24 @@ function photo(width: number, height: number) {
   return sharp(Buffer.from(svg));
 }
 
+/**
+ * Whether a picture's stripes and gradient run across it (each row of one shade), as photo()'s do
+ * once a sideways photo is turned upright, rather than down it.
+ */
+async function stripesRunAcross(bytes: Buffer): Promise<boolean> {
+  const { data, info } = await sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
+  let alongRows = 0;
+  let alongColumns = 0;
+  for (let y = 1; y < info.height; y += 1) {
+    for (let x = 1; x < info.width; x += 1) {
+      const here = data[y * info.width + x]!;
+      alongRows += Math.abs(here - data[y * info.width + x - 1]!);
+      alongColumns += Math.abs(here - data[(y - 1) * info.width + x]!);
+    }
+  }
+  return alongRows < alongColumns;
+}
+
 /** A phone's JPEG: camera make and model, GPS position, and a sideways orientation flag. */
 async function phoneJpeg(width = 1200, height = 800, orientation = 1) {
   return photo(width, height)
@@ -80,6 +98,12 @@ describe("processing a picture", () => {
 
     const small = await processPicture(await photo(600, 400).png().toBuffer());
     for (const file of small.files) expect((await sharp(file.bytes).metadata()).width).toBe(Math.min(600, file.width));
+
+    // And its link-preview JPEG, covering 1200×630 whatever the picture's size.
+    for (const { share } of [large, small]) {
+      const meta = await sharp(share).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 1200, 630]);
+    }
   });
 
   it("takes WebP and AVIF too", async () => {
@@ -96,9 +120,12 @@ describe("processing a picture", () => {
 
     const picture = await processPicture(original);
     expect(picture).toMatchObject({ width: 800, height: 1200 });
-    for (const file of picture.files) {
+    const share = { width: 1200, format: "share", bytes: picture.share };
+    for (const file of [...picture.files, share]) {
       const meta = await sharp(file.bytes).metadata();
-      expect(meta.height! > meta.width!, `${file.width}.${file.format} is upright`).toBe(true);
+      // The preview is cropped to 1200×630 from the middle: the stripes run across it if upright.
+      if (file === share) expect(await stripesRunAcross(file.bytes), "the preview is upright").toBe(true);
+      else expect(meta.height! > meta.width!, `${file.width}.${file.format} is upright`).toBe(true);
       expect(meta.exif, `${file.width}.${file.format} has no EXIF`).toBeUndefined();
       expect(meta.xmp).toBeUndefined();
       expect(meta.iptc).toBeUndefined();
@@ -165,7 +192,8 @@ describe.each(engines)("uploaded pictures on %s", (engine) => {
       height: 750,
     });
     const id = uploadedImageId(uploaded.image)!;
-    expect(await counts()).toEqual({ images: 1, files: 7 });
+    // Seven renditions and the link-preview JPEG.
+    expect(await counts()).toEqual({ images: 1, files: 8 });
     const [row] = await database.db.select().from(uploadedImages);
     expect(row).toMatchObject({ id, originalName: "poster.jpg", createdAt: now, width: 1000, height: 750 });
 

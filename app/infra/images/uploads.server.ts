@@ -15,7 +15,7 @@ import {
 } from "~/lib/images";
 import { uploadedImageFiles, uploadedImages } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
-import { encodeRendition, masterOf, renditions } from "./renditions.server";
+import { encodeRendition, masterOf, renderShareImage, renditions, shareRendition } from "./renditions.server";
 
 // Pictures staff upload (posters, gallery pictures, a reviewer's photo): checked from their bytes,
 // rendered to the same renditions the build makes of content/images, stripped of their metadata,
@@ -58,12 +58,14 @@ export interface ProcessedPicture {
   width: number;
   height: number;
   files: { width: number; format: ImageFormat; bytes: Buffer }[];
+  /** Its link-preview JPEG (1200×630), stored with the renditions as `shareRendition`. */
+  share: Buffer;
 }
 
 /**
  * Checks a file staff sent and renders it: type from the bytes, at most 15 MB and 100 megapixels,
- * turned upright by its EXIF orientation, every rendition of imageWidths (never enlarged), with no
- * metadata left. Throws an AppError whose `fields.file` says what is wrong.
+ * turned upright by its EXIF orientation, every rendition of imageWidths (never enlarged) and the
+ * link-preview JPEG, with no metadata left. Throws an AppError whose `fields.file` says what is wrong.
  */
 export async function processPicture(bytes: Uint8Array): Promise<ProcessedPicture> {
   const tooBig = uploadSizeProblem(bytes.length);
@@ -90,16 +92,20 @@ export async function processPicture(bytes: Uint8Array): Promise<ProcessedPictur
   try {
     // autoOrient() is rotate() by the EXIF orientation: phones store portraits sideways with a flag.
     const master = await masterOf(open().autoOrient(), Math.max(...imageWidths), { enlarge: false });
-    const files = await Promise.all(
-      renditions.map(async (rendition) => ({ ...rendition, bytes: await encodeRendition(master, rendition) })),
-    );
-    return { width: metadata.autoOrient.width, height: metadata.autoOrient.height, files };
+    const [files, share] = await Promise.all([
+      Promise.all(
+        renditions.map(async (rendition) => ({ ...rendition, bytes: await encodeRendition(master, rendition) })),
+      ),
+      // Made now, from the pixels already decoded, so no request ever makes it (decision 057).
+      renderShareImage(sharp(master.data, { raw: master.info })),
+    ]);
+    return { width: metadata.autoOrient.width, height: metadata.autoOrient.height, files, share };
   } catch {
     throw refused("could not be read as a picture");
   }
 }
 
-/** Stores a processed picture and its renditions in one transaction; its name for pages. */
+/** Stores a processed picture, its renditions and its link-preview JPEG in one transaction; its name for pages. */
 export async function storePicture(
   db: Queryable,
   picture: ProcessedPicture,
@@ -117,9 +123,10 @@ export async function storePicture(
     });
     await tx
       .insert(uploadedImageFiles)
-      .values(
-        picture.files.map((file) => ({ imageId: id, width: file.width, format: file.format, bytes: file.bytes })),
-      );
+      .values([
+        ...picture.files.map((file) => ({ imageId: id, width: file.width, format: file.format, bytes: file.bytes })),
+        { imageId: id, ...shareRendition, bytes: picture.share },
+      ]);
   });
   return `${uploadedImagePrefix}${id}`;
 }
