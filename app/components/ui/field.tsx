@@ -38,6 +38,8 @@ export type FieldProps = Control & {
   hint?: ReactNode;
   /** What is wrong with what was typed; the field is marked invalid while there is one. */
   error?: string | null;
+  /** The message is announced when it appears (role=alert): for a page whose form has no notice of its own. */
+  announce?: boolean;
   /** Classes besides `field` on the field's box. */
   className?: string;
   /** Shown between the label and the hint (the picture a field holds now). */
@@ -58,7 +60,7 @@ export function describedBy(...ids: (string | false | null | undefined)[]): stri
 
 /** A labelled field with its hint and message; a checkbox has its label after it. */
 export function Field(props: FieldProps) {
-  const { id, label, hint, error, className, aside, children, onValue } = props;
+  const { id, label, hint, error, announce, className, aside, children, onValue } = props;
   const early = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const held = props.input ?? props.textarea;
   useEarlyValue(early, typeof held?.value === "string" ? held.value : "", (value) => onValue?.(value));
@@ -103,7 +105,7 @@ export function Field(props: FieldProps) {
         </p>
       ) : null}
       {checkbox ? null : control}
-      <FieldMessage id={errorId} message={error} />
+      <FieldMessage id={errorId} message={error} announce={announce} />
       {props.select ? null : children}
     </div>
   );
@@ -154,10 +156,10 @@ export function FieldGroup({
  * A field's message on its own, for what has no control to sit beside (a project's address, a
  * picture kept on the form): nothing when there is no message.
  */
-export function FieldMessage({ id, message }: { id?: string; message?: string | null }) {
+export function FieldMessage({ id, message, announce }: { id?: string; message?: ReactNode; announce?: boolean }) {
   if (!message) return null;
   return (
-    <p id={id} className="field-error">
+    <p id={id} className="field-error" role={announce ? "alert" : undefined}>
       {message}
     </p>
   );
