@@ -1,9 +1,9 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.join.token";
 import { ErrorPage } from "~/components/layout/error-page";
-import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { NewPasswordFields } from "~/features/staff/components/password-field";
 import { acceptInvitation, openInvitation } from "~/features/staff/members.server";
 import { invitationGone } from "~/features/staff/schema";
 import { startSignedInSession } from "~/features/staff/sign-in.server";
@@ -69,31 +69,7 @@ export default function JoinStaff({ loaderData, actionData }: Route.ComponentPro
       <Form method="post" className="form" noValidate>
         {actionData && !fields ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
         <input type="hidden" name="username" value={loaderData.email} autoComplete="username" />
-        <Field
-          id="join-new-password"
-          label="New password"
-          input={{
-            name: "newPassword",
-            type: "password",
-            autoComplete: "new-password",
-            maxLength: 200,
-            required: true,
-          }}
-          error={fields?.newPassword}
-        />
-        <Field
-          id="join-repeat-password"
-          label="Repeat the password"
-          input={{
-            name: "repeatPassword",
-            type: "password",
-            autoComplete: "new-password",
-            maxLength: 200,
-            required: true,
-          }}
-          error={fields?.repeatPassword}
-        />
-        <p className="field-hint">At least 12 characters.</p>
+        <NewPasswordFields idPrefix="join-" fields={fields} />
         <button type="submit" className="button" aria-disabled={busy}>
           {busy ? "Saving…" : "Choose this password and sign in"}
         </button>

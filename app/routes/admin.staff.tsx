@@ -7,6 +7,7 @@ import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { NewPasswordFields, PasswordField } from "~/features/staff/components/password-field";
 import {
   cancelInvitation,
   changePassword,
@@ -229,43 +230,13 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
         <Form method="post" className="form narrow" key={password?.ok ? "changed" : "change"} noValidate>
           <input type="hidden" name="intent" value="change-password" />
           {notice("change-password")}
-          <Field
+          <PasswordField
             id="current-password"
             label="Current password"
-            input={{
-              name: "currentPassword",
-              type: "password",
-              autoComplete: "current-password",
-              maxLength: 200,
-              required: true,
-            }}
+            name="currentPassword"
             error={password?.fields?.currentPassword}
           />
-          <Field
-            id="new-password"
-            label="New password"
-            input={{
-              name: "newPassword",
-              type: "password",
-              autoComplete: "new-password",
-              maxLength: 200,
-              required: true,
-            }}
-            error={password?.fields?.newPassword}
-          />
-          <Field
-            id="repeat-password"
-            label="Repeat the password"
-            input={{
-              name: "repeatPassword",
-              type: "password",
-              autoComplete: "new-password",
-              maxLength: 200,
-              required: true,
-            }}
-            error={password?.fields?.repeatPassword}
-          />
-          <p className="field-hint">At least 12 characters.</p>
+          <NewPasswordFields idPrefix="" fields={password?.fields} />
           <button type="submit" className="button" aria-disabled={busy("change-password")}>
             {busy("change-password") ? "Saving…" : "Change your password"}
           </button>
