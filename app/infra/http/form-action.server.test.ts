@@ -42,10 +42,14 @@ describe("answering a form", () => {
     ["invalid", 400],
     ["unauthorised", 401],
     ["forbidden", 403],
+    ["challenge-required", 403],
     ["not-found", 404],
+    ["method-not-allowed", 405],
     ["conflict", 409],
     ["payload-too-large", 413],
+    ["unsupported-media-type", 415],
     ["too-many-requests", 429],
+    ["unexpected", 500],
     ["provider-unavailable", 502],
   ])("answers a refusal (%s) with its status, its message, its fields and what was typed", async (code, status) => {
     const answer = await answerForm(post({ intent: "correct", name: "Ann 2", email: "ann@example.org" }), {
