@@ -54,7 +54,7 @@ export type FieldProps = Control & {
 };
 
 /** The ids a control is described by: its hint, its message and any of its own. */
-export function describedBy(...ids: (string | false | null | undefined)[]): string | undefined {
+function describedBy(...ids: (string | false | null | undefined)[]): string | undefined {
   return ids.filter(Boolean).join(" ") || undefined;
 }
 
