@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/admin.audit";
 import { ErrorPage } from "~/components/layout/error-page";
+import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -30,15 +31,19 @@ export default function AuditLog({ loaderData: { entries, only, kinds } }: Route
       <h1>Audit log</h1>
       <p>What staff have done, newest first. Entries name no visitor, so they stay when a person's data is erased.</p>
       <Form method="get" className="audit-filter">
-        <label htmlFor="audit-action">What to show</label>
-        <select id="audit-action" name="action" defaultValue={only ?? ""} key={only ?? ""}>
+        <Field
+          id="audit-action"
+          label="What to show"
+          select={{ name: "action", defaultValue: only ?? "" }}
+          key={only ?? ""}
+        >
           <option value="">Everything</option>
           {kinds.map(([action, label]) => (
             <option key={action} value={action}>
               {label}
             </option>
           ))}
-        </select>
+        </Field>
         <button type="submit" className="button button-secondary">
           Show
         </button>

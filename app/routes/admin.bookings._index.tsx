@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.bookings._index";
 import { ErrorPage } from "~/components/layout/error-page";
+import { Field } from "~/components/ui/field";
 import { findBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -26,27 +27,14 @@ export default function FindBooking({ loaderData: { typed, search } }: Route.Com
     <main id="main" className="page narrow">
       <h1>Find a booking</h1>
       <Form method="get" className="form find-booking" role="search">
-        <div className={`field${problem ? " field-invalid" : ""}`}>
-          <label htmlFor="booking-ref">Booking reference</label>
-          <p className="field-hint" id="booking-ref-hint">
-            The full reference, or the 8-character booking code printed on the receipt (such as 3F9A-1C2B).
-          </p>
-          <input
-            id="booking-ref"
-            name="ref"
-            type="search"
-            defaultValue={typed}
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby={problem ? "booking-ref-hint booking-ref-error" : "booking-ref-hint"}
-            aria-invalid={problem ? true : undefined}
-          />
-          {problem ? (
-            <p className="field-error" id="booking-ref-error" role="alert">
-              {problem}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          id="booking-ref"
+          label="Booking reference"
+          hint="The full reference, or the 8-character booking code printed on the receipt (such as 3F9A-1C2B)."
+          input={{ name: "ref", type: "search", defaultValue: typed, autoComplete: "off", spellCheck: false }}
+          error={problem}
+          announce
+        />
         <button type="submit" className="button" aria-busy={finding}>
           {finding ? (
             <>

@@ -1,18 +1,13 @@
-import { Link, data } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/admin.bookings.ref";
 import { ErrorPage } from "~/components/layout/error-page";
-import {
-  BuyerForm,
-  RefundForm,
-  StaffBookingDetails,
-  type BookingActionResult,
-} from "~/features/booking/components/staff-booking";
+import { FormNotice } from "~/components/ui/form-notice";
+import { BuyerForm, RefundForm, StaffBookingDetails } from "~/features/booking/components/staff-booking";
 import { refundBooking } from "~/features/booking/refunds.server";
 import { correctBuyer, resendReceipt, staffBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { formatPounds } from "~/lib/money";
@@ -27,63 +22,44 @@ export const loader = pageWork("A booking's page", async ({ request, context, pa
   return { booking, refundKey: crypto.randomUUID() };
 });
 
-/** Every answer of the action has one shape, for the form that was sent. */
-function answer(result: BookingActionResult, status = 200) {
-  return data(result, { status });
-}
-
 export const action = pageWork("Changing a booking", async ({ request, context, params }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const form = await readFormBody(request, bodyLimits.staff);
-  const intent = String(form.get("intent") ?? "");
-  const text = (name: string) => String(form.get(name) ?? "");
-  try {
-    if (intent === "refund") {
+  return answerForm(request, {
+    refund: async (form) => {
       const { refund, created } = await refundBooking(await context.services.refundDeps(), staff, params.bookingRef, {
-        quantity: text("quantity"),
-        reason: text("reason"),
-        key: text("key"),
+        quantity: formText(form, "quantity"),
+        reason: formText(form, "reason"),
+        key: formText(form, "key"),
       });
       const tickets = `${refund.quantity} ${refund.quantity === 1 ? "ticket" : "tickets"}`;
-      const message =
-        refund.status === "succeeded"
-          ? `${created ? "Refunded" : "Already refunded"}: ${tickets}, ${formatPounds(refund.amountPence)}. The buyer is told by e-mail.`
-          : `Refund waiting: ${refund.lastError ?? "the card provider has not answered yet"}. It is tried again automatically.`;
-      return answer({ intent, message });
-    }
-    if (intent === "correct") {
+      return {
+        message:
+          refund.status === "succeeded"
+            ? `${created ? "Refunded" : "Already refunded"}: ${tickets}, ${formatPounds(refund.amountPence)}. The buyer is told by e-mail.`
+            : `Refund waiting: ${refund.lastError ?? "the card provider has not answered yet"}. It is tried again automatically.`,
+      };
+    },
+    correct: async (form) => {
       await correctBuyer(
         context.services.db,
         staff,
         params.bookingRef,
-        { name: text("name"), email: text("email") },
+        { name: formText(form, "name"), email: formText(form, "email") },
         context.services.clock.now(),
       );
-      return answer({ intent, message: "The buyer's details are saved." });
-    }
-    if (intent === "resend") {
+      return { message: "The buyer's details are saved." };
+    },
+    resend: async () => {
       const { resendId, email } = await resendReceipt(await context.services.paymentDeps(), staff, params.bookingRef);
       const sent = await context.services.outbox.deliver("receipt-sent-again", resendId);
-      const message =
-        sent.ok === true
-          ? `The receipt was sent again to ${email}.`
-          : `The receipt is queued for ${email}; the mail server will be tried again shortly.`;
-      return answer({ intent, message });
-    }
-    return answer({ intent, message: "Nothing was asked for.", failed: true }, 400);
-  } catch (error) {
-    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
-      const result: BookingActionResult = {
-        intent,
-        message: error.message,
-        errors: error.fields,
-        values: Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])),
-        failed: true,
+      return {
+        message:
+          sent.ok === true
+            ? `The receipt was sent again to ${email}.`
+            : `The receipt is queued for ${email}; the mail server will be tried again shortly.`,
       };
-      return answer(result, error.code === "invalid" ? 400 : 409);
-    }
-    throw error;
-  }
+    },
+  });
 });
 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Booking ${data.booking.code}` : "Booking");
@@ -96,14 +72,7 @@ export default function AdminBooking({ loaderData: { booking, refundKey }, actio
         <Link to={`/admin/events/${booking.event.id}`}>{booking.event.name}</Link>
       </p>
       <h1>Booking {booking.code}</h1>
-      {actionData ? (
-        <p
-          className={`notice${actionData.failed ? " notice-error" : ""}`}
-          role={actionData.failed ? "alert" : "status"}
-        >
-          {actionData.message}
-        </p>
-      ) : null}
+      {actionData ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
       <StaffBookingDetails booking={booking} />
       <RefundForm
         key={refundKey}

@@ -1,6 +1,7 @@
-import { Link, data } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/admin.donations.id";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { CancelDeclarationForm, RefundDonationForm } from "~/features/donations/components/donation-actions";
 import { refundDonation } from "~/features/donations/refunds.server";
@@ -8,8 +9,7 @@ import { giftAidScopes } from "~/features/donations/schema";
 import { cancelDeclaration, donationDetail } from "~/features/donations/staff-donations.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -25,45 +25,32 @@ export const loader = pageWork("A donation's page", async ({ request, context, p
   return { ...detail, refundKey: crypto.randomUUID() };
 });
 
-type ActionResult = { message: string; fields?: Record<string, string> };
-
 export const action = pageWork("Changing a donation", async ({ request, context, params }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
   const services = context.services;
-  const form = await readFormBody(request, bodyLimits.staff);
-  const intent = form.get("intent");
-  try {
-    if (intent === "refund") {
+  return answerForm(request, {
+    refund: async (form) => {
       const result = await refundDonation({ ...(await services.paymentDeps()), outbox: services.outbox }, staff, {
         donationId: params.donationId,
-        key: String(form.get("key") ?? ""),
+        key: formText(form, "key", 100),
         reason: form.get("reason"),
       });
-      if (result.outcome === "pending") {
-        return {
-          message:
-            "The refund is recorded, but the card payment service did not confirm it yet. It is sent again automatically every 30 seconds.",
-        } satisfies ActionResult;
-      }
-      return { message: "The donation is refunded, and the donor is told by e-mail." } satisfies ActionResult;
-    }
-    if (intent === "cancel-declaration") {
+      return {
+        message:
+          result.outcome === "pending"
+            ? "The refund is recorded, but the card payment service did not confirm it yet. It is sent again automatically every 30 seconds."
+            : "The donation is refunded, and the donor is told by e-mail.",
+      };
+    },
+    "cancel-declaration": async () => {
       const cancelled = await cancelDeclaration(services.db, staff, params.donationId, services.clock.now());
       return {
         message: cancelled
           ? "The declaration is cancelled: later donations are not claimed under it."
           : "That declaration was already cancelled.",
-      } satisfies ActionResult;
-    }
-  } catch (error) {
-    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
-      return data({ message: error.message, fields: error.extra.fields } satisfies ActionResult, {
-        status: error.code === "invalid" ? 400 : 409,
-      });
-    }
-    throw error;
-  }
-  return data({ message: "Nothing was asked for." } satisfies ActionResult, { status: 400 });
+      };
+    },
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Donation");
@@ -72,8 +59,7 @@ function when(iso: string | null) {
   return iso ? `${londonDate(iso)} ${londonTime(iso)}` : "—";
 }
 
-export default function AdminDonation({ loaderData, actionData: answer }: Route.ComponentProps) {
-  const actionData: ActionResult | undefined = answer;
+export default function AdminDonation({ loaderData, actionData }: Route.ComponentProps) {
   const { donation, declaration, coveredBy, refunds, refundKey } = loaderData;
   const claim = donation.giftAid.claim;
   return (
@@ -82,11 +68,7 @@ export default function AdminDonation({ loaderData, actionData: answer }: Route.
         <Link to="/admin/donations">All donations</Link>
       </p>
       <h1>Donation of {formatPounds(donation.amountPence)}</h1>
-      {actionData ? (
-        <p className="notice" role="status">
-          {actionData.message}
-        </p>
-      ) : null}
+      {actionData ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
       {donation.giftAid.claimedThenRefunded && claim ? (
         <p className="notice donation-hmrc-notice" role="note">
           This donation was in the Gift Aid claim of {londonDate(`${claim.claimedOn}T12:00:00Z`)} and has since been
@@ -210,6 +192,7 @@ export default function AdminDonation({ loaderData, actionData: answer }: Route.
             amountPence={donation.amountPence}
             claimed={claim !== null}
             error={actionData?.fields?.reason}
+            reason={actionData?.intent === "refund" ? actionData.values?.reason : undefined}
           />
         ) : null}
       </section>

@@ -1,14 +1,14 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.emails";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { Pagination } from "~/components/ui/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
 import { emailsPage, isEmailStatus, retryEmail, type EmailView } from "~/features/emails/emails.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -32,21 +32,24 @@ export const loader = pageWork("The e-mails page", async ({ request, context }: 
 export const action = pageWork("Retrying an e-mail", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const staff = await requireStaffPage(services, request);
-  const form = await readFormBody(request, bodyLimits.staff);
-  const id = String(form.get("id") ?? "");
-  if (form.get("intent") !== "retry")
-    return data({ id, ok: false, message: "Nothing was asked for." }, { status: 400 });
-  try {
-    const result = await retryEmail(services.db, services.outbox, staff, id, services.clock.now());
-    return result.sent
-      ? { id, ok: true, message: "The e-mail is sent." }
-      : { id, ok: false, message: `The e-mail could not be sent. The mail server said: ${result.error}` };
-  } catch (error) {
-    if (error instanceof AppError && error.code === "conflict") {
-      return data({ id, ok: false, message: error.message }, { status: 409 });
-    }
-    throw error;
-  }
+  return answerForm(request, {
+    retry: async (form) => {
+      const result = await retryEmail(
+        services.db,
+        services.outbox,
+        staff,
+        formText(form, "id", 100),
+        services.clock.now(),
+      );
+      if (!result.sent) {
+        throw new AppError(
+          "provider-unavailable",
+          `The e-mail could not be sent. The mail server said: ${result.error}`,
+        );
+      }
+      return { message: "The e-mail is sent." };
+    },
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("E-mails");
@@ -73,11 +76,7 @@ export default function AdminEmails({ loaderData: { emails, status }, actionData
   return (
     <main id="main" className="page">
       <h1>E-mails</h1>
-      {actionData ? (
-        <p className={actionData.ok ? "notice" : "form-summary"} role={actionData.ok ? "status" : "alert"}>
-          {actionData.message}
-        </p>
-      ) : null}
+      {actionData ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
       <nav aria-label="Show e-mails by status" className="email-filters">
         <ul>
           {filters.map(([value, label]) => (

@@ -1,17 +1,19 @@
-import { Form, Link, data, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.events.id";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { cancelEvent, cancellationProgress } from "~/features/booking/cancellation.server";
 import { EventCancellation } from "~/features/booking/components/event-cancellation";
 import { EventTickets } from "~/features/booking/components/event-tickets";
 import { ticketsPage } from "~/features/booking/tickets.server";
 import { EventForm } from "~/features/events/components/event-form";
-import { eventFormValues } from "~/features/events/event-form";
-import { readEventFormData, saveEventForm } from "~/features/events/event-form.server";
+import { eventFormFromPost, eventFormValues } from "~/features/events/event-form";
+import { eventFormRefused, saveEventForm, type EventPageValues } from "~/features/events/event-form.server";
 import { createEvent, findEvent } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
+import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { AppError } from "~/lib/errors";
@@ -48,52 +50,47 @@ export const loader = pageWork("The edit event page", async ({ request, context,
 export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
   const { db, clock, pictures } = context.services;
-  const form = await readEventFormData(request);
-
-  if (form.get("intent") === "cancel") {
-    try {
+  const handlers: Record<"save" | "cancel" | "duplicate", FormHandler<EventPageValues>> = {
+    save: async (form) => {
+      const result = await saveEventForm(form, { id: params.id }, context.services, staff);
+      if ("event" in result) return redirect(`/admin/events/${params.id}?saved=saved`);
+      return eventFormRefused(result);
+    },
+    cancel: async (form) => {
       await cancelEvent(context.services, staff, params.id, { reason: form.get("reason") ?? "" });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== "invalid") throw error;
-      return data(
-        { cancelError: error.fields?.reason ?? error.message, reason: String(form.get("reason")) },
-        { status: 400 },
-      );
-    }
-    // The refunds start now, in the server process; the page shows how far they have got.
-    void context.services.refunds.kick();
-    return redirect(`/admin/events/${params.id}?saved=cancelled`);
-  }
-
-  if (form.get("intent") === "duplicate") {
-    const original = await findEvent(db, params.id);
-    if (!original) throw new AppError("not-found", "There is no such event.");
-    const copy = newEventSchema.parse({
-      name: `Copy of ${original.name}`.slice(0, 120),
-      description: original.description,
-      posterImage: original.posterImage,
-      eventDate: original.eventDate,
-      ticketSaleExpiry: original.ticketSaleExpiry,
-      location: original.location,
-      ticketCost: original.ticketCost,
-      totalAvailableTickets: original.totalAvailableTickets,
-      isTest: original.isTest,
-      // A link saved before today's rule (docs/decisions/056-one-rule-for-staff-links.md) is not copied.
-      link: original.link !== null && isHttpsUrl(original.link) ? original.link : null,
-      testimonial: original.testimonial,
-      galleryImages: original.galleryImages,
-    });
-    const created = await db.transaction(async (tx) => {
-      const event = await createEvent(tx, copy, clock.now(), pictures, { staff, duplicateOf: original.id });
-      await announceChange(tx, "events");
-      return event;
-    });
-    return redirect(`/admin/events/${created.id}?saved=duplicated`);
-  }
-
-  const result = await saveEventForm(form, { id: params.id }, context.services, staff);
-  if ("event" in result) return redirect(`/admin/events/${params.id}?saved=saved`);
-  return data(result, { status: 400 });
+      // The refunds start now, in the server process; the page shows how far they have got.
+      void context.services.refunds.kick();
+      return redirect(`/admin/events/${params.id}?saved=cancelled`);
+    },
+    duplicate: async () => {
+      const original = await findEvent(db, params.id);
+      if (!original) throw new AppError("not-found", "There is no such event.");
+      const copy = newEventSchema.parse({
+        name: `Copy of ${original.name}`.slice(0, 120),
+        description: original.description,
+        posterImage: original.posterImage,
+        eventDate: original.eventDate,
+        ticketSaleExpiry: original.ticketSaleExpiry,
+        location: original.location,
+        ticketCost: original.ticketCost,
+        totalAvailableTickets: original.totalAvailableTickets,
+        isTest: original.isTest,
+        // A link saved before today's rule (docs/decisions/056-one-rule-for-staff-links.md) is not copied.
+        link: original.link !== null && isHttpsUrl(original.link) ? original.link : null,
+        testimonial: original.testimonial,
+        galleryImages: original.galleryImages,
+      });
+      const created = await db.transaction(async (tx) => {
+        const event = await createEvent(tx, copy, clock.now(), pictures, { staff, duplicateOf: original.id });
+        await announceChange(tx, "events");
+        return event;
+      });
+      return redirect(`/admin/events/${created.id}?saved=duplicated`);
+    },
+  };
+  return answerForm(request, handlers, {
+    values: (form) => ({ event: eventFormFromPost(form), reason: formText(form, "reason", 1000) }),
+  });
 });
 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Edit ${data.name}` : "Edit event");
@@ -110,18 +107,14 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
           <span className="badge">Cancelled</span> This event is cancelled.
         </p>
       ) : null}
-      {loaderData.saved && !actionData ? (
-        <p className="notice" role="status">
-          {loaderData.saved}
-        </p>
-      ) : null}
+      {loaderData.saved && !actionData ? <FormNotice ok>{loaderData.saved}</FormNotice> : null}
       <p>
         <Link to={`/fundraising-event/${loaderData.id}`}>See it as visitors do</Link>
       </p>
       <EventForm
         key={loaderData.id}
-        values={actionData && "values" in actionData ? actionData.values : loaderData.values}
-        errors={actionData && "errors" in actionData ? actionData.errors : undefined}
+        values={(actionData?.intent === "save" && actionData.values?.event) || loaderData.values}
+        errors={actionData?.intent === "save" ? actionData.fields : undefined}
         submitLabel="Save changes"
         now={loaderData.now}
         eventId={loaderData.id}
@@ -135,8 +128,8 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       <EventCancellation
         eventName={loaderData.name}
         progress={loaderData.cancellation}
-        error={actionData && "cancelError" in actionData ? actionData.cancelError : undefined}
-        reason={actionData && "reason" in actionData ? actionData.reason : undefined}
+        error={actionData?.intent === "cancel" ? (actionData.fields?.reason ?? actionData.message) : undefined}
+        reason={actionData?.intent === "cancel" ? actionData.values?.reason : undefined}
       />
     </main>
   );

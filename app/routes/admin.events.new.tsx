@@ -1,11 +1,12 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import type { Route } from "./+types/admin.events.new";
 import { ErrorPage } from "~/components/layout/error-page";
 import { EventForm } from "~/features/events/components/event-form";
-import { emptyEventForm } from "~/features/events/event-form";
-import { readEventFormData, saveEventForm } from "~/features/events/event-form.server";
+import { emptyEventForm, eventFormFromPost } from "~/features/events/event-form";
+import { eventFormRefused, saveEventForm, type EventPageValues } from "~/features/events/event-form.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
+import { answerForm, type FormReply } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 
 // /admin/events/new: a new event with its pictures, checked by the staff API's own schema and rules.
@@ -16,9 +17,17 @@ export const loader = pageWork("The new event page", async ({ request, context }
 
 export const action = pageWork("Creating an event", async ({ request, context }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const result = await saveEventForm(await readEventFormData(request), "new", context.services, staff);
-  if ("event" in result) return redirect(`/admin/events/${result.event.id}?saved=created`);
-  return data(result, { status: 400 });
+  return answerForm(
+    request,
+    {
+      save: async (form): Promise<FormReply<EventPageValues> | Response> => {
+        const result = await saveEventForm(form, "new", context.services, staff);
+        if ("event" in result) return redirect(`/admin/events/${result.event.id}?saved=created`);
+        return eventFormRefused(result);
+      },
+    },
+    { values: (form) => ({ event: eventFormFromPost(form) }) },
+  );
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("New event");
@@ -28,8 +37,8 @@ export default function NewEvent({ loaderData, actionData }: Route.ComponentProp
     <main id="main" className="page narrow">
       <h1>New event</h1>
       <EventForm
-        values={actionData?.values ?? loaderData.values}
-        errors={actionData?.errors}
+        values={actionData?.values?.event ?? loaderData.values}
+        errors={actionData?.fields}
         submitLabel="Create event"
         now={loaderData.now}
       />

@@ -1,6 +1,8 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.gift-aid._index";
 import { ErrorPage } from "~/components/layout/error-page";
+import { Field } from "~/components/ui/field";
+import { FormNotice } from "~/components/ui/form-notice";
 import { Pagination } from "~/components/ui/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
@@ -13,10 +15,8 @@ import {
 } from "~/features/donations/gift-aid-claims.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
-import { AppError } from "~/lib/errors";
 import { londonDate, londonDay } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { requestedPage, slicePage } from "~/lib/pagination";
@@ -36,37 +36,27 @@ export const loader = pageWork("The Gift Aid page", async ({ request, context }:
   };
 });
 
-type ActionResult = { message: string; claimId?: string; fields?: Record<string, string> };
-
 export const action = pageWork("Marking a Gift Aid claim", async ({ request, context }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const form = await readFormBody(request, bodyLimits.staff);
-  if (form.get("intent") !== "mark-claimed") return data({ message: "Nothing was asked for." }, { status: 400 });
-  try {
-    const { claimId, summary } = await markClaimed(
-      context.services.db,
-      staff,
-      { claimedOn: String(form.get("claimedOn") ?? ""), donationIds: form.getAll("donationId").map(String) },
-      context.services.clock.now(),
-    );
-    return {
-      message: `Marked as claimed: ${summary.count} ${summary.count === 1 ? "donation" : "donations"}, ${formatPounds(summary.totalPence)}, Gift Aid ${formatPounds(summary.giftAidPence)}.`,
-      claimId,
-    } satisfies ActionResult;
-  } catch (error) {
-    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
-      return data({ message: error.message, fields: error.extra.fields } satisfies ActionResult, {
-        status: error.code === "invalid" ? 400 : 409,
-      });
-    }
-    throw error;
-  }
+  return answerForm(request, {
+    "mark-claimed": async (form) => {
+      const { claimId, summary } = await markClaimed(
+        context.services.db,
+        staff,
+        { claimedOn: formText(form, "claimedOn", 100), donationIds: form.getAll("donationId").map(String) },
+        context.services.clock.now(),
+      );
+      return {
+        message: `Marked as claimed: ${summary.count} ${summary.count === 1 ? "donation" : "donations"}, ${formatPounds(summary.totalPence)}, Gift Aid ${formatPounds(summary.giftAidPence)}.`,
+        id: claimId,
+      };
+    },
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Gift Aid claims");
 
-export default function AdminGiftAid({ loaderData, actionData: answer }: Route.ComponentProps) {
-  const actionData: ActionResult | undefined = answer;
+export default function AdminGiftAid({ loaderData, actionData }: Route.ComponentProps) {
   const { ready, readyIds, summary, past, today } = loaderData;
   const search = useQuery();
   const navigation = useNavigation();
@@ -77,15 +67,15 @@ export default function AdminGiftAid({ loaderData, actionData: answer }: Route.C
     <main id="main" className="page">
       <h1>Gift Aid claims</h1>
       {actionData ? (
-        <p className="notice" role="status">
+        <FormNotice ok={actionData.ok}>
           {actionData.message}
-          {actionData.claimId ? (
+          {actionData.id ? (
             <>
               {" "}
-              <Link to={`/admin/gift-aid/claims/${actionData.claimId}`}>See the claim</Link>
+              <Link to={`/admin/gift-aid/claims/${actionData.id}`}>See the claim</Link>
             </>
           ) : null}
-        </p>
+        </FormNotice>
       ) : null}
       <section className="section" aria-labelledby="ready-heading">
         <h2 id="ready-heading">Ready to claim</h2>
@@ -119,27 +109,13 @@ export default function AdminGiftAid({ loaderData, actionData: answer }: Route.C
             <Form method="post" className="form gift-aid-mark" noValidate>
               <input type="hidden" name="intent" value="mark-claimed" />
               {ids}
-              <div className="field">
-                <label htmlFor="claimed-on">Claim date</label>
-                <input
-                  id="claimed-on"
-                  name="claimedOn"
-                  type="date"
-                  max={today}
-                  defaultValue={today}
-                  required
-                  aria-invalid={dateError ? true : undefined}
-                  aria-describedby={dateError ? "claimed-on-error" : "claimed-on-hint"}
-                />
-                <p id="claimed-on-hint" className="field-hint">
-                  The day the claim was sent to HMRC. These {summary.count} donations are then never claimed again.
-                </p>
-                {dateError ? (
-                  <p id="claimed-on-error" className="field-error">
-                    {dateError}
-                  </p>
-                ) : null}
-              </div>
+              <Field
+                id="claimed-on"
+                label="Claim date"
+                hint={`The day the claim was sent to HMRC. These ${summary.count} donations are then never claimed again.`}
+                input={{ name: "claimedOn", type: "date", max: today, defaultValue: today, required: true }}
+                error={dateError}
+              />
               <div className="form-actions">
                 <button type="submit" className="button" aria-disabled={saving} aria-busy={saving}>
                   {saving ? (

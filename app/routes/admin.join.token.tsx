@@ -1,14 +1,14 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.join.token";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { adminMeta } from "~/features/staff/components/admin-shell";
-import { PlainField } from "~/features/staff/components/plain-field";
+import { NewPasswordFields } from "~/features/staff/components/password-field";
 import { acceptInvitation, openInvitation } from "~/features/staff/members.server";
 import { invitationGone } from "~/features/staff/schema";
 import { startSignedInSession } from "~/features/staff/sign-in.server";
-import { readFormBody } from "~/infra/http/api.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
-import { AppError, type FieldErrors } from "~/lib/errors";
 
 // /admin/join/<token>: the link in a staff invitation. Reachable without a session (that is its
 // point): the invited address chooses a password, the account is made, and they land on /admin
@@ -21,32 +21,17 @@ export const loader = pageWork("The staff invitation page", async ({ params, con
 
 export const action = pageWork("Joining the staff", async ({ request, params, context }: Route.ActionArgs) => {
   const { services } = context;
-  const form = await readFormBody(request);
   const now = services.clock.now();
-  try {
+  return answerForm(request, async (form) => {
     const user = await acceptInvitation(
       services.db,
       params.token,
-      {
-        newPassword: String(form.get("newPassword") ?? "").slice(0, 300),
-        repeatPassword: String(form.get("repeatPassword") ?? "").slice(0, 300),
-      },
+      { newPassword: formText(form, "newPassword", 300), repeatPassword: formText(form, "repeatPassword", 300) },
       now,
     );
     const { cookie } = await startSignedInSession(services, user, now);
     return redirect("/admin", { headers: { "Set-Cookie": cookie } });
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not-found") {
-      return data(
-        { gone: true, message: error.message, fields: undefined as FieldErrors | undefined },
-        { status: 410 },
-      );
-    }
-    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
-      return data({ gone: false, message: error.message, fields: error.fields }, { status: 400 });
-    }
-    throw error;
-  }
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Join the staff");
@@ -62,7 +47,8 @@ export function headers() {
 export default function JoinStaff({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  if (loaderData.gone || actionData?.gone) {
+  // The link stopped working while the page was open (used, cancelled or expired meanwhile).
+  if (loaderData.gone || actionData?.code === "not-found") {
     return (
       <main id="main" className="page narrow">
         <h1>This link no longer works</h1>
@@ -81,29 +67,9 @@ export default function JoinStaff({ loaderData, actionData }: Route.ComponentPro
         Choose a password for <strong>{loaderData.email}</strong>. You will use this address and password to sign in.
       </p>
       <Form method="post" className="form" noValidate>
-        {actionData && !fields ? (
-          <p className="form-summary" role="alert">
-            {actionData.message}
-          </p>
-        ) : null}
+        {actionData && !fields ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
         <input type="hidden" name="username" value={loaderData.email} autoComplete="username" />
-        <PlainField
-          id="join-new-password"
-          label="New password"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          error={fields?.newPassword}
-        />
-        <PlainField
-          id="join-repeat-password"
-          label="Repeat the password"
-          name="repeatPassword"
-          type="password"
-          autoComplete="new-password"
-          error={fields?.repeatPassword}
-        />
-        <p className="field-hint">At least 12 characters.</p>
+        <NewPasswordFields idPrefix="join-" fields={fields} />
         <button type="submit" className="button" aria-disabled={busy}>
           {busy ? "Saving…" : "Choose this password and sign in"}
         </button>

@@ -1,15 +1,17 @@
-import { Form, Link, data, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.pages.name.history";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { isContentName } from "~/features/content/content.server";
 import { compareContent } from "~/features/content/editor/compare";
-import { contentFields, fieldLabel, summaryLine } from "~/features/content/editor/form-model";
+import { fieldLabel, summaryLine } from "~/features/content/editor/field-labels";
+import { contentFields } from "~/features/content/editor/field-tree";
 import { editablePage } from "~/features/content/editor/pages";
+import { issueFields } from "~/features/content/store";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -61,23 +63,24 @@ export const loader = pageWork("A page's history", async ({ request, context, pa
 export const action = pageWork("Restoring a page", async ({ request, context, params }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
   const name = pageName(params.name);
-  const form = await readFormBody(request, bodyLimits.staff);
-  const id = versionId(typeof form.get("id") === "string" ? (form.get("id") as string) : null);
-  const result = id ? await context.services.contentStore.restore(name, id, staff) : undefined;
-  if (!result) throw new AppError("not-found", "There is no such version of this page.");
-  if (!result.ok) {
-    const version = await context.services.contentStore.version(name, id!);
-    const fields = contentFields(name);
-    return data(
-      {
-        problems: result.issues.map((issue) =>
-          summaryLine(fieldLabel(fields, version?.content, issue.path), issue.message),
-        ),
-      },
-      { status: 400 },
-    );
-  }
-  return redirect(`/admin/pages/${name}/history?restored=${result.value.number}`);
+  return answerForm(request, async (form) => {
+    const id = versionId(formText(form, "id", 20));
+    const result = id ? await context.services.contentStore.restore(name, id, staff) : undefined;
+    if (!result) throw new AppError("not-found", "There is no such version of this page.");
+    if (!result.ok) {
+      const version = await context.services.contentStore.version(name, id!);
+      const tree = contentFields(name);
+      // Each message names its field, as the summary's lines do.
+      const fields = issueFields(
+        result.issues.map((issue) => ({
+          path: issue.path,
+          message: summaryLine(fieldLabel(tree, version?.content, issue.path), issue.message),
+        })),
+      );
+      throw new AppError("invalid", "Nothing was restored: that version does not pass today's checks.", { fields });
+    }
+    return redirect(`/admin/pages/${name}/history?restored=${result.value.number}`);
+  });
 });
 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `History of ${data.title}` : "History");
@@ -100,19 +103,23 @@ export default function PageHistory({ loaderData, actionData }: Route.ComponentP
       </p>
       <h1>History of {title}</h1>
       {restored && !actionData ? (
-        <p className="notice" role="status">
-          Restored: version {restored} is published, and visitors see it now.
-        </p>
+        <FormNotice ok>Restored: version {restored} is published, and visitors see it now.</FormNotice>
       ) : null}
       {actionData ? (
-        <div className="form-summary" role="alert">
-          <p>Nothing was restored: that version does not pass today's checks.</p>
-          <ul>
-            {actionData.problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
+        <FormNotice
+          ok={actionData.ok}
+          details={
+            actionData.fields ? (
+              <ul>
+                {Object.entries(actionData.fields).map(([path, problem]) => (
+                  <li key={path}>{problem}</li>
+                ))}
+              </ul>
+            ) : undefined
+          }
+        >
+          {actionData.message}
+        </FormNotice>
       ) : null}
       {restoring ? (
         <section className="notice restore-question" aria-labelledby="restore-heading">

@@ -1,15 +1,18 @@
-import { Form, Link, data, redirect, redirectDocument } from "react-router";
+import { Form, Link, redirect, redirectDocument } from "react-router";
 import type { Route } from "./+types/admin.pages.name";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { ContentForm } from "~/features/content/components/content-form";
 import { isContentName } from "~/features/content/content.server";
-import { applyFormOp, contentFields, parseFormOp } from "~/features/content/editor/form-model";
-import { readPageForm, readPageFormData } from "~/features/content/editor/page-form.server";
+import { contentFields } from "~/features/content/editor/field-tree";
+import { applyFormOp, formOpKinds, parseFormOp, type FormOp } from "~/features/content/editor/form-ops";
+import { readPageForm } from "~/features/content/editor/page-form.server";
 import { editablePage } from "~/features/content/editor/pages";
 import { picturesForEditor } from "~/features/content/editor/pictures.server";
 import { issueFields } from "~/features/content/store";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
+import { answerForm, readPostedForm, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -26,6 +29,7 @@ const notices = {
 } as const;
 
 const draftSummary = "The draft is saved, but these must be put right before it can be published:";
+const notPublished = "Nothing was published: please correct these fields.";
 
 // /admin/pages/:name: a page's words and pictures as a form drawn from its schema; Save draft,
 // Preview (the public page with the draft) and Publish (checked by the same schema; nothing is
@@ -61,43 +65,51 @@ export const action = pageWork("Saving a page", async ({ request, context, param
   const name = pageName(params.name);
   const store = context.services.contentStore;
   const fields = contentFields(name);
-  const form = await readPageFormData(request);
+  const form = await readPostedForm(request);
   const { value, problems } = await readPageForm(form, fields, context.services, staff);
+  const hasProblems = Object.keys(problems).length > 0;
 
   // A list button without JavaScript: the form drawn again with the change, nothing saved.
-  const op = parseFormOp(form.get("_op"));
-  if (op) {
-    const applied = applyFormOp(fields, value, op);
-    return { value: applied.value as unknown, issues: problems, focus: applied.focus ?? null, summary: null };
-  }
-
-  const intent = form.get("intent");
-  if (intent === "discard") {
-    await store.discardDraft(name, staff);
-    return redirect(`/admin/pages/${name}?saved=discarded`);
-  }
-  if (intent === "draft" || intent === "preview") {
+  const change: FormHandler<unknown> = async () => {
+    const op = parseFormOp(form.get("intent"));
+    const applied = op ? applyFormOp(fields, value, op) : { value, focus: undefined };
+    return { message: "", values: applied.value, fields: problems, ...(applied.focus && { focus: applied.focus }) };
+  };
+  const saveDraft = async (): Promise<void> => {
     const saved = await store.saveDraft(name, value, staff);
-    if (Object.keys(problems).length > 0) {
-      const issues = { ...issueFields(saved.issues), ...problems };
-      return data({ value: value as unknown, issues, focus: null, summary: draftSummary }, { status: 400 });
-    }
-    // Preview: the public page with this draft in place of what is published (its banner leads back).
-    if (intent === "preview") return redirectDocument(`${editablePage(name).publicPath}?preview=${name}`);
-    return redirect(`/admin/pages/${name}?saved=draft`);
-  }
-  if (intent !== "publish") throw new AppError("invalid", "Choose Save draft, Preview or Publish.");
-  const issues =
-    Object.keys(problems).length > 0 ? { ...issueFields(await store.check(name, value)), ...problems } : null;
-  if (issues) return data({ value: value as unknown, issues, focus: null, summary: null }, { status: 400 });
-  const published = await store.publish(name, value, staff);
-  if (!published.ok) {
-    return data(
-      { value: value as unknown, issues: issueFields(published.issues), focus: null, summary: null },
-      { status: 400 },
-    );
-  }
-  return redirect(`/admin/pages/${name}?saved=published`);
+    if (hasProblems)
+      throw new AppError("invalid", draftSummary, { fields: { ...issueFields(saved.issues), ...problems } });
+  };
+  return answerForm(
+    form,
+    {
+      ...(Object.fromEntries(formOpKinds.map((kind) => [kind, change])) as Record<FormOp["op"], FormHandler<unknown>>),
+      discard: async () => {
+        await store.discardDraft(name, staff);
+        return redirect(`/admin/pages/${name}?saved=discarded`);
+      },
+      draft: async () => {
+        await saveDraft();
+        return redirect(`/admin/pages/${name}?saved=draft`);
+      },
+      // Preview: the public page with this draft in place of what is published (its banner leads back).
+      preview: async () => {
+        await saveDraft();
+        return redirectDocument(`${editablePage(name).publicPath}?preview=${name}`);
+      },
+      publish: async () => {
+        if (hasProblems) {
+          throw new AppError("invalid", notPublished, {
+            fields: { ...issueFields(await store.check(name, value)), ...problems },
+          });
+        }
+        const published = await store.publish(name, value, staff);
+        if (!published.ok) throw new AppError("invalid", notPublished, { fields: issueFields(published.issues) });
+        return redirect(`/admin/pages/${name}?saved=published`);
+      },
+    },
+    { values: () => value },
+  );
 });
 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Edit ${data.title}` : "Edit a page");
@@ -107,7 +119,7 @@ const when = (at: Date | string) => `${londonDate(at)} at ${londonTime(at)}`;
 export default function EditPage({ loaderData, actionData }: Route.ComponentProps) {
   const { name, title, publicPath, draft, published } = loaderData;
   const previewPath = `${publicPath}?preview=${name}`;
-  const issues = actionData?.issues ?? loaderData.issues;
+  const issues = actionData?.fields ?? loaderData.issues;
   return (
     <main id="main" className="page narrow page-editor">
       <p>
@@ -123,11 +135,7 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           ? `This is a draft, saved ${when(draft.at)} by ${draft.by ?? "the site"}: visitors do not see it yet.`
           : null}
       </p>
-      {loaderData.notice && !actionData ? (
-        <p className="notice" role="status">
-          {loaderData.notice}
-        </p>
-      ) : null}
+      {loaderData.notice && !actionData ? <FormNotice ok>{loaderData.notice}</FormNotice> : null}
       {draft ? (
         <p>
           <a href={previewPath} target="_blank" rel="noreferrer">
@@ -138,13 +146,11 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
       <ContentForm
         key={name}
         fields={contentFields(name)}
-        value={actionData ? actionData.value : loaderData.value}
+        value={actionData?.values ?? loaderData.value}
         issues={issues}
         pictures={loaderData.pictures}
-        focus={actionData?.focus ?? undefined}
-        summary={
-          actionData?.summary ?? (actionData ? "Nothing was published: please correct these fields." : draftSummary)
-        }
+        focus={actionData?.focus}
+        summary={actionData && !actionData.ok ? actionData.message : actionData ? notPublished : draftSummary}
       >
         <div className="form-actions page-editor-actions">
           <button type="submit" name="intent" value="draft" className="button button-secondary">

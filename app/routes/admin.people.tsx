@@ -1,6 +1,6 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.people";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { useQuery } from "~/components/ui/use-query";
 import {
   EraseButton,
@@ -12,9 +12,9 @@ import { erasePersonData, erasureSummary, findPersonData } from "~/features/peop
 import { holdsAnything, personMessages, recordCounts, validatePersonLookup } from "~/features/people/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
 import { requestedPage, slicePage } from "~/lib/pagination";
 
 // /admin/people: a person's data by e-mail address (subject access): everything held, the JSON
@@ -45,14 +45,16 @@ export const loader = pageWork("A person's data", async ({ request, context }: R
 
 export const action = pageWork("Erasing a person's data", async ({ request, context }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const form = await readFormBody(request, bodyLimits.staff);
-  if (form.get("intent") !== "erase") return data({ message: "Nothing was asked for." }, { status: 400 });
-  const lookup = validatePersonLookup({ email: form.get("email") ?? "" });
-  if (!lookup.ok) return data({ message: personMessages.email }, { status: 400 });
-  const counts = await erasePersonData(context.services.db, staff, lookup.data.email, context.services.clock.now());
-  return counts
-    ? { message: `Their data is erased: ${erasureSummary(counts)}` }
-    : data({ message: `Nothing is held for ${lookup.data.email.toLowerCase()}.` }, { status: 404 });
+  return answerForm(request, {
+    erase: async (form) => {
+      const lookup = validatePersonLookup({ email: formText(form, "email", 1000) });
+      if (!lookup.ok) throw new AppError("invalid", personMessages.email);
+      const { email } = lookup.data;
+      const counts = await erasePersonData(context.services.db, staff, email, context.services.clock.now());
+      if (!counts) throw new AppError("not-found", `Nothing is held for ${email.toLowerCase()}.`);
+      return { message: `Their data is erased: ${erasureSummary(counts)}` };
+    },
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("A person's data");
@@ -66,11 +68,7 @@ export default function AdminPeople({ loaderData: { typed, error, found }, actio
         Find everything the site holds about someone by their e-mail address, download it for them (a subject access
         request), or erase it when they ask.
       </p>
-      {actionData ? (
-        <p className="notice" role="status">
-          {actionData.message}
-        </p>
-      ) : null}
+      {actionData ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
       <PersonSearch key={typed} email={typed} error={error} />
       {found ? (
         <section className="section" aria-labelledby="held-heading">

@@ -1,18 +1,17 @@
-import { Form, data, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.settings";
 import { ErrorPage } from "~/components/layout/error-page";
+import { Field, FieldGroup } from "~/components/ui/field";
+import { FormNotice } from "~/components/ui/form-notice";
 import { holdLimits, saveHoldLimits } from "~/features/booking/hold-limits.server";
 import { donateButtonSettings, saveDonateButton } from "~/features/donations/donate-button.server";
 import { externalDonationPageMaxLength } from "~/features/donations/schema";
 import { officeSettings, saveOfficeSettings } from "~/features/office/office.server";
 import { officeModeLabels, officeModes } from "~/features/office/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
-import { PlainField } from "~/features/staff/components/plain-field";
 import { requireStaffPage } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
-import { AppError, type FieldErrors } from "~/lib/errors";
 
 // /admin/settings: where the charity's office is told of bookings, donations and sign-ups (the
 // office address, the charity's own by default) and how: each one, a summary a day, or none; and
@@ -36,69 +35,46 @@ export const loader = pageWork("The settings page", async ({ request, context }:
   };
 });
 
+type Section = "office" | "donate" | "holds";
+
 export const action = pageWork("Saving the settings", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const staff = await requireStaffPage(services, request);
-  const form = await readFormBody(request, bodyLimits.staff);
   const now = services.clock.now();
-  const refused = (error: unknown, section: Section, input: Record<string, string>) => {
-    if (error instanceof AppError && error.code === "invalid") {
-      return data({ ok: false, section, message: error.message, fields: error.fields, input }, { status: 400 });
-    }
-    throw error;
-  };
-  if (form.get("section") === "donate") {
-    const input = { externalUrl: String(form.get("externalUrl") ?? "").slice(0, externalDonationPageMaxLength + 100) };
-    try {
+  return answerForm(request, {
+    office: async (form) => {
+      const { site } = await services.content();
+      const input = { address: formText(form, "address", 300), mode: formText(form, "mode", 100) };
+      await saveOfficeSettings(services.db, staff, input, { now, charityEmail: site.email });
+      void services.office.kick();
+      return { message: "The settings are saved." };
+    },
+    donate: async (form) => {
+      const input = { externalUrl: formText(form, "externalUrl", externalDonationPageMaxLength + 100) };
       await saveDonateButton(services.db, staff, input, { now });
-      return saved("donate", "The Donate button is saved.", input);
-    } catch (error) {
-      return refused(error, "donate", input);
-    }
-  }
-  if (form.get("section") === "holds") {
-    const input = {
-      perEmail: String(form.get("perEmail") ?? "").slice(0, 20),
-      perAddress: String(form.get("perAddress") ?? "").slice(0, 20),
-    };
-    try {
+      return { message: "The Donate button is saved." };
+    },
+    holds: async (form) => {
+      const input = { perEmail: formText(form, "perEmail", 20), perAddress: formText(form, "perAddress", 20) };
       await saveHoldLimits(services.db, staff, input, { now });
-      return saved("holds", "The seat limits are saved.", input);
-    } catch (error) {
-      return refused(error, "holds", input);
-    }
-  }
-  const input = { address: String(form.get("address") ?? "").slice(0, 300), mode: String(form.get("mode") ?? "") };
-  const { site } = await services.content();
-  try {
-    await saveOfficeSettings(services.db, staff, input, { now, charityEmail: site.email });
-    void services.office.kick();
-    return saved("office", "The settings are saved.", input);
-  } catch (error) {
-    return refused(error, "office", input);
-  }
+      return { message: "The seat limits are saved." };
+    },
+  } satisfies Record<Section, FormHandler>);
 });
-
-type Section = "office" | "donate" | "holds";
-
-function saved(section: Section, message: string, input: Record<string, string>) {
-  return { ok: true, section, message, fields: undefined as FieldErrors | undefined, input };
-}
 
 export const meta: Route.MetaFunction = () => adminMeta("Settings");
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const answer = (section: Section) => (actionData?.section === section ? actionData : undefined);
+  const answer = (section: Section) => (actionData?.intent === section ? actionData : undefined);
   const office = answer("office");
   const donate = answer("donate");
-  const refused = office && !office.ok ? office : undefined;
-  const refusedDonate = donate && !donate.ok ? donate : undefined;
   const holds = answer("holds");
-  const refusedHolds = holds && !holds.ok ? holds : undefined;
-  const mode = refused?.input.mode ?? loaderData.mode;
-  const modeError = refused?.fields?.mode;
+  /** What a refused section's form had typed, to show again. */
+  const typed = (section: typeof office) => (section && !section.ok ? section.values : undefined);
+  const mode = typed(office)?.mode ?? loaderData.mode;
+  const modeError = office?.fields?.mode;
   return (
     <main id="main" className="page narrow">
       <h1>Settings</h1>
@@ -110,27 +86,22 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           address.
         </p>
         <Form method="post" className="form" key={office?.ok ? "saved" : "settings"} noValidate>
-          <input type="hidden" name="section" value="office" />
-          {office ? (
-            <p className={office.ok ? "notice" : "form-summary"} role={office.ok ? "status" : "alert"}>
-              {office.message}
-            </p>
-          ) : null}
-          <PlainField
+          <input type="hidden" name="intent" value="office" />
+          {office ? <FormNotice ok={office.ok}>{office.message}</FormNotice> : null}
+          <Field
             id="office-address"
             label="Office e-mail address"
-            name="address"
-            type="email"
-            autoComplete="off"
-            defaultValue={refused?.input.address ?? loaderData.address}
-            error={refused?.fields?.address}
+            input={{
+              name: "address",
+              type: "email",
+              autoComplete: "off",
+              maxLength: 200,
+              required: true,
+              defaultValue: typed(office)?.address ?? loaderData.address,
+            }}
+            error={office?.fields?.address}
           />
-          <fieldset
-            className="radio-group"
-            aria-invalid={modeError ? true : undefined}
-            aria-describedby={modeError ? "office-mode-error" : undefined}
-          >
-            <legend>Office e-mails</legend>
+          <FieldGroup id="office-mode" className="radio-group" legend="Office e-mails" error={modeError}>
             {officeModes.map((value) => (
               <div className="radio-field" key={value}>
                 <input
@@ -143,12 +114,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
                 <label htmlFor={`office-mode-${value}`}>{officeModeLabels[value]}</label>
               </div>
             ))}
-            {modeError ? (
-              <p id="office-mode-error" className="field-error">
-                {modeError}
-              </p>
-            ) : null}
-          </fieldset>
+          </FieldGroup>
           <button type="submit" className="button" aria-disabled={busy}>
             {busy ? "Saving…" : "Save the settings"}
           </button>
@@ -162,23 +128,20 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           will open it in a new tab. Leave it empty to use this site's own page.
         </p>
         <Form method="post" className="form" key={donate?.ok ? "donate-saved" : "donate"} noValidate>
-          <input type="hidden" name="section" value="donate" />
-          {donate ? (
-            <p className={donate.ok ? "notice" : "form-summary"} role={donate.ok ? "status" : "alert"}>
-              {donate.message}
-            </p>
-          ) : null}
-          <PlainField
+          <input type="hidden" name="intent" value="donate" />
+          {donate ? <FormNotice ok={donate.ok}>{donate.message}</FormNotice> : null}
+          <Field
             id="external-donation-page"
             label="External donation page"
-            name="externalUrl"
-            type="url"
-            autoComplete="off"
-            required={false}
             hint="Optional. A full address starting with https://"
-            maxLength={externalDonationPageMaxLength}
-            defaultValue={refusedDonate?.input.externalUrl ?? loaderData.externalUrl}
-            error={refusedDonate?.fields?.externalUrl}
+            input={{
+              name: "externalUrl",
+              type: "url",
+              autoComplete: "off",
+              maxLength: externalDonationPageMaxLength,
+              defaultValue: typed(donate)?.externalUrl ?? loaderData.externalUrl,
+            }}
+            error={donate?.fields?.externalUrl}
           />
           <button type="submit" className="button" aria-disabled={busy}>
             {busy ? "Saving…" : "Save the Donate button"}
@@ -194,33 +157,35 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           a connection well above the one for an e-mail address.
         </p>
         <Form method="post" className="form" key={holds?.ok ? "holds-saved" : "holds"} noValidate>
-          <input type="hidden" name="section" value="holds" />
-          {holds ? (
-            <p className={holds.ok ? "notice" : "form-summary"} role={holds.ok ? "status" : "alert"}>
-              {holds.message}
-            </p>
-          ) : null}
-          <PlainField
+          <input type="hidden" name="intent" value="holds" />
+          {holds ? <FormNotice ok={holds.ok}>{holds.message}</FormNotice> : null}
+          <Field
             id="holds-per-email"
             label="Seats one e-mail address may hold at once"
-            name="perEmail"
-            type="text"
-            maxLength={4}
-            autoComplete="off"
             hint="A number from 1 to 1000. One booking can have up to 29 tickets."
-            defaultValue={refusedHolds?.input.perEmail ?? loaderData.perEmail}
-            error={refusedHolds?.fields?.perEmail}
+            input={{
+              name: "perEmail",
+              type: "text",
+              maxLength: 4,
+              autoComplete: "off",
+              required: true,
+              defaultValue: typed(holds)?.perEmail ?? loaderData.perEmail,
+            }}
+            error={holds?.fields?.perEmail}
           />
-          <PlainField
+          <Field
             id="holds-per-address"
             label="Seats one internet connection may hold at once"
-            name="perAddress"
-            type="text"
-            maxLength={4}
-            autoComplete="off"
             hint="A number from 1 to 1000."
-            defaultValue={refusedHolds?.input.perAddress ?? loaderData.perAddress}
-            error={refusedHolds?.fields?.perAddress}
+            input={{
+              name: "perAddress",
+              type: "text",
+              maxLength: 4,
+              autoComplete: "off",
+              required: true,
+              defaultValue: typed(holds)?.perAddress ?? loaderData.perAddress,
+            }}
+            error={holds?.fields?.perAddress}
           />
           <button type="submit" className="button" aria-disabled={busy}>
             {busy ? "Saving…" : "Save the seat limits"}

@@ -1,11 +1,13 @@
 import { useEffect } from "react";
-import { Form, data, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.sign-in";
 import { ErrorPage } from "~/components/layout/error-page";
+import { Field } from "~/components/ui/field";
+import { FormNotice } from "~/components/ui/form-notice";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { signIn } from "~/features/staff/sign-in.server";
 import { safeReturnPath, staffForRequest } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { forgetDoorData } from "~/lib/door-offline";
 import { AppError } from "~/lib/errors";
@@ -19,29 +21,18 @@ export const loader = pageWork("The staff sign-in page", async ({ request, conte
 });
 
 export const action = pageWork("Signing staff in", async ({ request, context }: Route.ActionArgs) => {
-  const form = await readFormBody(request);
-  const email = String(form.get("email") ?? "").slice(0, 200);
-  const password = String(form.get("password") ?? "").slice(0, 200);
   const next = safeReturnPath(new URL(request.url).searchParams.get("next"));
-  if (!email.trim() || !password) {
-    return data({ error: "Enter your email and password.", email }, { status: 400 });
-  }
-  try {
+  return answerForm(request, async (form) => {
+    const email = formText(form, "email", 200);
+    const password = formText(form, "password", 200);
+    if (!email.trim() || !password) throw new AppError("invalid", "Enter your email and password.");
     const { cookies } = await signIn(
       context.services,
       { email, password },
       { clientAddress: context.clientAddress, cookieHeader: request.headers.get("Cookie") },
     );
     return redirect(next, { headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]) });
-  } catch (error) {
-    if (error instanceof AppError && (error.code === "unauthorised" || error.code === "too-many-requests")) {
-      return data(
-        { error: error.message, email },
-        { status: error.code === "unauthorised" ? 401 : 429, headers: error.extra.headers },
-      );
-    }
-    throw error;
-  }
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Sign in");
@@ -53,7 +44,7 @@ export function headers() {
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/admin/sign-in");
-  const error = actionData?.error;
+  const error = actionData?.message;
   // Whoever is here is signed out: the door's kept lists of names go (unsent check-ins stay).
   useEffect(() => void forgetDoorData(), []);
   return (
@@ -66,35 +57,36 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         aria-describedby={error ? "sign-in-error" : undefined}
       >
         {error ? (
-          <p id="sign-in-error" className="form-summary" role="alert">
+          <FormNotice ok={false} id="sign-in-error">
             {error}
-          </p>
+          </FormNotice>
         ) : null}
-        <div className="field">
-          <label htmlFor="staff-email">Email</label>
-          <input
-            id="staff-email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            maxLength={200}
-            defaultValue={actionData?.email ?? ""}
-            aria-invalid={error ? true : undefined}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="staff-password">Password</label>
-          <input
-            id="staff-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={200}
-            aria-invalid={error ? true : undefined}
-          />
-        </div>
+        {/* The form's message says what is wrong with the two together. */}
+        <Field
+          id="staff-email"
+          label="Email"
+          input={{
+            name: "email",
+            type: "email",
+            autoComplete: "username",
+            required: true,
+            maxLength: 200,
+            defaultValue: actionData?.values?.email ?? "",
+            "aria-invalid": error ? true : undefined,
+          }}
+        />
+        <Field
+          id="staff-password"
+          label="Password"
+          input={{
+            name: "password",
+            type: "password",
+            autoComplete: "current-password",
+            required: true,
+            maxLength: 200,
+            "aria-invalid": error ? true : undefined,
+          }}
+        />
         {/* aria-disabled, not disabled: a disabled button would drop keyboard focus mid-send. */}
         <button type="submit" className="button" aria-disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}

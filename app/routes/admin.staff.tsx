@@ -1,11 +1,13 @@
 import { useState } from "react";
-import { Form, data, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.staff";
 import { ErrorPage } from "~/components/layout/error-page";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Field } from "~/components/ui/field";
+import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { adminMeta } from "~/features/staff/components/admin-shell";
-import { PlainField } from "~/features/staff/components/plain-field";
+import { NewPasswordFields, PasswordField } from "~/features/staff/components/password-field";
 import {
   cancelInvitation,
   changePassword,
@@ -16,10 +18,9 @@ import {
 } from "~/features/staff/members.server";
 import { secureCookies } from "~/features/staff/sign-in.server";
 import { clearedSessionCookie, requireStaffPage, sessionTokenFrom } from "~/features/staff/staff.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
-import { AppError, type FieldErrors } from "~/lib/errors";
+import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
 
 // /admin/staff: the members with their last sign-in and the open invitations; Add a member (a
@@ -32,93 +33,64 @@ export const loader = pageWork("The staff page", async ({ request, context }: Ro
 
 type Intent = "invite" | "cancel-invitation" | "remove" | "change-password" | "sign-out-everywhere";
 
-interface Answer {
-  intent: Intent;
-  message: string;
-  ok: boolean;
-  fields?: FieldErrors;
-  /** What was typed in Email, kept when it is refused. */
-  email?: string;
-}
-
-const answer = (value: Answer, status = 200) => data(value, { status });
-
 export const action = pageWork("Changing the staff", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const staff = await requireStaffPage(services, request);
-  const form = await readFormBody(request, bodyLimits.staff);
-  const field = (name: string) => String(form.get(name) ?? "").slice(0, 300);
-  const intent = field("intent") as Intent;
   const now = services.clock.now();
   const signedOut = () =>
     redirect("/admin/sign-in", { headers: { "Set-Cookie": clearedSessionCookie(secureCookies(services.config)) } });
-  try {
-    switch (intent) {
-      case "invite": {
-        const { site } = await services.content();
-        const invited = await inviteStaff(
-          services.db,
-          staff,
-          { email: field("email") },
-          {
-            now,
-            charity: { name: site.charityName, website: services.config.publicUrl.replace(/\/$/, "") },
-            seal: (words) => services.outbox.seal(words),
-          },
-        );
-        const sent = await services.outbox.deliver("staff-invitation", invited.id);
-        const replaced = invited.replaced ? " The earlier link no longer works." : "";
-        return answer({
-          intent,
-          ok: true,
-          message:
-            sent.ok === false
-              ? `The invitation for ${invited.email} is ready, but its e-mail could not be sent yet; the site keeps trying (see E-mails).${replaced}`
-              : `An invitation was sent to ${invited.email}. The link works for 72 hours.${replaced}`,
-        });
-      }
-      case "cancel-invitation":
-        return (await cancelInvitation(services.db, staff, field("id"), now))
-          ? answer({ intent, ok: true, message: "The invitation is cancelled; its link no longer works." })
-          : answer({ intent, ok: false, message: "That invitation was already used or cancelled." }, 404);
-      case "remove": {
-        const { removed, self } = await removeStaff(services.db, staff, field("id"), now);
-        if (self) return signedOut();
-        return removed
-          ? answer({ intent, ok: true, message: "The member of staff is removed, and signed out everywhere." })
-          : answer({ intent, ok: false, message: "That member of staff was already removed." }, 404);
-      }
-      case "change-password":
-        await changePassword(
-          services.db,
-          staff,
-          {
-            currentPassword: field("currentPassword"),
-            newPassword: field("newPassword"),
-            repeatPassword: field("repeatPassword"),
-          },
-          { now, sessionToken: sessionTokenFrom(request) },
-        );
-        return answer({
-          intent,
-          ok: true,
-          message: "Your password is changed. You are still signed in here; every other device is signed out.",
-        });
-      case "sign-out-everywhere":
-        await signOutEverywhere(services.db, staff, now);
-        return signedOut();
-      default:
-        return answer({ intent, ok: false, message: "Nothing was asked for." }, 400);
-    }
-  } catch (error) {
-    if (error instanceof AppError && (error.code === "invalid" || error.code === "conflict")) {
-      return answer(
-        { intent, ok: false, message: error.message, fields: error.fields, email: field("email") },
-        error.code === "invalid" ? 400 : 409,
+  return answerForm(request, {
+    invite: async (form) => {
+      const { site } = await services.content();
+      const invited = await inviteStaff(
+        services.db,
+        staff,
+        { email: formText(form, "email", 300) },
+        {
+          now,
+          charity: { name: site.charityName, website: services.config.publicUrl.replace(/\/$/, "") },
+          seal: (words) => services.outbox.seal(words),
+        },
       );
-    }
-    throw error;
-  }
+      const sent = await services.outbox.deliver("staff-invitation", invited.id);
+      const replaced = invited.replaced ? " The earlier link no longer works." : "";
+      return {
+        message:
+          sent.ok === false
+            ? `The invitation for ${invited.email} is ready, but its e-mail could not be sent yet; the site keeps trying (see E-mails).${replaced}`
+            : `An invitation was sent to ${invited.email}. The link works for 72 hours.${replaced}`,
+      };
+    },
+    "cancel-invitation": async (form) => {
+      if (!(await cancelInvitation(services.db, staff, formText(form, "id", 300), now))) {
+        throw new AppError("not-found", "That invitation was already used or cancelled.");
+      }
+      return { message: "The invitation is cancelled; its link no longer works." };
+    },
+    remove: async (form) => {
+      const { removed, self } = await removeStaff(services.db, staff, formText(form, "id", 300), now);
+      if (self) return signedOut();
+      if (!removed) throw new AppError("not-found", "That member of staff was already removed.");
+      return { message: "The member of staff is removed, and signed out everywhere." };
+    },
+    "change-password": async (form) => {
+      await changePassword(
+        services.db,
+        staff,
+        {
+          currentPassword: formText(form, "currentPassword", 300),
+          newPassword: formText(form, "newPassword", 300),
+          repeatPassword: formText(form, "repeatPassword", 300),
+        },
+        { now, sessionToken: sessionTokenFrom(request) },
+      );
+      return { message: "Your password is changed. You are still signed in here; every other device is signed out." };
+    },
+    "sign-out-everywhere": async () => {
+      await signOutEverywhere(services.db, staff, now);
+      return signedOut();
+    },
+  } satisfies Record<Intent, FormHandler>);
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Staff");
@@ -131,14 +103,11 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
   const [removing, setRemoving] = useState<{ id: string; email: string }>();
   const [cancelling, setCancelling] = useState<{ id: string; email: string }>();
   const said = (intent: Intent) => (actionData?.intent === intent ? actionData : undefined);
+  /** What was done, or why not; a refusal that names its fields says so beside them instead. */
   const notice = (intent: Intent) => {
     const answered = said(intent);
     if (!answered || answered.fields) return null;
-    return (
-      <p className={answered.ok ? "notice" : "form-summary"} role={answered.ok ? "status" : "alert"}>
-        {answered.message}
-      </p>
-    );
+    return <FormNotice ok={answered.ok}>{answered.message}</FormNotice>;
   };
   const invite = said("invite");
   const password = said("change-password");
@@ -236,13 +205,17 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
         <Form method="post" className="form narrow" key={invite?.ok ? invite.message : "invite"} noValidate>
           <input type="hidden" name="intent" value="invite" />
           {notice("invite")}
-          <PlainField
+          <Field
             id="invite-email"
             label="Email"
-            name="email"
-            type="email"
-            autoComplete="off"
-            defaultValue={invite && !invite.ok ? invite.email : ""}
+            input={{
+              name: "email",
+              type: "email",
+              autoComplete: "off",
+              maxLength: 200,
+              required: true,
+              defaultValue: invite?.values?.email ?? "",
+            }}
             error={invite?.fields?.email}
           />
           <button type="submit" className="button" aria-disabled={busy("invite")}>
@@ -257,31 +230,13 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
         <Form method="post" className="form narrow" key={password?.ok ? "changed" : "change"} noValidate>
           <input type="hidden" name="intent" value="change-password" />
           {notice("change-password")}
-          <PlainField
+          <PasswordField
             id="current-password"
             label="Current password"
             name="currentPassword"
-            type="password"
-            autoComplete="current-password"
             error={password?.fields?.currentPassword}
           />
-          <PlainField
-            id="new-password"
-            label="New password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            error={password?.fields?.newPassword}
-          />
-          <PlainField
-            id="repeat-password"
-            label="Repeat the password"
-            name="repeatPassword"
-            type="password"
-            autoComplete="new-password"
-            error={password?.fields?.repeatPassword}
-          />
-          <p className="field-hint">At least 12 characters.</p>
+          <NewPasswordFields idPrefix="" fields={password?.fields} />
           <button type="submit" className="button" aria-disabled={busy("change-password")}>
             {busy("change-password") ? "Saving…" : "Change your password"}
           </button>

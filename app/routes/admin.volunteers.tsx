@@ -1,15 +1,15 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.volunteers";
 import { ErrorPage } from "~/components/layout/error-page";
+import { FormNotice } from "~/components/ui/form-notice";
 import { Pagination } from "~/components/ui/pagination";
 import { useQuery } from "~/components/ui/use-query";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { VolunteerTable } from "~/features/volunteers/components/volunteer-table";
 import { deleteVolunteer, volunteersPage } from "~/features/volunteers/volunteers.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits } from "~/infra/http/body-limits.server";
+import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
+import { AppError } from "~/lib/errors";
 import { requestedPage } from "~/lib/pagination";
 
 // /admin/volunteers: the sign-ups, newest first, 50 a page; the CSV; delete one on request.
@@ -21,17 +21,18 @@ export const loader = pageWork("The volunteers page", async ({ request, context 
 
 export const action = pageWork("Deleting a volunteer sign-up", async ({ request, context }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const form = await readFormBody(request, bodyLimits.staff);
-  if (form.get("intent") !== "delete") return data({ message: "Nothing was asked for." }, { status: 400 });
-  const deleted = await deleteVolunteer(
-    context.services.db,
-    staff,
-    String(form.get("id") ?? ""),
-    context.services.clock.now(),
-  );
-  return deleted
-    ? { message: "The sign-up is deleted." }
-    : data({ message: "That sign-up was already deleted." }, { status: 404 });
+  return answerForm(request, {
+    delete: async (form) => {
+      const deleted = await deleteVolunteer(
+        context.services.db,
+        staff,
+        formText(form, "id", 100),
+        context.services.clock.now(),
+      );
+      if (!deleted) throw new AppError("not-found", "That sign-up was already deleted.");
+      return { message: "The sign-up is deleted." };
+    },
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Volunteers");
@@ -41,11 +42,7 @@ export default function AdminVolunteers({ loaderData: { volunteers }, actionData
   return (
     <main id="main" className="page">
       <h1>Volunteers</h1>
-      {actionData ? (
-        <p className="notice" role="status">
-          {actionData.message}
-        </p>
-      ) : null}
+      {actionData ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
       <p>
         <a href="/admin/volunteers.csv" className="button button-secondary" download>
           Download CSV

@@ -1,11 +1,13 @@
-import { data, type ShouldRevalidateFunction } from "react-router";
+import type { ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/volunteering";
 import { ErrorPage } from "~/components/layout/error-page";
-import { readFormBody } from "~/infra/http/api.server";
+import { answerForm } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { PageHeader, TwoColumns } from "~/features/content/components/page-header";
 import { VolunteerForm } from "~/features/volunteers/components/volunteer-form";
-import { submitVolunteer, volunteerInputFromForm } from "~/features/volunteers/volunteers.server";
+import { volunteerReplies } from "~/features/volunteers/schema";
+import { signUpVolunteer, volunteerInputFromForm } from "~/features/volunteers/volunteers.server";
+import type { FormResult } from "~/lib/forms";
 import { pageMeta } from "~/lib/page-meta";
 
 export const loader = pageWork("The volunteering page", async ({ context }: Route.LoaderArgs) => {
@@ -16,23 +18,17 @@ export const loader = pageWork("The volunteering page", async ({ context }: Rout
 // The volunteering form posts here, as a plain form without JavaScript or through a fetcher with it.
 export const action = pageWork(
   "The volunteering page (sending the form)",
-  async ({ request, context }: Route.ActionArgs) => {
-    const input = volunteerInputFromForm(await readFormBody(request));
-    const result = await submitVolunteer(input, {
-      db: context.services.db,
-      limiter: context.services.limits.volunteerSignUps,
-      clientAddress: context.clientAddress,
-      now: context.services.clock.now(),
-      charity: (await context.services.paymentDeps()).charity,
-    });
-    const status = result.status === "ok" ? 200 : result.status === "limited" ? 429 : 400;
-    const submitted = {
-      name: String(input.name ?? ""),
-      email: String(input.email ?? ""),
-      reason: String(input.reason ?? ""),
-    };
-    return data({ result, submitted }, { status });
-  },
+  async ({ request, context }: Route.ActionArgs) =>
+    answerForm(request, async (form) => {
+      await signUpVolunteer(volunteerInputFromForm(form), {
+        db: context.services.db,
+        limiter: context.services.limits.volunteerSignUps,
+        clientAddress: context.clientAddress,
+        now: context.services.clock.now(),
+        charity: (await context.services.paymentDeps()).charity,
+      });
+      return { message: volunteerReplies.thanks };
+    }),
 );
 
 // With JavaScript, a sign-up that never reaches the server is answered in the page, keeping what was typed.
@@ -40,7 +36,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   try {
     return await serverAction();
   } catch {
-    return { result: { status: "failed" as const }, submitted: undefined };
+    return { ok: false, intent: "", message: volunteerReplies.failed, code: "unexpected" } satisfies FormResult;
   }
 }
 
@@ -66,11 +62,7 @@ export default function Volunteering({ loaderData: { volunteering }, actionData 
       <section className="section narrow" aria-labelledby="join-us">
         <h2 id="join-us">{volunteering.formTitle}</h2>
         <p>{volunteering.formIntro}</p>
-        <VolunteerForm
-          key={actionData ? "answered" : "new"}
-          result={actionData?.result}
-          submitted={actionData?.submitted}
-        />
+        <VolunteerForm key={actionData ? "answered" : "new"} result={actionData} />
       </section>
     </main>
   );

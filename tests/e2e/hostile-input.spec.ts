@@ -98,11 +98,11 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/admin.staff.tsx": { body: "form", fields: ["intent", "email", "id"] },
   "routes/admin.emails.tsx": { body: "form", fields: ["intent", "id"] },
   "routes/admin.emails.id.tsx": none,
-  "routes/admin.settings.tsx": { body: "form", fields: ["section", "email"] },
+  "routes/admin.settings.tsx": { body: "form", fields: ["intent", "email"] },
   "routes/admin.pages._index.tsx": none,
   "routes/admin.pages.name.tsx": {
     body: "multipart",
-    fields: ["intent", "_op", "title", "formTitle", "presetAmounts._count", "image.src", "image._file"],
+    fields: ["intent", "title", "formTitle", "presetAmounts._count", "image.src", "image._file"],
   },
   "routes/admin.pages.name.history.tsx": { body: "form", fields: ["id"] },
   "routes/images.uploads.ts": none,

@@ -1,5 +1,5 @@
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
-import { useEarlyValue } from "~/components/ui/use-early-input";
+import { useEffect, useImperativeHandle, useState, type Ref } from "react";
+import { Field } from "~/components/ui/field";
 import { cardProblem } from "~/lib/test-cards";
 import { unexpectedError, type CardFormHandle } from "./card-form";
 
@@ -70,23 +70,19 @@ function CardField(props: {
   value: string;
   onChange(value: string): void;
 }) {
-  const id = `card-${props.name}`;
-  const ref = useRef<HTMLInputElement>(null);
-  useEarlyValue(ref, props.value, props.onChange);
   return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        ref={ref}
-        id={id}
-        name={props.name}
-        inputMode="numeric"
-        autoComplete={props.autoComplete}
-        placeholder={props.placeholder}
-        value={props.value}
-        maxLength={23}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-    </div>
+    <Field
+      id={`card-${props.name}`}
+      label={props.label}
+      input={{
+        name: props.name,
+        inputMode: "numeric",
+        autoComplete: props.autoComplete,
+        placeholder: props.placeholder,
+        value: props.value,
+        maxLength: 23,
+      }}
+      onValue={props.onChange}
+    />
   );
 }

@@ -1,6 +1,4 @@
 import type { Database } from "~/infra/db/database.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits, bodyTooLarge } from "~/infra/http/body-limits.server";
 import { uploadPicture, type PictureLibrary } from "~/infra/images/uploads.server";
 import { announceChange } from "~/infra/live/changes.server";
 import type { Clock } from "~/lib/clock";
@@ -8,6 +6,7 @@ import { AppError, type FieldErrors } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 import {
   eventFormFromPost,
+  eventFormSummary,
   eventInputFromForm,
   formErrors,
   pictureInputs,
@@ -17,11 +16,6 @@ import {
 import { createEvent, updateEvent } from "./events.server";
 import { eventChangesSchema, newEventSchema, type EventView, type NewEvent } from "./schema";
 
-/** The event form's post (multipart, with its pictures), refused whole past `bodyLimits.eventForm`. */
-export function readEventFormData(request: Request): Promise<FormData> {
-  return readFormBody(request, bodyLimits.eventForm, () => bodyTooLarge("eventForm"));
-}
-
 interface EventFormServices {
   db: Database;
   clock: Clock;
@@ -29,6 +23,17 @@ interface EventFormServices {
 }
 
 export type EventFormResult = { event: EventView } | { values: EventFormValues; errors: FieldErrors };
+
+/** What an event's page shows again after a refusal: the event form as sent (its good pictures stored), or the reason typed to cancel it. */
+export interface EventPageValues {
+  event?: EventFormValues;
+  reason?: string;
+}
+
+/** The refusal of a form with mistakes, for `answerForm`: its summary, each field's message, and the form as sent. */
+export function eventFormRefused(result: { values: EventFormValues; errors: FieldErrors }) {
+  return { ok: false, message: eventFormSummary, fields: result.errors, values: { event: result.values } };
+}
 
 /**
  * Saves the staff event form, new (`"new"`) or changed (`{id}`). Its pictures go first: each good

@@ -43,6 +43,9 @@ export function eventFieldLabel(field: string): string {
   return field in eventFormLabels ? eventFormLabels[field as EventFormField] : field;
 }
 
+/** What the form's summary says when nothing was saved. */
+export const eventFormSummary = "Nothing was saved: please correct the fields marked below.";
+
 /** A picture of the gallery as the form shows it: kept, with its caption, unless Remove is ticked. */
 export interface GalleryRow {
   image: string;
@@ -162,6 +165,19 @@ export function eventFormFromPost(form: FormData): EventFormValues {
     })),
     galleryNew: [],
   };
+}
+
+/** "Remove the poster and 2 gallery pictures from this event?" for the boxes ticked, or null for none. */
+export function removalQuestion(form: FormData, values: EventFormValues): string | null {
+  const posted = eventFormFromPost(form);
+  const parts: string[] = [];
+  if (posted.removePoster && values.posterImage) parts.push("the poster");
+  if (posted.review.removeImage && values.review.image) parts.push("the reviewer's photo");
+  const pictures = posted.gallery.filter((row) => row.remove).length;
+  if (pictures > 0) parts.push(pictures === 1 ? "1 gallery picture" : `${pictures} gallery pictures`);
+  if (parts.length === 0) return null;
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `Remove ${list} from this event? Once saved, visitors no longer see ${parts.length === 1 && pictures <= 1 ? "it" : "them"}.`;
 }
 
 /**

@@ -61,8 +61,4 @@ export const volunteerReplies = {
 } as const;
 
 export type VolunteerSubmissionResult =
-  | { status: "ok" }
-  | { status: "invalid"; errors: VolunteerErrors }
-  | { status: "limited"; message: string }
-  /** In the browser only: the sign-up never reached the server. */
-  | { status: "failed" };
+  { status: "ok" } | { status: "invalid"; errors: VolunteerErrors } | { status: "limited"; message: string };

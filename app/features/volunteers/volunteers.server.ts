@@ -3,6 +3,7 @@ import { recordAudit } from "~/infra/audit/audit.server";
 import { queueMail } from "~/infra/email/outbox.server";
 import type { Charity } from "~/infra/payments/provider.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
+import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
 import type { RateLimiter } from "~/infra/rate-limit.server";
@@ -47,6 +48,13 @@ export async function submitVolunteer(
     });
   });
   return { status: "ok" };
+}
+
+/** A sign-up as the form and the API take it: done, or refused with an AppError (the fields to correct, or too many tries). */
+export async function signUpVolunteer(input: Record<string, unknown>, context: SubmissionContext): Promise<void> {
+  const result = await submitVolunteer(input, context);
+  if (result.status === "invalid") throw new AppError("invalid", volunteerReplies.invalid, { fields: result.errors });
+  if (result.status === "limited") throw new AppError("too-many-requests", result.message);
 }
 
 export interface VolunteerView {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { TextField } from "~/components/ui/text-field";
+import { Field } from "~/components/ui/field";
+import { FormNotice } from "~/components/ui/form-notice";
 import { useFormFields } from "~/components/ui/use-form-fields";
 import { bookingTotalPence, maxTickets, quantityForOverview } from "../pricing";
 import {
@@ -206,41 +207,40 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
         <h2 id="ticket-information" ref={headingRef} tabIndex={-1}>
           Ticket information
         </h2>
-        {hasErrors ? (
-          <p className="form-summary" role="alert">
-            {bookingMessages.summary}
-          </p>
-        ) : null}
-        <TextField
-          idPrefix="ticket"
+        {hasErrors ? <FormNotice ok={false}>{bookingMessages.summary}</FormNotice> : null}
+        <Field
+          id="ticket-name"
           label="Name"
-          name="name"
-          autoComplete="name"
-          value={values.name}
+          input={{
+            name: "name",
+            autoComplete: "name",
+            value: values.name,
+            maxLength: bookingLimits.name,
+            required: true,
+          }}
           error={errors.name}
-          maxLength={bookingLimits.name}
-          onChange={(v) => change("name", v)}
+          onValue={(v) => change("name", v)}
         />
-        <TextField
-          idPrefix="ticket"
+        <Field
+          id="ticket-email"
           label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
+          input={{
+            name: "email",
+            type: "email",
+            autoComplete: "email",
+            value: values.email,
+            maxLength: bookingLimits.email,
+            required: true,
+          }}
           error={errors.email}
-          maxLength={bookingLimits.email}
-          onChange={(v) => change("email", v)}
+          onValue={(v) => change("email", v)}
         />
-        <TextField
-          idPrefix="ticket"
+        <Field
+          id="ticket-quantity"
           label={`Number of tickets (1 to ${Math.min(maxTickets, Math.max(remaining, 1))})`}
-          name="quantity"
-          inputMode="numeric"
-          value={values.quantity}
+          input={{ name: "quantity", inputMode: "numeric", value: values.quantity, maxLength: 3, required: true }}
           error={errors.quantity}
-          maxLength={3}
-          onChange={changeQuantity}
+          onValue={changeQuantity}
         />
         {proofOfWork.element}
         <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={totalPence} />

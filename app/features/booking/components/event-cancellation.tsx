@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Field } from "~/components/ui/field";
 import { londonDate, londonTime } from "~/lib/london-time";
 import type { CancellationProgress } from "../cancellation.server";
 
@@ -107,24 +108,12 @@ function CancelEventForm({ eventName, error, reason }: { eventName: string; erro
         }}
       >
         <input type="hidden" name="intent" value="cancel" />
-        <div className="field">
-          <label htmlFor="cancel-reason">Reason</label>
-          <textarea
-            id="cancel-reason"
-            name="reason"
-            rows={3}
-            maxLength={200}
-            required
-            defaultValue={reason ?? ""}
-            aria-describedby={message ? "cancel-reason-error" : undefined}
-            aria-invalid={message ? true : undefined}
-          />
-          {message ? (
-            <p className="field-error" id="cancel-reason-error">
-              {message}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          id="cancel-reason"
+          label="Reason"
+          textarea={{ name: "reason", rows: 3, maxLength: 200, required: true, defaultValue: reason ?? "" }}
+          error={message}
+        />
         <div className="form-actions">
           <button type="submit" className="button button-danger" aria-disabled={cancelling} aria-busy={cancelling}>
             {cancelling ? (

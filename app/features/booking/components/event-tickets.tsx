@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { londonDate, londonTime } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
@@ -28,22 +29,19 @@ export function EventTickets({
         </Link>
       </p>
       <Form method="get" role="search" className="event-tickets-search" preventScrollReset>
-        <label htmlFor="ticket-search">Search</label>
-        <p className="field-hint" id="ticket-search-hint">
-          A name, an e-mail address or a booking reference.
-        </p>
-        <div className="event-tickets-search-row">
-          <input
-            id="ticket-search"
-            name="q"
-            type="search"
-            defaultValue={search}
-            aria-describedby="ticket-search-hint"
-          />
-          <button type="submit" className="button">
-            Search
-          </button>
-        </div>
+        <Field
+          id="ticket-search"
+          label="Search"
+          hint="A name, an e-mail address or a booking reference."
+          control={(props) => (
+            <div className="event-tickets-search-row">
+              <input {...props} name="q" type="search" defaultValue={search} />
+              <button type="submit" className="button">
+                Search
+              </button>
+            </div>
+          )}
+        />
       </Form>
       {tickets.total === 0 ? (
         <p className="event-tickets-count" aria-live="polite">

@@ -1,20 +1,13 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Field } from "~/components/ui/field";
 import { TableScroll } from "~/components/ui/table-scroll";
+import type { FormResult } from "~/lib/forms";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
-
-/** What the booking page's action answers, for the form that was sent. */
-export interface BookingActionResult {
-  intent: string;
-  message: string;
-  errors?: Record<string, string>;
-  values?: Record<string, string>;
-  failed?: boolean;
-}
 
 const statusWords: Record<string, string> = {
   held: "Held (not paid)",
@@ -169,14 +162,14 @@ export function RefundForm({
 }: {
   booking: StaffBooking;
   refundKey: string;
-  result: BookingActionResult | undefined;
+  result: FormResult | undefined;
 }) {
   const navigation = useNavigation();
   const refunding = navigation.state === "submitting" && navigation.formData?.get("intent") === "refund";
   const formRef = useRef<HTMLFormElement>(null);
   const confirmed = useRef(false);
   const [question, setQuestion] = useState<{ title: string; message: string; label: string } | null>(null);
-  const errors = result?.errors ?? {};
+  const errors = result?.fields ?? {};
 
   if (booking.refundable === 0) {
     return (
@@ -225,50 +218,40 @@ export function RefundForm({
       >
         <input type="hidden" name="intent" value="refund" />
         <input type="hidden" name="key" value={refundKey} />
-        <div className="field">
-          <label htmlFor="refund-quantity">Tickets to refund</label>
-          <p className="field-hint" id="refund-quantity-hint">
-            {booking.refundable === 1
-              ? "1 ticket can be refunded"
-              : `Up to ${booking.refundable} tickets can be refunded`}{" "}
-            (valid and not checked in): {formatPounds(booking.ticketPricePence)} each, or{" "}
-            {formatPounds(booking.amountPence - booking.refundedPence)} for all that are left, with the booking fee.
-          </p>
-          <input
-            id="refund-quantity"
-            name="quantity"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={booking.refundable}
-            defaultValue={result?.values?.quantity ?? booking.refundable}
-            aria-describedby={errors.quantity ? "refund-quantity-hint refund-quantity-error" : "refund-quantity-hint"}
-            aria-invalid={errors.quantity ? true : undefined}
-          />
-          {errors.quantity ? (
-            <p className="field-error" id="refund-quantity-error">
-              {errors.quantity}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor="refund-reason">Reason</label>
-          <textarea
-            id="refund-reason"
-            name="reason"
-            rows={3}
-            maxLength={200}
-            required
-            defaultValue={result?.values?.reason ?? ""}
-            aria-describedby={errors.reason ? "refund-reason-error" : undefined}
-            aria-invalid={errors.reason ? true : undefined}
-          />
-          {errors.reason ? (
-            <p className="field-error" id="refund-reason-error">
-              {errors.reason}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          id="refund-quantity"
+          label="Tickets to refund"
+          hint={
+            <>
+              {booking.refundable === 1
+                ? "1 ticket can be refunded"
+                : `Up to ${booking.refundable} tickets can be refunded`}{" "}
+              (valid and not checked in): {formatPounds(booking.ticketPricePence)} each, or{" "}
+              {formatPounds(booking.amountPence - booking.refundedPence)} for all that are left, with the booking fee.
+            </>
+          }
+          input={{
+            name: "quantity",
+            type: "number",
+            inputMode: "numeric",
+            min: 1,
+            max: booking.refundable,
+            defaultValue: result?.values?.quantity ?? booking.refundable,
+          }}
+          error={errors.quantity}
+        />
+        <Field
+          id="refund-reason"
+          label="Reason"
+          textarea={{
+            name: "reason",
+            rows: 3,
+            maxLength: 200,
+            required: true,
+            defaultValue: result?.values?.reason ?? "",
+          }}
+          error={errors.reason}
+        />
         <div className="form-actions">
           <button type="submit" className="button button-danger" aria-disabled={refunding} aria-busy={refunding}>
             {refunding ? (
@@ -303,38 +286,32 @@ export function RefundForm({
 }
 
 /** Correct the buyer's name and e-mail address; send the receipt again to the current one. */
-export function BuyerForm({ booking, result }: { booking: StaffBooking; result: BookingActionResult | undefined }) {
+export function BuyerForm({ booking, result }: { booking: StaffBooking; result: FormResult | undefined }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
-  const errors = result?.errors ?? {};
-  const field = (name: "name" | "email", label: string, type: string, autoComplete: string) => (
-    <div className="field">
-      <label htmlFor={`buyer-${name}`}>{label}</label>
-      <input
-        id={`buyer-${name}`}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        maxLength={bookingLimits[name]}
-        required
-        defaultValue={result?.values?.[name] ?? booking[name]}
-        aria-describedby={errors[name] ? `buyer-${name}-error` : undefined}
-        aria-invalid={errors[name] ? true : undefined}
-      />
-      {errors[name] ? (
-        <p className="field-error" id={`buyer-${name}-error`}>
-          {errors[name]}
-        </p>
-      ) : null}
-    </div>
+  const errors = result?.fields ?? {};
+  const field = (name: "name" | "email", label: string, type: string) => (
+    <Field
+      id={`buyer-${name}`}
+      label={label}
+      input={{
+        name,
+        type,
+        autoComplete: "off",
+        maxLength: bookingLimits[name],
+        required: true,
+        defaultValue: result?.values?.[name] ?? booking[name],
+      }}
+      error={errors[name]}
+    />
   );
   return (
     <section className="section" aria-labelledby="buyer-title">
       <h2 id="buyer-title">The buyer</h2>
       <Form method="post" className="form" noValidate key={`${booking.name}|${booking.email}`}>
         <input type="hidden" name="intent" value="correct" />
-        {field("name", "Name", "text", "off")}
-        {field("email", "Email", "email", "off")}
+        {field("name", "Name", "text")}
+        {field("email", "Email", "email")}
         <button type="submit" className="button" aria-disabled={busy === "correct"} aria-busy={busy === "correct"}>
           {busy === "correct" ? (
             <>

@@ -6,7 +6,8 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { bodyLimits } from "~/infra/http/body-limits.server";
 import type { FieldErrors } from "~/lib/errors";
-import { contentFields, readContentForm } from "../editor/form-model";
+import { contentFields } from "../editor/field-tree";
+import { readContentForm } from "../editor/form-values";
 import { contentFiles, type ContentName } from "../schema";
 import { ContentForm } from "./content-form";
 
@@ -150,7 +151,7 @@ describe("the page editor's form", () => {
   it("without JavaScript, each list button is a submit button naming what it does", () => {
     renderForm("payment", fileContent("payment"));
     const add = screen.getByRole("button", { name: "Add amount (£) to Amounts offered" }) as HTMLButtonElement;
-    expect([add.type, add.name, add.value]).toEqual(["submit", "_op", "add presetAmounts"]);
+    expect([add.type, add.name, add.value]).toEqual(["submit", "intent", "add presetAmounts"]);
     const up = screen.getByRole("button", { name: "Move up Amount (£) 2" }) as HTMLButtonElement;
     expect(up.value).toBe("up presetAmounts.1");
   });

@@ -1,4 +1,5 @@
-import { fieldLabel, type ObjectNode } from "./form-model";
+import { fieldLabel } from "./field-labels";
+import type { ObjectNode } from "./field-tree";
 
 // Comparing two versions of a page's content, field by field, for the history page: what staff
 // would see change if they restored the earlier one.

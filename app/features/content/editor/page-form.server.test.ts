@@ -6,7 +6,7 @@ import { testClock } from "../../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../../tests/support/databases";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
-import { contentFields } from "./form-model";
+import { contentFields } from "./field-tree";
 import { readPageForm } from "./page-form.server";
 
 const clock = testClock("2026-11-22T10:00:00Z");

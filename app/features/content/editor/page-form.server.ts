@@ -1,24 +1,15 @@
 import type { Database } from "~/infra/db/database.server";
-import { readFormBody } from "~/infra/http/api.server";
-import { bodyLimits, bodyTooLarge } from "~/infra/http/body-limits.server";
 import { uploadPicture } from "~/infra/images/uploads.server";
 import type { Clock } from "~/lib/clock";
 import { AppError, type FieldErrors } from "~/lib/errors";
-import { readContentForm, type ObjectNode, type ReadForm } from "./form-model";
+import type { ObjectNode } from "./field-tree";
+import { readContentForm, type ReadForm } from "./form-values";
 
 // The page editor's post, read on the server: its pictures stored first (each good one named on
 // the form, so a mistake elsewhere does not lose it), then the fields read back by the schema.
 
 /** The most pictures one post may carry (without JavaScript; with it each is uploaded on its own). */
 const maxFilesPerPost = 4;
-
-/**
- * The editor's post, read with its own limit (`bodyLimits.pageForm`, 64 MB): without JavaScript the
- * pictures chosen go with the form.
- */
-export function readPageFormData(request: Request): Promise<FormData> {
-  return readFormBody(request, bodyLimits.pageForm, () => bodyTooLarge("pageForm"));
-}
 
 const fileKey = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*\._file$/;
 

@@ -1,7 +1,7 @@
 import type { Database } from "~/infra/db/database.server";
 import type { PictureLibrary } from "~/infra/images/uploads.server";
 import { londonDate } from "~/lib/london-time";
-import type { PictureChoice } from "../components/content-form";
+import type { PictureChoice } from "../components/content-form-context";
 
 /** The site's pictures as the editor offers them: uploads newest first ("Uploaded 24/11/2026: poster.jpg"), then content/images by name. */
 export async function picturesForEditor({

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Form, Link, useNavigate } from "react-router";
-import { TextField } from "~/components/ui/text-field";
+import { Field } from "~/components/ui/field";
 import { amountParam, parseDonationAmount } from "../amount";
 
 /** Where a chosen amount goes: the donation page with the amount in the URL (and in navigation state). */
@@ -57,15 +57,12 @@ export function AmountChooser({ id, title, intro, presets, initialAmount = "", i
         ))}
       </ul>
       <Form method="get" action="/payment" className="amount-custom" noValidate onSubmit={choose}>
-        <TextField
-          idPrefix={id}
+        <Field
+          id={`${id}-amount`}
           label="Other amount (£)"
-          name="amount"
-          inputMode="decimal"
-          value={amount}
+          input={{ name: "amount", inputMode: "decimal", value: amount, maxLength: 12, required: true }}
           error={error}
-          maxLength={12}
-          onChange={(value) => {
+          onValue={(value) => {
             setAmount(value);
             setError(undefined);
           }}

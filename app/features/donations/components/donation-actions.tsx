@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Field } from "~/components/ui/field";
 import { formatPounds } from "~/lib/money";
 
 /** Refund donation: a required reason, asked about first, sent once with the page's one-time key. */
@@ -9,12 +10,15 @@ export function RefundDonationForm({
   amountPence,
   claimed,
   error,
+  reason = "",
 }: {
   refundKey: string;
   amountPence: number;
   /** Already in a Gift Aid claim: the question says HMRC must then be told. */
   claimed: boolean;
   error: string | undefined;
+  /** The reason typed, when the refund was refused. */
+  reason?: string;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
   const confirmed = useRef(false);
@@ -48,23 +52,12 @@ export function RefundDonationForm({
       >
         <input type="hidden" name="intent" value="refund" />
         <input type="hidden" name="key" value={refundKey} />
-        <div className="field">
-          <label htmlFor="refund-reason">Reason</label>
-          <textarea
-            id="refund-reason"
-            name="reason"
-            rows={3}
-            maxLength={500}
-            required
-            aria-invalid={message ? true : undefined}
-            aria-describedby={message ? "refund-reason-error" : undefined}
-          />
-          {message ? (
-            <p id="refund-reason-error" className="field-error">
-              {message}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          id="refund-reason"
+          label="Reason"
+          textarea={{ name: "reason", rows: 3, maxLength: 500, required: true, defaultValue: reason }}
+          error={message}
+        />
         <div className="form-actions">
           <button type="submit" className="button button-danger" aria-disabled={refunding} aria-busy={refunding}>
             {refunding ? (

@@ -1,6 +1,7 @@
 import { useRef, type FormEvent } from "react";
 import { Link } from "react-router";
-import { TextField } from "~/components/ui/text-field";
+import { Field, FieldMessage } from "~/components/ui/field";
+import { FormNotice } from "~/components/ui/form-notice";
 import { useEarlyChecked } from "~/components/ui/use-early-input";
 import { useFormFields } from "~/components/ui/use-form-fields";
 import { unexpectedError } from "~/components/payment/card-form";
@@ -137,36 +138,44 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
         <h2 id="donor-details" ref={headingRef} tabIndex={-1}>
           Your details
         </h2>
-        {hasErrors ? (
-          <p className="form-summary" role="alert">
-            {donationMessages.summary}
-          </p>
-        ) : null}
-        {errors.amount ? (
-          <p className="field-error" role="alert">
-            {errors.amount} <Link to="/payment">Choose another amount</Link>
-          </p>
-        ) : null}
-        <TextField
-          idPrefix="donor"
-          label="Name"
-          name="name"
-          autoComplete="name"
-          value={values.name}
-          error={errors.name}
-          maxLength={donationLimits.name}
-          onChange={changeName}
+        {hasErrors ? <FormNotice ok={false}>{donationMessages.summary}</FormNotice> : null}
+        {/* The amount comes from the page's address: its message has the way back to choosing one. */}
+        <FieldMessage
+          announce
+          message={
+            errors.amount ? (
+              <>
+                {errors.amount} <Link to="/payment">Choose another amount</Link>
+              </>
+            ) : null
+          }
         />
-        <TextField
-          idPrefix="donor"
+        <Field
+          id="donor-name"
+          label="Name"
+          input={{
+            name: "name",
+            autoComplete: "name",
+            value: values.name,
+            maxLength: donationLimits.name,
+            required: true,
+          }}
+          error={errors.name}
+          onValue={changeName}
+        />
+        <Field
+          id="donor-email"
           label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
+          input={{
+            name: "email",
+            type: "email",
+            autoComplete: "email",
+            value: values.email,
+            maxLength: donationLimits.email,
+            required: true,
+          }}
           error={errors.email}
-          maxLength={donationLimits.email}
-          onChange={(v) => change("email", v)}
+          onValue={(v) => change("email", v)}
         />
         <fieldset className="gift-aid">
           <legend>Gift Aid</legend>
@@ -197,47 +206,59 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
                 your name above: correct them if they are not right.
               </p>
               <div className="field-pair">
-                <TextField
-                  idPrefix="gift-aid"
+                <Field
+                  id="gift-aid-firstName"
                   label="First name"
-                  name="firstName"
-                  autoComplete="given-name"
-                  value={values.firstName}
+                  input={{
+                    name: "firstName",
+                    autoComplete: "given-name",
+                    value: values.firstName,
+                    maxLength: donationLimits.firstName,
+                    required: true,
+                  }}
                   error={errors.firstName}
-                  maxLength={donationLimits.firstName}
-                  onChange={(v) => changeGiftAidName("firstName", v)}
+                  onValue={(v) => changeGiftAidName("firstName", v)}
                 />
-                <TextField
-                  idPrefix="gift-aid"
+                <Field
+                  id="gift-aid-surname"
                   label="Surname"
-                  name="surname"
-                  autoComplete="family-name"
-                  value={values.surname}
+                  input={{
+                    name: "surname",
+                    autoComplete: "family-name",
+                    value: values.surname,
+                    maxLength: donationLimits.surname,
+                    required: true,
+                  }}
                   error={errors.surname}
-                  maxLength={donationLimits.surname}
-                  onChange={(v) => changeGiftAidName("surname", v)}
+                  onValue={(v) => changeGiftAidName("surname", v)}
                 />
               </div>
               <div className="field-pair">
-                <TextField
-                  idPrefix="gift-aid"
+                <Field
+                  id="gift-aid-houseNameOrNumber"
                   label="House name or number"
-                  name="houseNameOrNumber"
-                  autoComplete="address-line1"
-                  value={values.houseNameOrNumber}
+                  input={{
+                    name: "houseNameOrNumber",
+                    autoComplete: "address-line1",
+                    value: values.houseNameOrNumber,
+                    maxLength: donationLimits.houseNameOrNumber,
+                    required: true,
+                  }}
                   error={errors.houseNameOrNumber}
-                  maxLength={donationLimits.houseNameOrNumber}
-                  onChange={(v) => change("houseNameOrNumber", v)}
+                  onValue={(v) => change("houseNameOrNumber", v)}
                 />
-                <TextField
-                  idPrefix="gift-aid"
+                <Field
+                  id="gift-aid-postcode"
                   label="Postcode"
-                  name="postcode"
-                  autoComplete="postal-code"
-                  value={values.postcode}
+                  input={{
+                    name: "postcode",
+                    autoComplete: "postal-code",
+                    value: values.postcode,
+                    maxLength: donationLimits.postcode,
+                    required: true,
+                  }}
                   error={errors.postcode}
-                  maxLength={donationLimits.postcode}
-                  onChange={(v) => change("postcode", v)}
+                  onValue={(v) => change("postcode", v)}
                 />
               </div>
               <fieldset className="radio-group">

@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { Field } from "~/components/ui/field";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
@@ -23,48 +24,32 @@ export function DonationFilterForm({
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/admin/donations";
   const day = (name: "from" | "to", label: string) => (
-    <div className="field">
-      <label htmlFor={`filter-${name}`}>{label}</label>
-      <input
-        id={`filter-${name}`}
-        name={name}
-        type="date"
-        defaultValue={values[name]}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `filter-${name}-error` : undefined}
-      />
-      {errors[name] ? (
-        <p id={`filter-${name}-error`} className="field-error">
-          {errors[name]}
-        </p>
-      ) : null}
-    </div>
+    <Field
+      id={`filter-${name}`}
+      label={label}
+      input={{ name, type: "date", defaultValue: values[name] }}
+      error={errors[name]}
+    />
   );
   return (
     <Form method="get" className="donation-filters" aria-label="Filter donations">
       {day("from", "From")}
       {day("to", "To")}
-      <div className="field">
-        <label htmlFor="filter-gift-aid">Gift Aid</label>
-        <select id="filter-gift-aid" name="giftAid" defaultValue={values.giftAid}>
-          {Object.entries(giftAidFilterLabels).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="filter-status">Status</label>
-        <select id="filter-status" name="status" defaultValue={values.status}>
-          <option value="all">All</option>
-          {Object.entries(donationStatusLabels).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field id="filter-gift-aid" label="Gift Aid" select={{ name: "giftAid", defaultValue: values.giftAid }}>
+        {Object.entries(giftAidFilterLabels).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </Field>
+      <Field id="filter-status" label="Status" select={{ name: "status", defaultValue: values.status }}>
+        <option value="all">All</option>
+        {Object.entries(donationStatusLabels).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </Field>
       <div className="donation-filters-actions">
         <button type="submit" className="button" aria-busy={loading}>
           {loading ? (

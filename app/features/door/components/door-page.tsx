@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { Field } from "~/components/ui/field";
 import { doorCacheName } from "~/lib/door-offline";
 import { londonTime } from "~/lib/london-time";
 import {
@@ -208,20 +209,19 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
       ) : null}
 
       <form className="door-lookup" onSubmit={onLookUp} hidden={Boolean(answer) || scanning}>
-        <label htmlFor="door-reference">Booking reference</label>
-        <p className="field-hint" id="door-reference-hint">
-          The reference or the 8-character code on the receipt, e.g. 3F9A-1C2B.
-        </p>
-        <input
-          ref={input}
+        <Field
           id="door-reference"
-          name="reference"
-          aria-describedby="door-reference-hint"
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          enterKeyHint="go"
-          autoFocus
+          label="Booking reference"
+          hint="The reference or the 8-character code on the receipt, e.g. 3F9A-1C2B."
+          input={{
+            ref: input,
+            name: "reference",
+            autoComplete: "off",
+            autoCapitalize: "characters",
+            spellCheck: false,
+            enterKeyHint: "go",
+            autoFocus: true,
+          }}
         />
         <div className="door-lookup-actions">
           <button type="submit" className="button">
@@ -358,25 +358,19 @@ function AnswerPanel({
             }}
           >
             {ticket.quantity > 1 ? (
-              <div className="field">
-                <label htmlFor="door-count">How many are coming in now?</label>
-                <input
-                  id="door-count"
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={remaining}
-                  value={count || String(remaining)}
-                  onChange={(event) => setCount(event.target.value)}
-                  aria-invalid={!valid}
-                  aria-describedby={valid ? undefined : "door-count-error"}
-                />
-                {valid ? null : (
-                  <p className="field-error" id="door-count-error">
-                    Between 1 and {remaining}.
-                  </p>
-                )}
-              </div>
+              <Field
+                id="door-count"
+                label="How many are coming in now?"
+                input={{
+                  type: "number",
+                  inputMode: "numeric",
+                  min: 1,
+                  max: remaining,
+                  value: count || String(remaining),
+                  onChange: (event) => setCount(event.target.value),
+                }}
+                error={valid ? undefined : `Between 1 and ${remaining}.`}
+              />
             ) : null}
             <button type="submit" className="button door-button" disabled={!valid}>
               Check in {valid && ticket.quantity > 1 ? chosen : ""}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { FormNotice } from "~/components/ui/form-notice";
 
 // Reads a receipt's QR code through the phone's camera: the browser's own BarcodeDetector where it
 // has one (Android, ChromeOS, macOS), else the jsQR decoder, loaded only when a scan starts.
@@ -92,9 +93,7 @@ export function QrScanner({ onCode, onClose }: { onCode: (text: string) => void;
           <span className="spinner-ring" aria-hidden="true" /> Opening the camera…
         </p>
       ) : problem ? (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
+        <FormNotice ok={false}>{problem}</FormNotice>
       ) : (
         <p role="status">Point the camera at the QR code on the receipt.</p>
       )}

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -44,38 +45,35 @@ export function PersonSearch({ email, error }: { email: string; error?: string }
   const searching = navigation.state === "loading" && navigation.location.pathname === "/admin/people";
   return (
     <Form method="get" role="search" className="person-search" noValidate>
-      <label htmlFor="person-email">Email address</label>
-      <p className="field-hint" id="person-email-hint">
-        The address they gave when they booked, donated or signed up. Capitals do not matter.
-      </p>
-      <div className="person-search-row">
-        <input
-          id="person-email"
-          name="email"
-          type="email"
-          autoComplete="off"
-          defaultValue={email}
-          maxLength={254}
-          required
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "person-email-hint person-email-error" : "person-email-hint"}
-        />
-        <button type="submit" className="button" aria-busy={searching}>
-          {searching ? (
-            <>
-              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-              Searching…
-            </>
-          ) : (
-            "Find their data"
-          )}
-        </button>
-      </div>
-      {error ? (
-        <p id="person-email-error" className="field-error">
-          {error}
-        </p>
-      ) : null}
+      <Field
+        id="person-email"
+        label="Email address"
+        hint="The address they gave when they booked, donated or signed up. Capitals do not matter."
+        error={error}
+        control={(props) => (
+          <div className="person-search-row">
+            <input
+              {...props}
+              name="email"
+              type="email"
+              autoComplete="off"
+              defaultValue={email}
+              maxLength={254}
+              required
+            />
+            <button type="submit" className="button" aria-busy={searching}>
+              {searching ? (
+                <>
+                  <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
+                  Searching…
+                </>
+              ) : (
+                "Find their data"
+              )}
+            </button>
+          </div>
+        )}
+      />
     </Form>
   );
 }

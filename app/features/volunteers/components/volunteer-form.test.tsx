@@ -2,7 +2,8 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { volunteerReplies, type VolunteerSubmissionResult } from "../schema";
+import type { FormResult } from "~/lib/forms";
+import { volunteerReplies } from "../schema";
 import { VolunteerForm } from "./volunteer-form";
 
 beforeAll(() => {
@@ -16,7 +17,7 @@ beforeAll(() => {
 });
 
 /** The form on a page whose action answers as the server would, recording what it was sent. */
-function renderForm(answer: (form: FormData) => VolunteerSubmissionResult) {
+function renderForm(answer: (form: FormData) => FormResult) {
   const sent: FormData[] = [];
   const router = createMemoryRouter(
     [
@@ -26,7 +27,7 @@ function renderForm(answer: (form: FormData) => VolunteerSubmissionResult) {
         action: async ({ request }) => {
           const form = await request.formData();
           sent.push(form);
-          return { result: answer(form) };
+          return answer(form);
         },
       },
     ],
@@ -35,6 +36,8 @@ function renderForm(answer: (form: FormData) => VolunteerSubmissionResult) {
   render(<RouterProvider router={router} />);
   return sent;
 }
+
+const thanked: FormResult = { ok: true, intent: "", message: volunteerReplies.thanks };
 
 const field = (name: RegExp) => screen.getByLabelText(name) as HTMLInputElement;
 
@@ -48,7 +51,7 @@ describe("the volunteering form", () => {
   afterEach(cleanup);
 
   it("checks the fields before sending, with the specification's messages, and sends nothing", async () => {
-    const sent = renderForm(() => ({ status: "ok" }));
+    const sent = renderForm(() => thanked);
     fillIn({ name: " ", email: "nope", reason: "" });
     fireEvent.click(screen.getByRole("button", { name: "Send" }));
     expect(await screen.findByText("Name must not be left blank.")).toBeTruthy();
@@ -58,7 +61,7 @@ describe("the volunteering form", () => {
   });
 
   it("sends a good sign-up to the page's action, thanks the visitor and clears the fields", async () => {
-    const sent = renderForm(() => ({ status: "ok" }));
+    const sent = renderForm(() => thanked);
     fillIn({ name: "Grace Kimaro", email: "grace@example.org", reason: "To help at the quiz." });
     fireEvent.click(screen.getByRole("button", { name: "Send" }));
     expect(await screen.findByText(volunteerReplies.thanks)).toBeTruthy();
@@ -68,7 +71,13 @@ describe("the volunteering form", () => {
   });
 
   it("shows the server's field messages when it refuses, and keeps what was typed", async () => {
-    renderForm(() => ({ status: "invalid", errors: { email: "Invalid email." } }));
+    renderForm(() => ({
+      ok: false,
+      intent: "",
+      message: volunteerReplies.invalid,
+      fields: { email: "Invalid email." },
+      code: "invalid",
+    }));
     fillIn({ name: "Grace Kimaro", email: "grace@example.org", reason: "To help." });
     fireEvent.click(screen.getByRole("button", { name: "Send" }));
     expect(await screen.findByText("Invalid email.")).toBeTruthy();

@@ -1,47 +1,45 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useFetcher } from "react-router";
 import { AlertDialog } from "~/components/ui/alert-dialog";
-import { TextField } from "~/components/ui/text-field";
+import { Field } from "~/components/ui/field";
+import type { FormResult } from "~/lib/forms";
 import {
   validateVolunteer,
   volunteerLimits,
   volunteerReplies,
   type VolunteerErrors,
   type VolunteerField,
-  type VolunteerSubmissionResult,
 } from "../schema";
 
 type Alert = { title: string; message: string; tone: "error" | "success" };
 
 const emptyValues = { name: "", email: "", reason: "" };
 
-function alertFor(result: VolunteerSubmissionResult | undefined): Alert | null {
-  if (result?.status === "ok")
-    return { title: volunteerReplies.thanksTitle, message: volunteerReplies.thanks, tone: "success" };
-  if (result?.status === "limited")
-    return { title: volunteerReplies.failedTitle, message: result.message, tone: "error" };
-  if (result?.status === "failed")
-    return { title: volunteerReplies.failedTitle, message: volunteerReplies.failed, tone: "error" };
-  return null;
+/** The alert an answer brings: thanks, or why nothing was sent; none when the fields say what to correct. */
+function alertFor(result: FormResult | undefined): Alert | null {
+  if (!result) return null;
+  if (result.ok) return { title: volunteerReplies.thanksTitle, message: result.message, tone: "success" };
+  if (result.fields) return null;
+  return { title: volunteerReplies.failedTitle, message: result.message, tone: "error" };
+}
+
+/** What was sent, to be shown again after a refusal. */
+function typed(result: FormResult | undefined) {
+  const sent = result && !result.ok ? result.values : undefined;
+  return { name: sent?.name ?? "", email: sent?.email ?? "", reason: sent?.reason ?? "" };
 }
 
 /**
  * The volunteering sign-up form. It posts to the volunteering page's action: with JavaScript it
  * first checks the fields as the server will, then sends them through a fetcher and answers with
- * an alert; without, the page itself answers (`result`, with the values sent back when they need
+ * an alert; without, the page itself answers (`result`, with what was typed when it needs
  * correcting).
  */
-export function VolunteerForm({
-  result,
-  submitted,
-}: {
-  result?: VolunteerSubmissionResult;
-  submitted?: Partial<typeof emptyValues>;
-}) {
-  const [values, setValues] = useState(result?.status === "ok" ? emptyValues : { ...emptyValues, ...submitted });
-  const [errors, setErrors] = useState<VolunteerErrors>(result?.status === "invalid" ? result.errors : {});
+export function VolunteerForm({ result }: { result?: FormResult }) {
+  const [values, setValues] = useState(typed(result));
+  const [errors, setErrors] = useState<VolunteerErrors>(result && !result.ok ? (result.fields ?? {}) : {});
   const [alert, setAlert] = useState<Alert | null>(alertFor(result));
-  const fetcher = useFetcher<{ result: VolunteerSubmissionResult }>();
+  const fetcher = useFetcher<FormResult>();
   const sending = fetcher.state !== "idle";
   const formRef = useRef<HTMLFormElement>(null);
   const answered = useRef<unknown>(undefined);
@@ -60,13 +58,13 @@ export function VolunteerForm({
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || answered.current === fetcher.data) return;
     answered.current = fetcher.data;
-    const { result: reply } = fetcher.data;
-    if (reply.status === "ok") {
+    const reply = fetcher.data;
+    if (reply.ok) {
       setValues(emptyValues);
       setErrors({});
-    } else if (reply.status === "invalid") {
-      setErrors(reply.errors);
-      focusFirstError(reply.errors);
+    } else if (reply.fields) {
+      setErrors(reply.fields);
+      focusFirstError(reply.fields);
     }
     setAlert(alertFor(reply));
   }, [fetcher.state, fetcher.data]);
@@ -86,36 +84,45 @@ export function VolunteerForm({
   return (
     <>
       <form ref={formRef} method="post" action="/volunteering" className="form" noValidate onSubmit={submit}>
-        <TextField
-          idPrefix="volunteer"
+        <Field
+          id="volunteer-name"
           label="NAME"
-          name="name"
-          autoComplete="name"
-          value={values.name}
+          input={{
+            name: "name",
+            autoComplete: "name",
+            value: values.name,
+            maxLength: volunteerLimits.name,
+            required: true,
+          }}
           error={errors.name}
-          maxLength={volunteerLimits.name}
-          onChange={(value) => change("name", value)}
+          onValue={(value) => change("name", value)}
         />
-        <TextField
-          idPrefix="volunteer"
+        <Field
+          id="volunteer-email"
           label="EMAIL"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
+          input={{
+            name: "email",
+            type: "email",
+            autoComplete: "email",
+            value: values.email,
+            maxLength: volunteerLimits.email,
+            required: true,
+          }}
           error={errors.email}
-          maxLength={volunteerLimits.email}
-          onChange={(value) => change("email", value)}
+          onValue={(value) => change("email", value)}
         />
-        <TextField
-          idPrefix="volunteer"
+        <Field
+          id="volunteer-reason"
           label={`REASON (${values.reason.length}/${volunteerLimits.reason})`}
-          name="reason"
-          multiline
-          value={values.reason}
+          textarea={{
+            name: "reason",
+            value: values.reason,
+            maxLength: volunteerLimits.reason,
+            required: true,
+            rows: 5,
+          }}
           error={errors.reason}
-          maxLength={volunteerLimits.reason}
-          onChange={(value) => change("reason", value)}
+          onValue={(value) => change("reason", value)}
         />
         {/* Robots fill every field; people never see this one. */}
         <div className="honeypot" aria-hidden="true">

@@ -3,16 +3,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { contentFiles, type ContentName } from "../schema";
-import {
-  applyFormOp,
-  contentFields,
-  fieldLabel,
-  fieldTree,
-  parseFormOp,
-  readContentForm,
-  type FieldNode,
-  type ObjectNode,
-} from "./form-model";
+import { fieldLabel } from "./field-labels";
+import { contentFields, fieldTree, type FieldNode, type ObjectNode } from "./field-tree";
+import { applyFormOp, parseFormOp } from "./form-ops";
+import { readContentForm } from "./form-values";
 
 const names = Object.keys(contentFiles) as ContentName[];
 const fileContent = (name: ContentName) =>
