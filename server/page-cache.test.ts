@@ -8,7 +8,7 @@ import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContentStore } from "~/features/content/store.server";
 import { availabilityByEvent, nextTimedChange } from "~/features/events/events.server";
-import { startBooking } from "~/features/booking/booking.server";
+import { startBooking } from "~/features/booking/checkout.server";
 import { openDatabase, type DatabaseHandle } from "~/infra/db/database.server";
 import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";

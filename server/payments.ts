@@ -1,4 +1,5 @@
-import { releaseUnpaidHold, settleBooking } from "~/features/booking/booking.server";
+import { releaseUnpaidHold } from "~/features/booking/checkout.server";
+import { settleBooking } from "~/features/booking/settlement.server";
 import { giveUpDonation, settleDonation } from "~/features/donations/donations.server";
 import { declineLimits, recordDecline } from "~/infra/payments/card-testing.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";

@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin.events._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { useQuery } from "~/components/ui/use-query";
-import { salesByEvent } from "~/features/booking/booking.server";
+import { salesByEvent } from "~/features/booking/staff-bookings.server";
 import { EventSeatsTable, seatFigures, type EventSeatsRow } from "~/features/events/components/event-seats-table";
 import { useLiveRevalidation } from "~/features/events/components/use-live-revalidation";
 import { listEvents } from "~/features/events/events.server";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.admin.bookings.ref";
-import { bookingWithHistory } from "~/features/booking/booking.server";
+import { bookingWithHistory } from "~/features/booking/staff-bookings.server";
 import { requireStaff } from "~/features/staff/staff.server";
 import { apiRoute, noStore } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.admin.events.id.tickets";
-import { ticketsForEvent } from "~/features/booking/booking.server";
+import { ticketsForEvent } from "~/features/booking/tickets.server";
 import { findEvent } from "~/features/events/events.server";
 import { requireStaff } from "~/features/staff/staff.server";
 import { apiRoute, noStore } from "~/infra/http/api.server";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.bookings";
-import { checkoutRefusal, startBooking } from "~/features/booking/booking.server";
+import { checkoutRefusal, startBooking } from "~/features/booking/checkout.server";
 import { ownAttemptSchema, validateTicketInformation } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";

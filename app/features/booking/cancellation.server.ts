@@ -8,7 +8,7 @@ import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { auditLog, bookingHistory, bookings, events, refunds } from "../../../db/schema";
 import { refundForCancellation, retryPendingRefunds, type Refunder, type RefundDeps } from "./refunds.server";
-import { finishLatePaymentRefunds } from "./booking.server";
+import { finishLatePaymentRefunds } from "./settlement.server";
 import { cancelEventSchema, refundMessages } from "./schema";
 
 // Cancelling an event (docs/decisions/015-bookings-and-refunds.md): sales stop at once, and a job

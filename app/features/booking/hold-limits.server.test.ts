@@ -10,7 +10,8 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { defaultHoldLimits, holdLimits, saveHoldLimits } from "./hold-limits.server";
-import { maxHeldMinutes, settleExpiredHolds } from "./booking.server";
+import { maxHeldMinutes } from "./checkout.server";
+import { settleExpiredHolds } from "./settlement.server";
 
 // What one visitor can hold at once (decision 026), through POST /api/bookings as a browser sends it.
 

@@ -13,7 +13,8 @@ import { paymentFailed, paymentWebhook } from "../../../server/payments";
 import { AvailabilityFeed, type FeedMessage } from "~/features/events/availability-feed.server";
 import { availabilityByEvent } from "~/features/events/events.server";
 import { holdSettlingMs } from "~/infra/db/seats.server";
-import { releaseOwnHold, settleBooking, settleExpiredHolds, startBooking } from "./booking.server";
+import { releaseOwnHold, startBooking } from "./checkout.server";
+import { settleBooking, settleExpiredHolds } from "./settlement.server";
 
 // PRODUCT.md, sold out versus reserved: an attempt that does not end in a payment gives its seats
 // back at once (a declined card, a changed quantity, a visitor who left), judged by the provider,

@@ -7,7 +7,8 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
-import { settleBooking, startBooking } from "./booking.server";
+import { settleBooking } from "./settlement.server";
+import { startBooking } from "./checkout.server";
 import { paymentWebhook as handlePaymentWebhook } from "../../../server/payments";
 
 describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {

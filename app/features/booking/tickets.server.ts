@@ -83,3 +83,21 @@ export async function allTickets(db: Queryable, eventId: string, order: "sold" |
     );
   return rows.map(view);
 }
+
+/** An event's ticket records with the specification's field names, for staff. */
+export async function ticketsForEvent(db: Queryable, eventId: string) {
+  if (!isUuid(eventId)) return [];
+  const rows = await db.select().from(tickets).where(eq(tickets.eventId, eventId)).orderBy(tickets.dateSold);
+  return rows.map((t) => ({
+    id: t.id,
+    ticketHolderName: t.ticketHolderName,
+    email: t.email,
+    eventId: t.eventId,
+    bookingRef: t.bookingRef,
+    isValid: t.isValid,
+    quantity: t.quantity,
+    dateSold: t.dateSold.toISOString(),
+    checkedInAt: t.checkedInAt?.toISOString() ?? null,
+    checkedInCount: t.checkedInCount,
+  }));
+}
