@@ -39,7 +39,7 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
   const text = (name: string) => String(form.get(name) ?? "");
   try {
     if (intent === "refund") {
-      const { refund, created } = await refundBooking(await context.services.refundDeps(), staff, params.bookingRef, {
+      const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {
         quantity: text("quantity"),
         reason: text("reason"),
         key: text("key"),
@@ -62,7 +62,7 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
       return answer({ intent, message: "The buyer's details are saved." });
     }
     if (intent === "resend") {
-      const { resendId, email } = await resendReceipt(await context.services.paymentDeps(), staff, params.bookingRef);
+      const { resendId, email } = await resendReceipt(context.services, staff, params.bookingRef);
       const sent = await context.services.outbox.deliver("receipt-sent-again", resendId);
       const message =
         sent.ok === true

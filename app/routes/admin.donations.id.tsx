@@ -34,7 +34,7 @@ export const action = pageWork("Changing a donation", async ({ request, context,
   const intent = form.get("intent");
   try {
     if (intent === "refund") {
-      const result = await refundDonation({ ...(await services.paymentDeps()), outbox: services.outbox }, staff, {
+      const result = await refundDonation(services, staff, {
         donationId: params.donationId,
         key: String(form.get("key") ?? ""),
         reason: form.get("reason"),

@@ -21,7 +21,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       limiter: context.services.limits.volunteerSignUps,
       clientAddress: context.clientAddress,
       now: context.services.clock.now(),
-      charity: (await context.services.paymentDeps()).charity,
+      charity: context.services.charity,
     });
     if (result.status === "invalid") throw new AppError("invalid", volunteerReplies.invalid, { fields: result.errors });
     if (result.status === "limited") throw new AppError("too-many-requests", result.message);

@@ -23,7 +23,7 @@ export const action = pageWork(
       limiter: context.services.limits.volunteerSignUps,
       clientAddress: context.clientAddress,
       now: context.services.clock.now(),
-      charity: (await context.services.paymentDeps()).charity,
+      charity: context.services.charity,
     });
     const status = result.status === "ok" ? 200 : result.status === "limited" ? 429 : 400;
     const submitted = {

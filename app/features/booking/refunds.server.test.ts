@@ -38,7 +38,7 @@ describe.each(engines)("refunds on %s", (engine) => {
       payments,
       charity,
       clock,
-      deliver: async (kind, about) => void delivered.push(`${kind}:${about}`),
+      outbox: { deliver: async (kind, about) => (delivered.push(`${kind}:${about}`), { ok: true }) },
     };
     eventId = await insertEvent(database.db, { totalAvailableTickets: 10 }, clock.now());
     const [user] = await database.db

@@ -9,7 +9,8 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn } from "../../../tests/support/stripe-standin";
-import { paymentFailed, paymentWebhook } from "../../../server/payments";
+import { paymentFailed } from "~/payments/settle.server";
+import { action as webhookRoute } from "~/routes/api.payments.webhook";
 import { AvailabilityFeed, type FeedMessage } from "~/features/events/availability-feed.server";
 import { availabilityByEvent } from "~/features/events/events.server";
 import { holdSettlingMs } from "~/infra/db/seats.server";
@@ -26,6 +27,10 @@ const declined = { number: "4000 0000 0000 0002", expiry: "12/34", cvc: "123" };
 const noFunds = { number: "4000 0000 0000 9995", expiry: "12/34", cvc: "123" };
 const amina = { name: "Amina Mushi", email: "amina@example.org" };
 const grace = { name: "Grace Kimaro", email: "grace@example.org" };
+
+/** A webhook delivery as Stripe makes it: through its route (app/routes/api.payments.webhook.ts). */
+const paymentWebhook = (deps: PaymentDeps, request: Request) =>
+  webhookRoute({ request, params: {}, context: { services: deps } } as never);
 
 describe.each(engines)("seat holds on %s", (engine) => {
   let database: DatabaseHandle;

@@ -9,7 +9,11 @@ import { engines, freshDatabase, insertEvent } from "../../../tests/support/data
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { settleBooking } from "./settlement.server";
 import { startBooking } from "./checkout.server";
-import { paymentWebhook as handlePaymentWebhook } from "../../../server/payments";
+import { action as webhookRoute } from "~/routes/api.payments.webhook";
+
+/** A webhook delivery as Stripe makes it: through its route (app/routes/api.payments.webhook.ts). */
+const handlePaymentWebhook = (deps: PaymentDeps, request: Request) =>
+  webhookRoute({ request, params: {}, context: { services: deps } } as never);
 
 describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   let database: DatabaseHandle;

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
-import { paymentWebhook } from "../../../server/payments";
+import { action as webhookRoute } from "~/routes/api.payments.webhook";
 import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
@@ -250,6 +250,10 @@ describe.each(engines)("donations on %s", (engine) => {
     expect(list[1]!.giftAid).toBeNull();
   });
 });
+
+/** A webhook delivery as Stripe makes it: through its route (app/routes/api.payments.webhook.ts). */
+const paymentWebhook = (deps: PaymentDeps, request: Request) =>
+  webhookRoute({ request, params: {}, context: { services: deps } } as never);
 
 describe.each(engines)("donations through Stripe on %s", (engine) => {
   let database: DatabaseHandle;
