@@ -117,7 +117,7 @@ async function startProcess(
     process.renders++;
     const url = new URL(request.url);
     const content = await store.published();
-    const counts = (await availabilityByEvent(database.db, clock.now()))[eventId]!;
+    const counts = (await availabilityByEvent(database, clock.now()))[eventId]!;
     mark.kind = url.pathname === "/about" ? "content" : "live";
     const body =
       `<!DOCTYPE html><html><head><script>document.documentElement.classList.add("js")</script></head><body>` +

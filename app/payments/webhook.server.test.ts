@@ -7,8 +7,8 @@ import { bookingHistory, bookings, outbox, processedWebhookEvents, tickets } fro
 import type { Services } from "../../server/services";
 import { testClock } from "../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../tests/support/databases";
-import { callRoute, testServices, type TestServices } from "../../tests/support/services";
-import { signedDelivery, StripeStandIn, succeeded, webhookSecret } from "../../tests/support/stripe-standin";
+import { callRoute, stripeConfigured, testServices, type TestServices } from "../../tests/support/services";
+import { signedDelivery, StripeStandIn, succeeded } from "../../tests/support/stripe-standin";
 
 // POST /api/payments/webhook as Stripe reaches it: its route module, the site's own services built
 // as the server builds them with Stripe configured (its API a local stand-in), and deliveries
@@ -25,12 +25,7 @@ describe.each(engines)("Stripe's webhook, through its route, on %s", (engine) =>
   beforeEach(async () => {
     database = await freshDatabase(engine);
     stripe = await new StripeStandIn(clock).start();
-    site = await testServices(database, clock, {
-      STRIPE_SECRET_KEY: "sk_test_x",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_x",
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_API_URL: stripe.url,
-    });
+    site = await testServices(database, clock, stripeConfigured(stripe.settings()));
     services = await site.request();
     eventId = await insertEvent(database.db, { totalAvailableTickets: 10 }, clock.now());
   });

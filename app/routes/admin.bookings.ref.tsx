@@ -21,7 +21,7 @@ import { formatPounds } from "~/lib/money";
 // buyer, send its receipt again.
 export const loader = pageWork("A booking's page", async ({ request, context, params }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const booking = await staffBooking(context.services.db, params.bookingRef);
+  const booking = await staffBooking(context.services, params.bookingRef);
   if (!booking) throw new AppError("not-found", "There is no such booking.");
   // The refund form's one-time token: it becomes the refund's key, so the form sent twice refunds once.
   return { booking, refundKey: crypto.randomUUID() };
@@ -53,7 +53,7 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
     }
     if (intent === "correct") {
       await correctBuyer(
-        context.services.db,
+        context.services,
         staff,
         params.bookingRef,
         { name: text("name"), email: text("email") },

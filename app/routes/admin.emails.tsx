@@ -22,7 +22,7 @@ export const loader = pageWork("The e-mails page", async ({ request, context }: 
   const status = search.get("status");
   return {
     status: isEmailStatus(status) ? status : "",
-    emails: await emailsPage(context.services.db, {
+    emails: await emailsPage(context.services, {
       page: requestedPage(search.get("page")),
       status: isEmailStatus(status) ? status : undefined,
     }),
@@ -37,7 +37,7 @@ export const action = pageWork("Retrying an e-mail", async ({ request, context }
   if (form.get("intent") !== "retry")
     return data({ id, ok: false, message: "Nothing was asked for." }, { status: 400 });
   try {
-    const result = await retryEmail(services.db, services.outbox, staff, id, services.clock.now());
+    const result = await retryEmail(services, staff, id, services.clock.now());
     return result.sent
       ? { id, ok: true, message: "The e-mail is sent." }
       : { id, ok: false, message: `The e-mail could not be sent. The mail server said: ${result.error}` };

@@ -22,7 +22,11 @@ export const loader = pageWork("The staff events page", async ({ request, contex
   await requireStaffPage(context.services, request);
   const { db, clock } = context.services;
   const now = clock.now();
-  const [events, seats, sales] = await Promise.all([listEvents(db), seatsByEvent(db, now), salesByEvent(db)]);
+  const [events, seats, sales] = await Promise.all([
+    listEvents(context.services),
+    seatsByEvent(db, now),
+    salesByEvent(context.services),
+  ]);
   const rows = events.map((event) => ({
     ...seatFigures(event, seats[event.id]),
     checkedIn: sales[event.id]?.checkedIn ?? 0,

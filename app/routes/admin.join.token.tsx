@@ -14,7 +14,7 @@ import { AppError, type FieldErrors } from "~/lib/errors";
 // point): the invited address chooses a password, the account is made, and they land on /admin
 // signed in. A link that does not work (unknown, used, expired) says so and changes nothing.
 export const loader = pageWork("The staff invitation page", async ({ params, context }: Route.LoaderArgs) => {
-  const invitation = await openInvitation(context.services.db, params.token, context.services.clock.now());
+  const invitation = await openInvitation(context.services, params.token, context.services.clock.now());
   if (!invitation) return data({ gone: true as const, email: "" }, { status: 410 });
   return { gone: false as const, email: invitation.email };
 });
@@ -25,7 +25,7 @@ export const action = pageWork("Joining the staff", async ({ request, params, co
   const now = services.clock.now();
   try {
     const user = await acceptInvitation(
-      services.db,
+      services,
       params.token,
       {
         newPassword: String(form.get("newPassword") ?? "").slice(0, 300),

@@ -26,7 +26,7 @@ export const loader = pageWork("A person's data", async ({ request, context }: R
   if (typed === null) return { typed: "", error: undefined, found: undefined };
   const lookup = validatePersonLookup({ email: typed });
   if (!lookup.ok) return { typed, error: personMessages.email, found: undefined };
-  const held = await findPersonData(context.services.db, lookup.data.email);
+  const held = await findPersonData(context.services, lookup.data.email);
   const page = <T,>(rows: T[], param: string) => slicePage(rows, requestedPage(search.get(param)));
   const found: PersonDataPages & { counts: string; anything: boolean } = {
     emailAddress: held.emailAddress,
@@ -49,7 +49,7 @@ export const action = pageWork("Erasing a person's data", async ({ request, cont
   if (form.get("intent") !== "erase") return data({ message: "Nothing was asked for." }, { status: 400 });
   const lookup = validatePersonLookup({ email: form.get("email") ?? "" });
   if (!lookup.ok) return data({ message: personMessages.email }, { status: 400 });
-  const counts = await erasePersonData(context.services.db, staff, lookup.data.email, context.services.clock.now());
+  const counts = await erasePersonData(context.services, staff, lookup.data.email, context.services.clock.now());
   return counts
     ? { message: `Their data is erased: ${erasureSummary(counts)}` }
     : data({ message: `Nothing is held for ${lookup.data.email.toLowerCase()}.` }, { status: 404 });

@@ -20,11 +20,10 @@ import { AppError, type FieldErrors } from "~/lib/errors";
 // section is its own form, saved on its own.
 export const loader = pageWork("The settings page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const { db } = context.services;
   const [settings, donate, limits, { site }] = await Promise.all([
-    officeSettings(db, context.services.clock.now()),
-    donateButtonSettings(db),
-    holdLimits(db),
+    officeSettings(context.services, context.services.clock.now()),
+    donateButtonSettings(context.services),
+    holdLimits(context.services),
     context.services.content(),
   ]);
   return {
@@ -50,7 +49,7 @@ export const action = pageWork("Saving the settings", async ({ request, context 
   if (form.get("section") === "donate") {
     const input = { externalUrl: String(form.get("externalUrl") ?? "").slice(0, externalDonationPageMaxLength + 100) };
     try {
-      await saveDonateButton(services.db, staff, input, { now });
+      await saveDonateButton(services, staff, input, { now });
       return saved("donate", "The Donate button is saved.", input);
     } catch (error) {
       return refused(error, "donate", input);
@@ -62,7 +61,7 @@ export const action = pageWork("Saving the settings", async ({ request, context 
       perAddress: String(form.get("perAddress") ?? "").slice(0, 20),
     };
     try {
-      await saveHoldLimits(services.db, staff, input, { now });
+      await saveHoldLimits(services, staff, input, { now });
       return saved("holds", "The seat limits are saved.", input);
     } catch (error) {
       return refused(error, "holds", input);
@@ -71,7 +70,7 @@ export const action = pageWork("Saving the settings", async ({ request, context 
   const input = { address: String(form.get("address") ?? "").slice(0, 300), mode: String(form.get("mode") ?? "") };
   const { site } = await services.content();
   try {
-    await saveOfficeSettings(services.db, staff, input, { now, charityEmail: site.email });
+    await saveOfficeSettings(services, staff, input, { now, charityEmail: site.email });
     void services.office.kick();
     return saved("office", "The settings are saved.", input);
   } catch (error) {

@@ -27,7 +27,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // Change your password, Sign out of every device.
 export const loader = pageWork("The staff page", async ({ request, context }: Route.LoaderArgs) => {
   const me = await requireStaffPage(context.services, request);
-  return { me, ...(await staffList(context.services.db, context.services.clock.now())) };
+  return { me, ...(await staffList(context.services, context.services.clock.now())) };
 });
 
 type Intent = "invite" | "cancel-invitation" | "remove" | "change-password" | "sign-out-everywhere";
@@ -55,17 +55,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
   try {
     switch (intent) {
       case "invite": {
-        const { site } = await services.content();
-        const invited = await inviteStaff(
-          services.db,
-          staff,
-          { email: field("email") },
-          {
-            now,
-            charity: { name: site.charityName, website: services.config.publicUrl.replace(/\/$/, "") },
-            seal: (words) => services.outbox.seal(words),
-          },
-        );
+        const invited = await inviteStaff(services, staff, { email: field("email") }, now);
         const sent = await services.outbox.deliver("staff-invitation", invited.id);
         const replaced = invited.replaced ? " The earlier link no longer works." : "";
         return answer({
@@ -78,11 +68,11 @@ export const action = pageWork("Changing the staff", async ({ request, context }
         });
       }
       case "cancel-invitation":
-        return (await cancelInvitation(services.db, staff, field("id"), now))
+        return (await cancelInvitation(services, staff, field("id"), now))
           ? answer({ intent, ok: true, message: "The invitation is cancelled; its link no longer works." })
           : answer({ intent, ok: false, message: "That invitation was already used or cancelled." }, 404);
       case "remove": {
-        const { removed, self } = await removeStaff(services.db, staff, field("id"), now);
+        const { removed, self } = await removeStaff(services, staff, field("id"), now);
         if (self) return signedOut();
         return removed
           ? answer({ intent, ok: true, message: "The member of staff is removed, and signed out everywhere." })
@@ -90,7 +80,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
       }
       case "change-password":
         await changePassword(
-          services.db,
+          services,
           staff,
           {
             currentPassword: field("currentPassword"),
@@ -105,7 +95,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
           message: "Your password is changed. You are still signed in here; every other device is signed out.",
         });
       case "sign-out-everywhere":
-        await signOutEverywhere(services.db, staff, now);
+        await signOutEverywhere(services, staff, now);
         return signedOut();
       default:
         return answer({ intent, ok: false, message: "Nothing was asked for." }, 400);

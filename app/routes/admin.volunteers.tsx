@@ -16,7 +16,7 @@ import { requestedPage } from "~/lib/pagination";
 export const loader = pageWork("The volunteers page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
-  return { volunteers: await volunteersPage(context.services.db, page) };
+  return { volunteers: await volunteersPage(context.services, page) };
 });
 
 export const action = pageWork("Deleting a volunteer sign-up", async ({ request, context }: Route.ActionArgs) => {
@@ -24,7 +24,7 @@ export const action = pageWork("Deleting a volunteer sign-up", async ({ request,
   const form = await readFormBody(request, bodyLimits.staff);
   if (form.get("intent") !== "delete") return data({ message: "Nothing was asked for." }, { status: 400 });
   const deleted = await deleteVolunteer(
-    context.services.db,
+    context.services,
     staff,
     String(form.get("id") ?? ""),
     context.services.clock.now(),

@@ -32,10 +32,9 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       if (refusal) throw refusal;
     }
     const clientKey = await guardPaymentStart(
-      { db: services.db, limiter: services.limits.paymentStarts },
+      services,
       { clientAddress: context.clientAddress, challenge: input.challenge },
       now,
-      services.config.paymentChallenge,
     );
     const started = await startBooking(services, {
       eventId,

@@ -17,10 +17,9 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const input = await readJsonBody(request);
     const { services } = context;
     const clientKey = await guardPaymentStart(
-      { db: services.db, limiter: services.limits.paymentStarts },
+      services,
       { clientAddress: context.clientAddress, challenge: input.challenge },
       services.clock.now(),
-      services.config.paymentChallenge,
     );
     const replaces = ownDonationAttemptSchema.safeParse(input.replaces).data;
     const started = await startDonation(services, input, replaces, clientKey);

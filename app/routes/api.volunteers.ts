@@ -16,13 +16,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       throw new AppError("unsupported-media-type", "Send the sign-up as JSON or as a form.");
     }
     const input = json ? await readJsonBody(request) : volunteerInputFromForm(await readFormBody(request));
-    const result = await submitVolunteer(input, {
-      db: context.services.db,
-      limiter: context.services.limits.volunteerSignUps,
-      clientAddress: context.clientAddress,
-      now: context.services.clock.now(),
-      charity: context.services.charity,
-    });
+    const result = await submitVolunteer(context.services, input, context.clientAddress);
     if (result.status === "invalid") throw new AppError("invalid", volunteerReplies.invalid, { fields: result.errors });
     if (result.status === "limited") throw new AppError("too-many-requests", result.message);
     return Response.json(result, { status: 201 });

@@ -18,13 +18,7 @@ export const action = pageWork(
   "The volunteering page (sending the form)",
   async ({ request, context }: Route.ActionArgs) => {
     const input = volunteerInputFromForm(await readFormBody(request));
-    const result = await submitVolunteer(input, {
-      db: context.services.db,
-      limiter: context.services.limits.volunteerSignUps,
-      clientAddress: context.clientAddress,
-      now: context.services.clock.now(),
-      charity: context.services.charity,
-    });
+    const result = await submitVolunteer(context.services, input, context.clientAddress);
     const status = result.status === "ok" ? 200 : result.status === "limited" ? 429 : 400;
     const submitted = {
       name: String(input.name ?? ""),

@@ -38,6 +38,21 @@ export async function testServices(
   };
 }
 
+/** The configuration of a site taking card payments through Stripe at `stripe` (a StripeStandIn's `settings()`). */
+export function stripeConfigured(stripe: {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  apiUrl: string;
+}): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_URL: stripe.apiUrl,
+  };
+}
+
 /** A route module's action or loader, called as React Router calls it. */
 type RouteHandler = (args: never) => Promise<Response>;
 

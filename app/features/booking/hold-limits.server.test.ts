@@ -122,15 +122,15 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
   });
 
   it("follows the setting on the Settings page, which is checked and audited", async () => {
-    expect(await holdLimits(database.db)).toEqual(defaultHoldLimits);
+    expect(await holdLimits(database)).toEqual(defaultHoldLimits);
     await expect(
-      saveHoldLimits(database.db, staff, { perEmail: "0", perAddress: "lots" }, { now: clock.now() }),
+      saveHoldLimits(database, staff, { perEmail: "0", perAddress: "lots" }, { now: clock.now() }),
     ).rejects.toMatchObject({
       code: "invalid",
       fields: { perEmail: "Enter a number from 1 to 1000.", perAddress: "Enter a whole number." },
     });
-    expect(await holdLimits(database.db)).toEqual(defaultHoldLimits);
-    await saveHoldLimits(database.db, staff, { perEmail: "4", perAddress: "6" }, { now: clock.now() });
+    expect(await holdLimits(database)).toEqual(defaultHoldLimits);
+    await saveHoldLimits(database, staff, { perEmail: "4", perAddress: "6" }, { now: clock.now() });
     expect(await database.db.select().from(auditLog)).toHaveLength(1);
     const tooMany = await book("203.0.113.9", { email: "c@example.org", quantity: 5 });
     expect(tooMany).toMatchObject({
@@ -144,7 +144,7 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
   });
 
   it("counts an IPv6 visitor by their /64 network, whichever address in it they use", async () => {
-    await saveHoldLimits(database.db, staff, { perEmail: "10", perAddress: "10" }, { now: clock.now() });
+    await saveHoldLimits(database, staff, { perEmail: "10", perAddress: "10" }, { now: clock.now() });
     expect((await book("2001:db8:1:2::1", { email: "e@example.org", quantity: 10 })).status).toBe(201);
     expect((await book("2001:db8:1:2:ffff::9", { email: "f@example.org", quantity: 1 })).status).toBe(429);
     expect((await book("2001:db8:1:3::1", { email: "f@example.org", quantity: 1 })).status).toBe(201);

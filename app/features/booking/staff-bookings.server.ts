@@ -21,7 +21,7 @@ export type BookingSearch =
   | { outcome: "none"; message: string };
 
 /** What staff typed in "Booking reference": a full reference, or the 8-character code on the receipt. */
-export async function findBooking(db: Queryable, typed: string): Promise<BookingSearch> {
+export async function findBooking({ db }: { db: Queryable }, typed: string): Promise<BookingSearch> {
   const code = readBookingCode(typed);
   if (!code) {
     return {
@@ -74,7 +74,7 @@ export interface StaffBooking {
 }
 
 /** One booking with everything that happened to it, for its staff page; undefined when there is none. */
-export async function staffBooking(db: Queryable, bookingRef: string): Promise<StaffBooking | undefined> {
+export async function staffBooking({ db }: { db: Queryable }, bookingRef: string): Promise<StaffBooking | undefined> {
   if (!isUuid(bookingRef)) return undefined;
   const [row] = await db
     .select({ booking: bookings, event: events, ticket: tickets })
@@ -131,7 +131,7 @@ export async function staffBooking(db: Queryable, bookingRef: string): Promise<S
  * booking and its ticket, with a line in its history and an audit entry that names no one.
  */
 export async function correctBuyer(
-  db: RefundDeps["db"],
+  { db }: { db: RefundDeps["db"] },
   staff: { id: string; email: string },
   bookingRef: string,
   input: { name: unknown; email: unknown },
@@ -222,7 +222,7 @@ export async function resendReceipt(
 }
 
 /** One booking with its status history, for staff. */
-export async function bookingWithHistory(db: Queryable, bookingRef: string) {
+export async function bookingWithHistory({ db }: { db: Queryable }, bookingRef: string) {
   if (!isUuid(bookingRef)) return undefined;
   const [row] = await db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
   if (!row) return undefined;
@@ -251,7 +251,11 @@ export async function bookingWithHistory(db: Queryable, bookingRef: string) {
 }
 
 /** Per event: tickets checked in at the door (by quantity) and money taken for paid bookings, net of refunds, for staff. */
-export async function salesByEvent(db: Queryable): Promise<Record<string, { checkedIn: number; takenPence: number }>> {
+export async function salesByEvent({
+  db,
+}: {
+  db: Queryable;
+}): Promise<Record<string, { checkedIn: number; takenPence: number }>> {
   const [checkedIn, taken] = await Promise.all([
     db
       .select({ eventId: tickets.eventId, count: sum(tickets.checkedInCount).mapWith(Number) })

@@ -3,6 +3,7 @@ import { recordAudit } from "~/infra/audit/audit.server";
 import { queueMail } from "~/infra/email/outbox.server";
 import type { Charity } from "~/infra/payments/provider.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
+import type { Clock } from "~/lib/clock";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
 import type { RateLimiter } from "~/infra/rate-limit.server";
@@ -10,13 +11,13 @@ import { volunteers } from "../../../db/schema";
 import { volunteerConfirmation } from "./confirmation.server";
 import { validateVolunteer, volunteerReplies, type VolunteerSubmissionResult } from "./schema";
 
-interface SubmissionContext {
+/** What a sign-up needs of the site. */
+interface SignUpServices {
   db: Database;
-  limiter: RateLimiter;
-  clientAddress: string;
-  now: Date;
+  clock: Clock;
   /** Who the confirmation e-mail comes from. */
   charity: Charity;
+  limits: { volunteerSignUps: RateLimiter };
 }
 
 /**
@@ -25,10 +26,15 @@ interface SubmissionContext {
  * A filled-in honeypot field marks a robot: it is thanked like anyone else and nothing is stored.
  */
 export async function submitVolunteer(
+  { db, clock, charity, limits }: SignUpServices,
   input: Record<string, unknown>,
-  { db, limiter, clientAddress, now, charity }: SubmissionContext,
+  /** The visitor's address (`context.clientAddress`), for the limit per address. */
+  clientAddress: string,
 ): Promise<VolunteerSubmissionResult> {
-  if (!(await limiter.attempt(clientAddress, now))) return { status: "limited", message: volunteerReplies.limited };
+  const now = clock.now();
+  if (!(await limits.volunteerSignUps.attempt(clientAddress, now))) {
+    return { status: "limited", message: volunteerReplies.limited };
+  }
   const validation = validateVolunteer(input);
   if (!validation.ok) return { status: "invalid", errors: validation.errors };
   if (typeof input.website === "string" && input.website.trim() !== "") return { status: "ok" };
@@ -62,13 +68,13 @@ function view(row: typeof volunteers.$inferSelect): VolunteerView {
 }
 
 /** Volunteer sign-ups, newest first, with the specification's field names. */
-export async function listVolunteers(db: Queryable): Promise<VolunteerView[]> {
+export async function listVolunteers({ db }: { db: Queryable }): Promise<VolunteerView[]> {
   const rows = await db.select().from(volunteers).orderBy(desc(volunteers.createdAt), desc(volunteers.id));
   return rows.map(view);
 }
 
 /** One page of sign-ups for the staff page, newest first. */
-export async function volunteersPage(db: Queryable, page: number): Promise<Paged<VolunteerView>> {
+export async function volunteersPage({ db }: { db: Queryable }, page: number): Promise<Paged<VolunteerView>> {
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(volunteers);
   const { offset, limit } = pageOf([], total, page);
   const rows = await db
@@ -85,7 +91,7 @@ export async function volunteersPage(db: Queryable, page: number): Promise<Paged
  * audit log, in one transaction. False when there is no such sign-up (already deleted).
  */
 export async function deleteVolunteer(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   id: string,
   now: Date,
