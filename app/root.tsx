@@ -23,7 +23,7 @@ import { siteFrame } from "~/lib/site";
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const [content, donate] = await Promise.all([context.services.content(), donateLink(context.services.db)]);
+  const [content, donate] = await Promise.all([context.services.content(), donateLink(context.services)]);
   // What pages put in their link-preview tags (lib/page-meta.ts): absolute addresses need the
   // site's public address, and a page without a picture of its own shows the home page's first.
   const share: ShareSite = {

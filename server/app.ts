@@ -54,6 +54,10 @@ export interface Site {
 export async function startSite(): Promise<Site> {
   const config = getConfig();
   const services = await createServices(config);
+  await services.start().catch(async (error: unknown) => {
+    await services.close();
+    throw error;
+  });
   const handler = express();
   handler.disable("x-powered-by");
   handler.set("trust proxy", config.trustProxy);
@@ -65,7 +69,7 @@ export async function startSite(): Promise<Site> {
     : () => import("virtual:react-router/server-build");
   const loadContext = async (req: express.Request, res: express.Response) => ({
     nonce: String(res.locals.cspNonce ?? ""),
-    ...(await servicesFor(services, req)),
+    ...(await servicesFor(await services.forRequest(), req)),
     clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
     noteRefusal: (reason: string) => void (res.locals.refused = reason),
   });

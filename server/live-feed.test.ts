@@ -351,7 +351,7 @@ describe.each(engines)("the live feed on %s", (engine: Engine) => {
 
     // The subscriber that kept reading has every change; merged, they are the true counts.
     await until(() => reading.messages().length === sales + 1);
-    const truth = await availabilityByEvent(database.db, now);
+    const truth = await availabilityByEvent(database, now);
     let picture: Record<string, Availability> = {};
     for (const message of reading.messages()) {
       if (message.type === "availability") picture = message.events;

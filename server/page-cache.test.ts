@@ -8,7 +8,7 @@ import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContentStore } from "~/features/content/store.server";
 import { availabilityByEvent, nextTimedChange } from "~/features/events/events.server";
-import { startBooking } from "~/features/booking/booking.server";
+import { startBooking } from "~/features/booking/checkout.server";
 import { openDatabase, type DatabaseHandle } from "~/infra/db/database.server";
 import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
@@ -117,7 +117,7 @@ async function startProcess(
     process.renders++;
     const url = new URL(request.url);
     const content = await store.published();
-    const counts = (await availabilityByEvent(database.db, clock.now()))[eventId]!;
+    const counts = (await availabilityByEvent(database, clock.now()))[eventId]!;
     mark.kind = url.pathname === "/about" ? "content" : "live";
     const body =
       `<!DOCTYPE html><html><head><script>document.documentElement.classList.add("js")</script></head><body>` +

@@ -6,8 +6,8 @@ import type { SiteContent } from "~/features/content/content.server";
 import { ContentStore } from "~/features/content/store.server";
 import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { runBookingRefunds } from "~/features/booking/cancellation.server";
-import type { RefundDeps } from "~/features/booking/refunds.server";
-import { EarlyRefusals, settleExpiredHolds } from "~/features/booking/booking.server";
+import { EarlyRefusals } from "~/features/booking/checkout.server";
+import { settleExpiredHolds } from "~/features/booking/settlement.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
@@ -22,13 +22,15 @@ import { MailSeal } from "~/infra/email/sealed-words.server";
 import { BackgroundJob } from "~/infra/jobs/background-job.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
-import { charityOf, type Payment, type PaymentDeps, type PaymentProvider } from "~/infra/payments/provider.server";
+import { charityOf, type Charity, type PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { systemClock, type Clock } from "~/lib/clock";
-import { paymentFailed, paymentWebhook, settlePayment } from "./payments";
 
-/** Everything a request needs from the running site, handed to loaders and actions as context. */
-export interface Services {
+/**
+ * The running site's parts, built once (createServices): the database, the clock, the providers,
+ * the outbox, the content, the limits and the background work.
+ */
+export interface SiteServices {
   config: Config;
   db: Database;
   /** Hears what any process sharing the database announces (pg_notify), as the live feed and the page cache do. */
@@ -54,21 +56,13 @@ export interface Services {
   outbox: OutboxWorker;
   /** Queues the charity office's e-mails (each arrival, or a daily summary) by the Settings page. */
   office: BackgroundJob;
-  /** What bookings and donations need: database, provider, and the charity's details for receipts. */
-  paymentDeps(): Promise<PaymentDeps>;
   /**
    * Refunds waiting for the provider (bookings and donations) and cancelled events' bookings, worked
    * through in the background; `kick()` after a cancellation.
    */
   refunds: BackgroundJob;
-  /** What refunding needs: paymentDeps, and the outbox to send the buyer's e-mail at once. */
-  refundDeps(): Promise<RefundDeps>;
-  /** Settles the booking or donation a succeeded payment paid for (server/payments.ts). */
-  settlePayment(paymentId: string, known?: Payment): Promise<unknown>;
-  /** A card was declined: gives back the booking's seats once the provider confirms nothing was taken (server/payments.ts). */
-  paymentFailed(paymentId: string): Promise<unknown>;
-  /** POST /api/payments/webhook. */
-  paymentWebhook(request: Request): Promise<Response>;
+  /** Holds whose time is over while their payment may be on its way: settled, or freed when unpaid (decision 030). */
+  expiredHolds: BackgroundJob;
   /**
    * SESSION_SECRET, or the secret the site made and keeps in its database: signs known-device
    * cookies (decision 025).
@@ -82,15 +76,41 @@ export interface Services {
     /** Payment starts (bookings and donations), per address's keyed hash (decision 026). */
     paymentStarts: RateLimiter;
   };
+  /** What a request gets: these services, with the charity's details as published now. */
+  forRequest(): Promise<Services>;
+  /**
+   * Starts the work the site does by itself: the outbox's deliveries, the refunds, the expired
+   * holds' sweep and the office's e-mails. Resolves once the office's first run is over.
+   */
+  start(): Promise<void>;
   /** Ends long-lived connections (the live feed) so the HTTP server can finish. */
   drain(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, clock: Clock = systemClock): Promise<Services> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+/**
+ * What a request gets, `context.services`, and the one thing routes hand to a feature: each feature
+ * function names, as its first parameter's type, the part of it that it uses
+ * (docs/project-structure.md, "Reaching a feature").
+ */
+export interface Services extends SiteServices {
+  /** The charity's details that receipts and letters carry, from the `site` content as the request began. */
+  charity: Charity;
+}
+
+/**
+ * Builds the site's parts on its database (opened from the configuration, or `database` when one is
+ * given already open) and starts serving its content; `start()` sets the background work going.
+ */
+export async function createServices(
+  config: Config,
+  clock: Clock = systemClock,
+  database?: DatabaseHandle,
+): Promise<SiteServices> {
+  database ??= await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const { db } = database;
   try {
-    await ensureFirstStaffUser(database.db, config.firstStaff, clock.now());
+    await ensureFirstStaffUser(db, config.firstStaff, clock.now());
     const pictures = new PictureLibrary(path.join(config.contentDir, "images"));
     // Before anything that reads the content: a name with neither a stored version nor a valid file
     // stops the start-up, naming the file and the field.
@@ -102,59 +122,49 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     });
     await contentStore.start();
     const currentContent = () => contentStore.published();
-    const sessionSecret = config.sessionSecret ?? (await storedSecret(database.db, "session", clock.now()));
-    if (config.sampleEvents) await seedSampleEvents(database.db, clock.now(), bookingTotalPence);
+    const charityNow = async () => charityOf((await currentContent()).site, config.publicUrl);
+    const sessionSecret = config.sessionSecret ?? (await storedSecret(db, "session", clock.now()));
+    if (config.sampleEvents) await seedSampleEvents(db, clock.now(), bookingTotalPence);
     const availability = new AvailabilityFeed(database, clock);
     await availability.start();
-    const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(database.db, clock);
+    const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(db, clock);
     // Every e-mail's Reply-To is the charity's address, as the `site` content has it when it is sent.
     const sender = { from: config.mailFrom, replyTo: async () => (await currentContent()).site.email };
     const mailer = config.smtpUrl
       ? smtpMailer(config.smtpUrl, sender)
       : folderMailer(path.join(config.dataDir, "outbox"), sender);
-    const outbox = new OutboxWorker(database.db, mailer, clock, { seal: new MailSeal(sessionSecret) });
-    if (!config.databaseUrl) await outbox.resumeAlone();
-    outbox.start();
-    async function paymentDeps(): Promise<PaymentDeps> {
-      const { site } = await currentContent();
-      return { db: database.db, payments, clock, charity: charityOf(site, config.publicUrl) };
-    }
-    async function refundDeps(): Promise<RefundDeps> {
-      return { ...(await paymentDeps()), deliver: (kind, about) => outbox.deliver(kind, about) };
-    }
-    // Next to the outbox, started now: refunds a stop left pending (sent again with the same
-    // idempotency key) and cancelled events' bookings carry on after a restart.
+    const outbox = new OutboxWorker(db, mailer, clock, { seal: new MailSeal(sessionSecret) });
+    /** What the background work hands the features: as a request's services do. */
+    const jobDeps = async () => ({ db, payments, clock, outbox, charity: await charityNow() });
+    // Refunds a stop left pending (sent again with the same idempotency key) and cancelled events'
+    // bookings carry on after a restart.
     const refunds = new BackgroundJob(
       "Refunds",
       async (shouldStop) => {
-        const deps = await refundDeps();
+        const deps = await jobDeps();
         await runBookingRefunds(deps, { pauseMs: config.refundPauseMs, shouldStop });
-        await finishPendingDonationRefunds({ ...deps, outbox });
+        await finishPendingDonationRefunds(deps);
       },
       30_000,
     );
-    void refunds.start();
-    // Holds whose time is over while their payment may be on its way: settled, or freed when unpaid (decision 030).
     const expiredHolds = new BackgroundJob(
       "The expired holds' sweep",
       async (shouldStop) => {
-        await settleExpiredHolds(await paymentDeps(), shouldStop);
+        await settleExpiredHolds(await jobDeps(), shouldStop);
       },
       5_000,
     );
-    void expiredHolds.start();
     const office = new BackgroundJob(
       "The office e-mails' sweep",
       async () => {
-        const queued = await sweepOfficeMail(database.db, { now: clock.now(), charity: (await paymentDeps()).charity });
+        const queued = await sweepOfficeMail(db, { now: clock.now(), charity: await charityNow() });
         if (queued > 0) void outbox.deliverDue();
       },
       5_000,
     );
-    await office.start();
-    return {
+    const services: SiteServices = {
       config,
-      db: database.db,
+      db,
       listen: (channel, onNotify) => database.listen(channel, onNotify),
       clock,
       pictures,
@@ -165,17 +175,21 @@ export async function createServices(config: Config, clock: Clock = systemClock)
       payments,
       outbox,
       office,
-      paymentDeps,
       refunds,
-      refundDeps,
-      settlePayment: async (paymentId, known) => settlePayment(await paymentDeps(), paymentId, known),
-      paymentFailed: async (paymentId) => paymentFailed(await paymentDeps(), paymentId),
-      paymentWebhook: async (request) => paymentWebhook(await paymentDeps(), request),
+      expiredHolds,
       sessionSecret,
       limits: {
-        volunteerSignUps: new RateLimiter(database.db, { name: "volunteer-sign-ups", limit: 5, windowMs: 15 * 60_000 }),
-        staffSignIns: staffSignInLimits(database.db),
-        paymentStarts: new RateLimiter(database.db, { name: "payment-starts", ...paymentStartsPerAddress }),
+        volunteerSignUps: new RateLimiter(db, { name: "volunteer-sign-ups", limit: 5, windowMs: 15 * 60_000 }),
+        staffSignIns: staffSignInLimits(db),
+        paymentStarts: new RateLimiter(db, { name: "payment-starts", ...paymentStartsPerAddress }),
+      },
+      forRequest: async () => ({ ...services, charity: await charityNow() }),
+      async start() {
+        if (!config.databaseUrl) await outbox.resumeAlone();
+        outbox.start();
+        void refunds.start();
+        void expiredHolds.start();
+        await office.start();
       },
       drain: () => availability.close(),
       async close() {
@@ -187,6 +201,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
         await database.close();
       },
     };
+    return services;
   } catch (error) {
     await database.close();
     throw error;

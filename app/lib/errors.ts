@@ -16,6 +16,8 @@ export type ErrorCode =
   | "too-many-requests"
   /** Payments are spiking: a start needs a solved proof-of-work challenge (GET /api/challenge). */
   | "challenge-required"
+  /** A card the provider refused (the offline test provider's card form). */
+  | "card-declined"
   | "unexpected"
   | "provider-unavailable";
 

@@ -18,7 +18,7 @@ export const loader = pageWork("The staff home page", async ({ request, context 
   const { db, clock } = context.services;
   const now = clock.now();
   const today = londonDay(now);
-  const [events, seats] = await Promise.all([listEvents(db), seatsByEvent(db, now)]);
+  const [events, seats] = await Promise.all([listEvents(context.services), seatsByEvent(db, now)]);
   const upcoming = events
     .filter((event) => londonDay(event.eventDate) >= today)
     .sort((a, b) => a.eventDate.localeCompare(b.eventDate))

@@ -12,7 +12,7 @@ export const loader = pageWork("The find a booking page", async ({ request, cont
   await requireStaffPage(context.services, request);
   const typed = (new URL(request.url).searchParams.get("ref") ?? "").slice(0, 200);
   if (!typed.trim()) return { typed, search: null };
-  const search = await findBooking(context.services.db, typed);
+  const search = await findBooking(context.services, typed);
   if (search.outcome === "found") throw redirect(`/admin/bookings/${search.bookingRef}`);
   return { typed, search };
 });

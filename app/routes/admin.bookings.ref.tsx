@@ -16,7 +16,7 @@ import { formatPounds } from "~/lib/money";
 // buyer, send its receipt again.
 export const loader = pageWork("A booking's page", async ({ request, context, params }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const booking = await staffBooking(context.services.db, params.bookingRef);
+  const booking = await staffBooking(context.services, params.bookingRef);
   if (!booking) throw new AppError("not-found", "There is no such booking.");
   // The refund form's one-time token: it becomes the refund's key, so the form sent twice refunds once.
   return { booking, refundKey: crypto.randomUUID() };
@@ -26,7 +26,7 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
   const staff = await requireStaffPage(context.services, request);
   return answerForm(request, {
     refund: async (form) => {
-      const { refund, created } = await refundBooking(await context.services.refundDeps(), staff, params.bookingRef, {
+      const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {
         quantity: formText(form, "quantity"),
         reason: formText(form, "reason"),
         key: formText(form, "key"),
@@ -41,7 +41,7 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
     },
     correct: async (form) => {
       await correctBuyer(
-        context.services.db,
+        context.services,
         staff,
         params.bookingRef,
         { name: formText(form, "name"), email: formText(form, "email") },
@@ -50,7 +50,7 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
       return { message: "The buyer's details are saved." };
     },
     resend: async () => {
-      const { resendId, email } = await resendReceipt(await context.services.paymentDeps(), staff, params.bookingRef);
+      const { resendId, email } = await resendReceipt(context.services, staff, params.bookingRef);
       const sent = await context.services.outbox.deliver("receipt-sent-again", resendId);
       return {
         message:

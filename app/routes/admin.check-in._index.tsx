@@ -12,11 +12,11 @@ const recentDays = 30;
 // /admin/check-in: pick the event at the door, today's first, then those to come, then the last month's.
 export const loader = pageWork("The check-in page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const { db, clock } = context.services;
+  const { clock } = context.services;
   const now = clock.now();
   const today = londonDay(now);
   const since = londonDay(new Date(now.getTime() - recentDays * 86_400_000));
-  const events = (await listEvents(db))
+  const events = (await listEvents(context.services))
     .filter((event) => event.ticketCostPence !== null)
     .map((event) => ({
       id: event.id,

@@ -13,7 +13,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // once: the receipt's QR code leads here through /admin/check-in/ticket/:bookingRef.
 export const loader = pageWork("The door page", async ({ request, context, params }: Route.LoaderArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const list = await doorList(context.services.db, params.id, context.services.clock.now());
+  const list = await doorList(context.services, params.id, context.services.clock.now());
   if (!list) throw new AppError("not-found", "There is no such event.");
   return { list, staffEmail: staff.email, lookUp: new URL(request.url).searchParams.get("ref") ?? undefined };
 });

@@ -12,7 +12,7 @@ export const loader = pageWork(
   "Opening a booking at the door",
   async ({ request, context, params }: Route.LoaderArgs) => {
     await requireStaffPage(context.services, request);
-    const eventId = await eventOfBooking(context.services.db, params.bookingRef);
+    const eventId = await eventOfBooking(context.services, params.bookingRef);
     if (!eventId) throw new AppError("not-found", "No ticket has this booking reference.");
     return redirect(`/admin/check-in/${eventId}?ref=${encodeURIComponent(params.bookingRef)}`);
   },

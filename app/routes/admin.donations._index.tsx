@@ -16,7 +16,7 @@ export const loader = pageWork("The donations page", async ({ request, context }
   await requireStaffPage(context.services, request);
   const search = new URL(request.url).searchParams;
   const { filters, errors, values } = readDonationFilters(search);
-  const page = await donationsPage(context.services.db, filters, requestedPage(search.get("page")));
+  const page = await donationsPage(context.services, filters, requestedPage(search.get("page")));
   return { ...page, errors, values };
 });
 

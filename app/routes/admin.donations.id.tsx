@@ -19,7 +19,7 @@ import { formatPounds } from "~/lib/money";
 // (exactly once, by the one-time key the loader hands out) and Cancel declaration.
 export const loader = pageWork("A donation's page", async ({ request, context, params }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const detail = await donationDetail(context.services.db, params.donationId);
+  const detail = await donationDetail(context.services, params.donationId);
   if (!detail) throw new AppError("not-found", "There is no such donation.");
   // A new key each time the page is shown: one refund per form, however often it is sent.
   return { ...detail, refundKey: crypto.randomUUID() };
@@ -30,7 +30,7 @@ export const action = pageWork("Changing a donation", async ({ request, context,
   const services = context.services;
   return answerForm(request, {
     refund: async (form) => {
-      const result = await refundDonation({ ...(await services.paymentDeps()), outbox: services.outbox }, staff, {
+      const result = await refundDonation({ ...(services), outbox: services.outbox }, staff, {
         donationId: params.donationId,
         key: formText(form, "key", 100),
         reason: form.get("reason"),
@@ -43,7 +43,7 @@ export const action = pageWork("Changing a donation", async ({ request, context,
       };
     },
     "cancel-declaration": async () => {
-      const cancelled = await cancelDeclaration(services.db, staff, params.donationId, services.clock.now());
+      const cancelled = await cancelDeclaration(services, staff, params.donationId, services.clock.now());
       return {
         message: cancelled
           ? "The declaration is cancelled: later donations are not claimed under it."

@@ -8,7 +8,7 @@ import { pageWork } from "~/infra/http/page.server";
 // e-mail's content can never act on the staff area.
 export const loader = pageWork("An e-mail's html", async ({ request, params, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const email = await emailPreview(context.services.db, params.emailId);
+  const email = await emailPreview(context.services, params.emailId);
   return new Response(email.html || "<p>This e-mail has no html version.</p>", {
     headers: {
       "Content-Type": "text/html; charset=utf-8",

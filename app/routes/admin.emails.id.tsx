@@ -11,7 +11,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // html opens as a sandboxed document of its own (admin.emails.id.html.ts).
 export const loader = pageWork("An e-mail's preview", async ({ request, params, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  return { email: await emailPreview(context.services.db, params.emailId) };
+  return { email: await emailPreview(context.services, params.emailId) };
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("E-mail preview");

@@ -22,7 +22,7 @@ export const loader = pageWork("The e-mails page", async ({ request, context }: 
   const status = search.get("status");
   return {
     status: isEmailStatus(status) ? status : "",
-    emails: await emailsPage(context.services.db, {
+    emails: await emailsPage(context.services, {
       page: requestedPage(search.get("page")),
       status: isEmailStatus(status) ? status : undefined,
     }),
@@ -34,13 +34,7 @@ export const action = pageWork("Retrying an e-mail", async ({ request, context }
   const staff = await requireStaffPage(services, request);
   return answerForm(request, {
     retry: async (form) => {
-      const result = await retryEmail(
-        services.db,
-        services.outbox,
-        staff,
-        formText(form, "id", 100),
-        services.clock.now(),
-      );
+      const result = await retryEmail(services, staff, formText(form, "id", 100), services.clock.now());
       if (!result.sent) {
         throw new AppError(
           "provider-unavailable",

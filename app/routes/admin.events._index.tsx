@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin.events._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { useQuery } from "~/components/ui/use-query";
-import { salesByEvent } from "~/features/booking/booking.server";
+import { salesByEvent } from "~/features/booking/staff-bookings.server";
 import { EventSeatsTable, seatFigures, type EventSeatsRow } from "~/features/events/components/event-seats-table";
 import { useLiveRevalidation } from "~/features/events/components/use-live-revalidation";
 import { listEvents } from "~/features/events/events.server";
@@ -22,7 +22,11 @@ export const loader = pageWork("The staff events page", async ({ request, contex
   await requireStaffPage(context.services, request);
   const { db, clock } = context.services;
   const now = clock.now();
-  const [events, seats, sales] = await Promise.all([listEvents(db), seatsByEvent(db, now), salesByEvent(db)]);
+  const [events, seats, sales] = await Promise.all([
+    listEvents(context.services),
+    seatsByEvent(db, now),
+    salesByEvent(context.services),
+  ]);
   const rows = events.map((event) => ({
     ...seatFigures(event, seats[event.id]),
     checkedIn: sales[event.id]?.checkedIn ?? 0,

@@ -14,10 +14,9 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // phone is to hand. The print stylesheet leaves only the list.
 export const loader = pageWork("The door list", async ({ request, context, params }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const { db } = context.services;
-  const event = await findEvent(db, params.id);
+  const event = await findEvent(context.services, params.id);
   if (!event) throw new AppError("not-found", "There is no such event.");
-  const tickets = (await allTickets(db, event.id, "name")).filter((t) => !t.refunded);
+  const tickets = (await allTickets(context.services, event.id, "name")).filter((t) => !t.refunded);
   return { event: { id: event.id, name: event.name, eventDate: event.eventDate }, tickets };
 });
 

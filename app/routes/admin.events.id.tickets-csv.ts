@@ -13,9 +13,9 @@ export const loader = pageWork(
   async ({ request, context, params }: Route.LoaderArgs) => {
     const staff = await requireStaffPage(context.services, request);
     const { db, clock } = context.services;
-    const event = await findEvent(db, params.id);
+    const event = await findEvent(context.services, params.id);
     if (!event) throw new Response("There is no such event.", { status: 404 });
-    const tickets = await allTickets(db, event.id, "sold");
+    const tickets = await allTickets(context.services, event.id, "sold");
     await recordAudit(db, {
       staff,
       action: "tickets.exported",

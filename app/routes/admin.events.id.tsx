@@ -9,13 +9,12 @@ import { ticketsPage } from "~/features/booking/tickets.server";
 import { EventForm } from "~/features/events/components/event-form";
 import { eventFormFromPost, eventFormValues } from "~/features/events/event-form";
 import { eventFormRefused, saveEventForm, type EventPageValues } from "~/features/events/event-form.server";
-import { createEvent, findEvent } from "~/features/events/events.server";
+import { addEvent, findEvent } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
-import { announceChange } from "~/infra/live/changes.server";
 import { AppError } from "~/lib/errors";
 import { isHttpsUrl } from "~/lib/links";
 import { requestedPage } from "~/lib/pagination";
@@ -30,7 +29,7 @@ const savedMessages = {
 // /admin/events/:id: change an event (the staff API's schema and rules), or Duplicate it.
 export const loader = pageWork("The edit event page", async ({ request, context, params }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const event = await findEvent(context.services.db, params.id);
+  const event = await findEvent(context.services, params.id);
   if (!event) throw new AppError("not-found", "There is no such event.");
   const query = new URL(request.url).searchParams;
   const saved = query.get("saved");
@@ -42,14 +41,13 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     now: context.services.clock.now().toISOString(),
     saved: saved && saved in savedMessages ? savedMessages[saved as keyof typeof savedMessages] : null,
     search,
-    tickets: await ticketsPage(context.services.db, event.id, { search, page: requestedPage(query.get("page")) }),
-    cancellation: await cancellationProgress(context.services.db, event.id),
+    tickets: await ticketsPage(context.services, event.id, { search, page: requestedPage(query.get("page")) }),
+    cancellation: await cancellationProgress(context.services, event.id),
   };
 });
 
 export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const { db, clock, pictures } = context.services;
   const handlers: Record<"save" | "cancel" | "duplicate", FormHandler<EventPageValues>> = {
     save: async (form) => {
       const result = await saveEventForm(form, { id: params.id }, context.services, staff);
@@ -63,7 +61,7 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       return redirect(`/admin/events/${params.id}?saved=cancelled`);
     },
     duplicate: async () => {
-      const original = await findEvent(db, params.id);
+      const original = await findEvent(context.services, params.id);
       if (!original) throw new AppError("not-found", "There is no such event.");
       const copy = newEventSchema.parse({
         name: `Copy of ${original.name}`.slice(0, 120),
@@ -80,11 +78,7 @@ export const action = pageWork("Changing an event", async ({ request, context, p
         testimonial: original.testimonial,
         galleryImages: original.galleryImages,
       });
-      const created = await db.transaction(async (tx) => {
-        const event = await createEvent(tx, copy, clock.now(), pictures, { staff, duplicateOf: original.id });
-        await announceChange(tx, "events");
-        return event;
-      });
+      const created = await addEvent(context.services, copy, { staff, duplicateOf: original.id });
       return redirect(`/admin/events/${created.id}?saved=duplicated`);
     },
   };

@@ -25,13 +25,13 @@ import { requestedPage, slicePage } from "~/lib/pagination";
 // and past claims. The CSV and the claim carry the very donations this page listed.
 export const loader = pageWork("The Gift Aid page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const { db, clock } = context.services;
-  const ready = await donationsReadyToClaim(db);
+  const { clock } = context.services;
+  const ready = await donationsReadyToClaim(context.services);
   return {
     ready: slicePage(ready, requestedPage(new URL(request.url).searchParams.get("page"))),
     readyIds: ready.map((row) => row.donationId),
     summary: claimSummary(ready),
-    past: await pastClaims(db),
+    past: await pastClaims(context.services),
     today: londonDay(clock.now()),
   };
 });
@@ -41,7 +41,7 @@ export const action = pageWork("Marking a Gift Aid claim", async ({ request, con
   return answerForm(request, {
     "mark-claimed": async (form) => {
       const { claimId, summary } = await markClaimed(
-        context.services.db,
+        context.services,
         staff,
         { claimedOn: formText(form, "claimedOn", 100), donationIds: form.getAll("donationId").map(String) },
         context.services.clock.now(),

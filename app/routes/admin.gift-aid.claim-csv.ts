@@ -13,11 +13,11 @@ import { londonDay } from "~/lib/london-time";
 // (their ids come with the form), those still ready to claim; the download is in the audit log.
 export const action = pageWork("Downloading a Gift Aid claim", async ({ request, context }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request);
-  const { db, clock } = context.services;
+  const { clock } = context.services;
   const now = clock.now();
   const form = await readFormBody(request, bodyLimits.staff);
-  const rows = await readyDonationsAmong(db, form.getAll("donationId").map(String));
-  await recordClaimExport(db, staff, { subject: "gift-aid-claim:ready", count: rows.length }, now);
+  const rows = await readyDonationsAmong(context.services, form.getAll("donationId").map(String));
+  await recordClaimExport(context.services, staff, { subject: "gift-aid-claim:ready", count: rows.length }, now);
   return csvDownload(
     toCsv(
       [...claimScheduleHeadings],

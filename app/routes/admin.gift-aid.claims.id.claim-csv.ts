@@ -11,11 +11,11 @@ export const loader = pageWork(
   "Downloading a past Gift Aid claim",
   async ({ request, context, params }: Route.LoaderArgs) => {
     const staff = await requireStaffPage(context.services, request);
-    const { db, clock } = context.services;
-    const found = await claimWithDonations(db, params.claimId);
+    const { clock } = context.services;
+    const found = await claimWithDonations(context.services, params.claimId);
     if (!found) throw new AppError("not-found", "There is no such claim.");
     await recordClaimExport(
-      db,
+      context.services,
       staff,
       { subject: `gift-aid-claim:${found.claim.id}`, count: found.donations.length },
       clock.now(),

@@ -14,7 +14,7 @@ import { formatPounds } from "~/lib/money";
 // again; any refunded since is flagged, since HMRC must be told.
 export const loader = pageWork("A Gift Aid claim's page", async ({ request, context, params }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const found = await claimWithDonations(context.services.db, params.claimId);
+  const found = await claimWithDonations(context.services, params.claimId);
   if (!found) throw new AppError("not-found", "There is no such claim.");
   return found;
 });

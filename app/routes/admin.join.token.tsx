@@ -14,7 +14,7 @@ import { pageWork } from "~/infra/http/page.server";
 // point): the invited address chooses a password, the account is made, and they land on /admin
 // signed in. A link that does not work (unknown, used, expired) says so and changes nothing.
 export const loader = pageWork("The staff invitation page", async ({ params, context }: Route.LoaderArgs) => {
-  const invitation = await openInvitation(context.services.db, params.token, context.services.clock.now());
+  const invitation = await openInvitation(context.services, params.token, context.services.clock.now());
   if (!invitation) return data({ gone: true as const, email: "" }, { status: 410 });
   return { gone: false as const, email: invitation.email };
 });
@@ -24,7 +24,7 @@ export const action = pageWork("Joining the staff", async ({ request, params, co
   const now = services.clock.now();
   return answerForm(request, async (form) => {
     const user = await acceptInvitation(
-      services.db,
+      services,
       params.token,
       { newPassword: formText(form, "newPassword", 300), repeatPassword: formText(form, "repeatPassword", 300) },
       now,

@@ -11,10 +11,10 @@ export const loader = pageWork("Downloading a person's data", async ({ request, 
   const staff = await requireStaffPage(context.services, request);
   const lookup = validatePersonLookup({ email: new URL(request.url).searchParams.get("email") ?? "" });
   if (!lookup.ok) throw new Response(personMessages.email, { status: 400 });
-  const { db, clock } = context.services;
+  const { clock } = context.services;
   const now = clock.now();
   const { site } = await context.services.content();
-  const exported = await exportPersonData(db, staff, lookup.data.email, now, site.charityName);
+  const exported = await exportPersonData(context.services, staff, lookup.data.email, now, site.charityName);
   return new Response(`${JSON.stringify(exported, null, 2)}\n`, {
     headers: {
       "Content-Type": "application/json; charset=utf-8",

@@ -26,7 +26,7 @@ export const loader = pageWork("A person's data", async ({ request, context }: R
   if (typed === null) return { typed: "", error: undefined, found: undefined };
   const lookup = validatePersonLookup({ email: typed });
   if (!lookup.ok) return { typed, error: personMessages.email, found: undefined };
-  const held = await findPersonData(context.services.db, lookup.data.email);
+  const held = await findPersonData(context.services, lookup.data.email);
   const page = <T,>(rows: T[], param: string) => slicePage(rows, requestedPage(search.get(param)));
   const found: PersonDataPages & { counts: string; anything: boolean } = {
     emailAddress: held.emailAddress,
@@ -50,7 +50,7 @@ export const action = pageWork("Erasing a person's data", async ({ request, cont
       const lookup = validatePersonLookup({ email: formText(form, "email", 1000) });
       if (!lookup.ok) throw new AppError("invalid", personMessages.email);
       const { email } = lookup.data;
-      const counts = await erasePersonData(context.services.db, staff, email, context.services.clock.now());
+      const counts = await erasePersonData(context.services, staff, email, context.services.clock.now());
       if (!counts) throw new AppError("not-found", `Nothing is held for ${email.toLowerCase()}.`);
       return { message: `Their data is erased: ${erasureSummary(counts)}` };
     },

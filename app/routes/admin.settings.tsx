@@ -19,11 +19,10 @@ import { pageWork } from "~/infra/http/page.server";
 // section is its own form, saved on its own.
 export const loader = pageWork("The settings page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const { db } = context.services;
   const [settings, donate, limits, { site }] = await Promise.all([
-    officeSettings(db, context.services.clock.now()),
-    donateButtonSettings(db),
-    holdLimits(db),
+    officeSettings(context.services, context.services.clock.now()),
+    donateButtonSettings(context.services),
+    holdLimits(context.services),
     context.services.content(),
   ]);
   return {
@@ -45,18 +44,18 @@ export const action = pageWork("Saving the settings", async ({ request, context 
     office: async (form) => {
       const { site } = await services.content();
       const input = { address: formText(form, "address", 300), mode: formText(form, "mode", 100) };
-      await saveOfficeSettings(services.db, staff, input, { now, charityEmail: site.email });
+      await saveOfficeSettings(services, staff, input, { now, charityEmail: site.email });
       void services.office.kick();
       return { message: "The settings are saved." };
     },
     donate: async (form) => {
       const input = { externalUrl: formText(form, "externalUrl", externalDonationPageMaxLength + 100) };
-      await saveDonateButton(services.db, staff, input, { now });
+      await saveDonateButton(services, staff, input, { now });
       return { message: "The Donate button is saved." };
     },
     holds: async (form) => {
       const input = { perEmail: formText(form, "perEmail", 20), perAddress: formText(form, "perAddress", 20) };
-      await saveHoldLimits(services.db, staff, input, { now });
+      await saveHoldLimits(services, staff, input, { now });
       return { message: "The seat limits are saved." };
     },
   } satisfies Record<Section, FormHandler>);

@@ -28,7 +28,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // Change your password, Sign out of every device.
 export const loader = pageWork("The staff page", async ({ request, context }: Route.LoaderArgs) => {
   const me = await requireStaffPage(context.services, request);
-  return { me, ...(await staffList(context.services.db, context.services.clock.now())) };
+  return { me, ...(await staffList(context.services, context.services.clock.now())) };
 });
 
 type Intent = "invite" | "cancel-invitation" | "remove" | "change-password" | "sign-out-everywhere";
@@ -41,17 +41,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
     redirect("/admin/sign-in", { headers: { "Set-Cookie": clearedSessionCookie(secureCookies(services.config)) } });
   return answerForm(request, {
     invite: async (form) => {
-      const { site } = await services.content();
-      const invited = await inviteStaff(
-        services.db,
-        staff,
-        { email: formText(form, "email", 300) },
-        {
-          now,
-          charity: { name: site.charityName, website: services.config.publicUrl.replace(/\/$/, "") },
-          seal: (words) => services.outbox.seal(words),
-        },
-      );
+      const invited = await inviteStaff(services, staff, { email: formText(form, "email", 300) }, now);
       const sent = await services.outbox.deliver("staff-invitation", invited.id);
       const replaced = invited.replaced ? " The earlier link no longer works." : "";
       return {
@@ -62,20 +52,20 @@ export const action = pageWork("Changing the staff", async ({ request, context }
       };
     },
     "cancel-invitation": async (form) => {
-      if (!(await cancelInvitation(services.db, staff, formText(form, "id", 300), now))) {
+      if (!(await cancelInvitation(services, staff, formText(form, "id", 300), now))) {
         throw new AppError("not-found", "That invitation was already used or cancelled.");
       }
       return { message: "The invitation is cancelled; its link no longer works." };
     },
     remove: async (form) => {
-      const { removed, self } = await removeStaff(services.db, staff, formText(form, "id", 300), now);
+      const { removed, self } = await removeStaff(services, staff, formText(form, "id", 300), now);
       if (self) return signedOut();
       if (!removed) throw new AppError("not-found", "That member of staff was already removed.");
       return { message: "The member of staff is removed, and signed out everywhere." };
     },
     "change-password": async (form) => {
       await changePassword(
-        services.db,
+        services,
         staff,
         {
           currentPassword: formText(form, "currentPassword", 300),
@@ -87,7 +77,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
       return { message: "Your password is changed. You are still signed in here; every other device is signed out." };
     },
     "sign-out-everywhere": async () => {
-      await signOutEverywhere(services.db, staff, now);
+      await signOutEverywhere(services, staff, now);
       return signedOut();
     },
   } satisfies Record<Intent, FormHandler>);

@@ -11,7 +11,7 @@ export const loader = pageWork("Downloading the volunteers", async ({ request, c
   const staff = await requireStaffPage(context.services, request);
   const { db, clock } = context.services;
   const now = clock.now();
-  const volunteers = await listVolunteers(db);
+  const volunteers = await listVolunteers(context.services);
   await recordAudit(db, {
     staff,
     action: "volunteers.exported",

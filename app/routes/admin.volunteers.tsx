@@ -16,7 +16,7 @@ import { requestedPage } from "~/lib/pagination";
 export const loader = pageWork("The volunteers page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
-  return { volunteers: await volunteersPage(context.services.db, page) };
+  return { volunteers: await volunteersPage(context.services, page) };
 });
 
 export const action = pageWork("Deleting a volunteer sign-up", async ({ request, context }: Route.ActionArgs) => {
@@ -24,7 +24,7 @@ export const action = pageWork("Deleting a volunteer sign-up", async ({ request,
   return answerForm(request, {
     delete: async (form) => {
       const deleted = await deleteVolunteer(
-        context.services.db,
+        context.services,
         staff,
         formText(form, "id", 100),
         context.services.clock.now(),

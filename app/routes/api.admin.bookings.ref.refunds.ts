@@ -13,7 +13,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     allowMethods(request, "POST");
     const staff = await requireStaff(context.services, request);
     const body = await readJsonBody(request);
-    const { refund, created } = await refundBooking(await context.services.refundDeps(), staff, params.bookingRef, {
+    const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {
       quantity: body.quantity,
       reason: body.reason,
       key: body.key,

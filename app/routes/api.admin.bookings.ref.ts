@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.admin.bookings.ref";
-import { bookingWithHistory } from "~/features/booking/booking.server";
+import { bookingWithHistory } from "~/features/booking/staff-bookings.server";
 import { requireStaff } from "~/features/staff/staff.server";
 import { apiRoute, noStore } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
@@ -8,7 +8,7 @@ import { AppError } from "~/lib/errors";
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading a booking", async () => {
     await requireStaff(context.services, request);
-    const booking = await bookingWithHistory(context.services.db, params.bookingRef);
+    const booking = await bookingWithHistory(context.services, params.bookingRef);
     if (!booking) throw new AppError("not-found", "There is no such booking.");
     return Response.json(booking, { headers: noStore });
   });

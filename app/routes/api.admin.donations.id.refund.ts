@@ -13,11 +13,11 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     const staff = await requireStaff(context.services, request);
     const body = await readJsonBody(request);
     const key = typeof body.key === "string" && body.key.trim() ? body.key : crypto.randomUUID();
-    const result = await refundDonation(
-      { ...(await context.services.paymentDeps()), outbox: context.services.outbox },
-      staff,
-      { donationId: params.donationId, key, reason: body.reason },
-    );
+    const result = await refundDonation(context.services, staff, {
+      donationId: params.donationId,
+      key,
+      reason: body.reason,
+    });
     const outcome =
       result.outcome === "already" ? (result.status === "succeeded" ? "refunded" : "pending") : result.outcome;
     return Response.json(

@@ -7,5 +7,5 @@ import { apiRoute, noStore } from "~/infra/http/api.server";
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing donations", async () => {
     await requireStaff(context.services, request);
-    return Response.json({ donations: await listDonations(context.services.db) }, { headers: noStore });
+    return Response.json({ donations: await listDonations(context.services) }, { headers: noStore });
   });

@@ -15,7 +15,7 @@ const noSuchEvent = () => new AppError("not-found", "There is no such event.");
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading an event's door list", async () => {
     await requireStaff(context.services, request);
-    const list = await doorList(context.services.db, params.id, context.services.clock.now());
+    const list = await doorList(context.services, params.id, context.services.clock.now());
     if (!list) throw noSuchEvent();
     return Response.json(list, { headers: noStore });
   });
@@ -24,14 +24,14 @@ export const loader = ({ request, context, params }: Route.LoaderArgs) =>
 // check-ins made on one device (perhaps queued offline); answers each with its outcome.
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Recording check-ins", async () => {
-    const { db, clock } = context.services;
+    const { clock } = context.services;
     allowMethods(request, "POST");
     const staff = await requireStaff(context.services, request);
     const parsed = checkInsSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The check-ins are not valid.", { fields: fieldErrors(parsed.error) });
     }
-    if (!(await findEvent(db, params.id))) throw noSuchEvent();
-    const results = await recordCheckIns(db, staff, params.id, parsed.data.checkIns, clock.now());
+    if (!(await findEvent(context.services, params.id))) throw noSuchEvent();
+    const results = await recordCheckIns(context.services, staff, params.id, parsed.data.checkIns, clock.now());
     return Response.json({ results }, { headers: noStore });
   });

@@ -1,6 +1,5 @@
 import type { Route } from "./+types/api.admin.events.id";
-import { announceChange } from "~/infra/live/changes.server";
-import { availabilityByEvent, findEvent, updateEvent } from "~/features/events/events.server";
+import { availabilityByEvent, changeEvent, findEvent } from "~/features/events/events.server";
 import { eventChangesSchema } from "~/features/events/schema";
 import { requireStaff } from "~/features/staff/staff.server";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
@@ -13,29 +12,24 @@ const noSuchEvent = () => new AppError("not-found", "There is no such event.");
 // GET /api/admin/events/:id: one event with its ticket counts.
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading an event", async () => {
-    const { db, clock } = context.services;
+    const { clock } = context.services;
     await requireStaff(context.services, request);
-    const event = await findEvent(db, params.id);
+    const event = await findEvent(context.services, params.id);
     if (!event) throw noSuchEvent();
-    const availability = (await availabilityByEvent(db, clock.now()))[event.id];
+    const availability = (await availabilityByEvent(context.services, clock.now()))[event.id];
     return Response.json({ ...event, availability }, { headers: noStore });
   });
 
 // PATCH /api/admin/events/:id: change any of the event's fields.
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Changing an event", async () => {
-    const { db, clock, pictures } = context.services;
     allowMethods(request, "PATCH");
     const staff = await requireStaff(context.services, request);
     const parsed = eventChangesSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The changes are not valid.", { fields: fieldErrors(parsed.error) });
     }
-    const event = await db.transaction(async (tx) => {
-      const updated = await updateEvent(tx, params.id, parsed.data, clock.now(), pictures, { staff });
-      if (updated) await announceChange(tx, "events");
-      return updated;
-    });
+    const event = await changeEvent(context.services, params.id, parsed.data, { staff });
     if (!event) throw noSuchEvent();
     return Response.json(event, { headers: noStore });
   });

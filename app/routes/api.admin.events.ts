@@ -1,6 +1,5 @@
 import type { Route } from "./+types/api.admin.events";
-import { announceChange } from "~/infra/live/changes.server";
-import { availabilityByEvent, createEvent, listEvents } from "~/features/events/events.server";
+import { addEvent, availabilityByEvent, listEvents } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { requireStaff } from "~/features/staff/staff.server";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
@@ -11,9 +10,12 @@ import { fieldErrors } from "~/lib/forms";
 // GET /api/admin/events: every event (test events too) with its ticket counts.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing events", async () => {
-    const { db, clock } = context.services;
+    const { clock } = context.services;
     await requireStaff(context.services, request);
-    const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, clock.now())]);
+    const [events, availability] = await Promise.all([
+      listEvents(context.services),
+      availabilityByEvent(context.services, clock.now()),
+    ]);
     return Response.json(
       { events: events.map((event) => ({ ...event, availability: availability[event.id] })) },
       { headers: noStore },
@@ -23,17 +25,12 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
 // POST /api/admin/events: a new event, with the specification's field names.
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Creating an event", async () => {
-    const { db, clock, pictures } = context.services;
     allowMethods(request, "POST");
     const staff = await requireStaff(context.services, request);
     const parsed = newEventSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The event is not valid.", { fields: fieldErrors(parsed.error) });
     }
-    const event = await db.transaction(async (tx) => {
-      const created = await createEvent(tx, parsed.data, clock.now(), pictures, { staff });
-      await announceChange(tx, "events");
-      return created;
-    });
+    const event = await addEvent(context.services, parsed.data, { staff });
     return Response.json(event, { status: 201, headers: { ...noStore, Location: `/api/admin/events/${event.id}` } });
   });

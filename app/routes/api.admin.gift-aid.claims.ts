@@ -15,9 +15,9 @@ import { bodyLimits } from "~/infra/http/body-limits.server";
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing Gift Aid claims", async () => {
     await requireStaff(context.services, request);
-    const ready = await donationsReadyToClaim(context.services.db);
+    const ready = await donationsReadyToClaim(context.services);
     return Response.json(
-      { ready, summary: claimSummary(ready), claims: await pastClaims(context.services.db) },
+      { ready, summary: claimSummary(ready), claims: await pastClaims(context.services) },
       { headers: noStore },
     );
   });
@@ -27,7 +27,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     allowMethods(request, "POST");
     const staff = await requireStaff(context.services, request);
     const claim = await markClaimed(
-      context.services.db,
+      context.services,
       staff,
       await readJsonBody(request, bodyLimits.staff),
       context.services.clock.now(),

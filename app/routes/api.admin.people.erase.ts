@@ -11,7 +11,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     allowMethods(request, "POST");
     const staff = await requireStaff(context.services, request);
     const email = lookupAddress((await readJsonBody(request)).email);
-    const erased = await erasePersonData(context.services.db, staff, email, context.services.clock.now());
+    const erased = await erasePersonData(context.services, staff, email, context.services.clock.now());
     if (!erased) throw new AppError("not-found", `Nothing is held for ${email}.`);
     return Response.json({ erased }, { headers: noStore });
   });

@@ -9,9 +9,9 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Exporting a person's data", async () => {
     const staff = await requireStaff(context.services, request);
     const email = lookupAddress(new URL(request.url).searchParams.get("email"));
-    const { db, clock } = context.services;
+    const { clock } = context.services;
     const { site } = await context.services.content();
-    return Response.json(await exportPersonData(db, staff, email, clock.now(), site.charityName), {
+    return Response.json(await exportPersonData(context.services, staff, email, clock.now(), site.charityName), {
       headers: noStore,
     });
   });

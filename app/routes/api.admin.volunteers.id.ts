@@ -10,7 +10,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Deleting a volunteer sign-up", async () => {
     allowMethods(request, "DELETE");
     const staff = await requireStaff(context.services, request);
-    if (!(await deleteVolunteer(context.services.db, staff, params.id, context.services.clock.now()))) {
+    if (!(await deleteVolunteer(context.services, staff, params.id, context.services.clock.now()))) {
       throw new AppError("not-found", "There is no such volunteer sign-up.");
     }
     return new Response(null, { status: 204 });

@@ -7,5 +7,5 @@ import { apiRoute, noStore } from "~/infra/http/api.server";
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing volunteers", async () => {
     await requireStaff(context.services, request);
-    return Response.json({ volunteers: await listVolunteers(context.services.db) }, { headers: noStore });
+    return Response.json({ volunteers: await listVolunteers(context.services) }, { headers: noStore });
   });

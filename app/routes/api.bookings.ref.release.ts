@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.bookings.ref.release";
-import { releaseOwnHold } from "~/features/booking/booking.server";
+import { releaseOwnHold } from "~/features/booking/checkout.server";
 import { releaseRequestSchema, type ReleasedHold } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
@@ -16,10 +16,6 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     const parsed = releaseRequestSchema.safeParse(await readJsonBody(request));
     if (!parsed.success) throw new AppError("invalid", "Send the payment's client secret.");
     const { clientSecret, reason } = parsed.data;
-    const status = await releaseOwnHold(
-      await context.services.paymentDeps(),
-      { bookingRef: params.bookingRef, clientSecret },
-      reason,
-    );
+    const status = await releaseOwnHold(context.services, { bookingRef: params.bookingRef, clientSecret }, reason);
     return Response.json({ status } satisfies ReleasedHold, { headers: noStore });
   });

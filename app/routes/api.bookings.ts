@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.bookings";
-import { checkoutRefusal, startBooking } from "~/features/booking/booking.server";
+import { startBooking } from "~/features/booking/checkout.server";
 import { ownAttemptSchema, validateTicketInformation } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
@@ -18,27 +18,25 @@ export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Starting a booking", async () => {
     allowMethods(request, "POST");
     const input = await readJsonBody(request);
-    const deps = await context.services.paymentDeps();
-    const now = deps.clock.now();
+    const { services } = context;
+    const now = services.clock.now();
     const eventId = String(input.eventId ?? "");
     const ticket = validateTicketInformation(input);
     // A visitor replacing their own attempt may need the seats it holds: counted after its release.
     if (ticket.ok && input.replaces == null) {
-      const asked = { eventId, quantity: ticket.data.quantity };
-      // Tests of the routes alone hand them no kept readings.
-      const refusal = context.services.earlyRefusals
-        ? await context.services.earlyRefusals.refusal(deps.db, asked, now)
-        : await checkoutRefusal(deps.db, asked, now);
+      const refusal = await services.earlyRefusals.refusal(
+        services.db,
+        { eventId, quantity: ticket.data.quantity },
+        now,
+      );
       if (refusal) throw refusal;
     }
     const clientKey = await guardPaymentStart(
-      { db: deps.db, limiter: context.services.limits.paymentStarts },
+      services,
       { clientAddress: context.clientAddress, challenge: input.challenge },
       now,
-      // Tests of the routes alone hand them no configuration.
-      context.services.config?.paymentChallenge,
     );
-    const started = await startBooking(deps, {
+    const started = await startBooking(services, {
       eventId,
       name: input.name,
       email: input.email,

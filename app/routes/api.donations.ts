@@ -15,16 +15,13 @@ export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Starting a donation", async () => {
     allowMethods(request, "POST");
     const input = await readJsonBody(request);
-    const deps = await context.services.paymentDeps();
-    const now = deps.clock.now();
+    const { services } = context;
     const clientKey = await guardPaymentStart(
-      { db: deps.db, limiter: context.services.limits.paymentStarts },
+      services,
       { clientAddress: context.clientAddress, challenge: input.challenge },
-      now,
-      // Tests of the routes alone hand them no configuration.
-      context.services.config?.paymentChallenge,
+      services.clock.now(),
     );
     const replaces = ownDonationAttemptSchema.safeParse(input.replaces).data;
-    const started = await startDonation(deps, input, replaces, clientKey);
+    const started = await startDonation(services, input, replaces, clientKey);
     return Response.json(started, { status: 201, headers: noStore });
   });

@@ -15,12 +15,6 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       throw new AppError("unsupported-media-type", "Send the sign-up as JSON or as a form.");
     }
     const input = json ? await readJsonBody(request) : volunteerInputFromForm(await readFormBody(request));
-    await signUpVolunteer(input, {
-      db: context.services.db,
-      limiter: context.services.limits.volunteerSignUps,
-      clientAddress: context.clientAddress,
-      now: context.services.clock.now(),
-      charity: (await context.services.paymentDeps()).charity,
-    });
+    await signUpVolunteer(context.services, input, context.clientAddress);
     return Response.json({ status: "ok" }, { status: 201 });
   });

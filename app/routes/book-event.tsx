@@ -11,11 +11,11 @@ import { availabilityReason, bookingClosedReason } from "~/features/events/statu
 import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("The booking page", async ({ context, params }: Route.LoaderArgs) => {
-  const { db, payments, clock } = context.services;
+  const { payments, clock } = context.services;
   const now = clock.now();
-  const event = await findEvent(db, params.id);
+  const event = await findEvent(context.services, params.id);
   if (!event) throw data(null, { status: 404 });
-  const availability = (await availabilityByEvent(db, now))[event.id]!;
+  const availability = (await availabilityByEvent(context.services, now))[event.id]!;
   // Closed for good (cancelled, sales over, not sold here); the seat counts are judged live, below.
   const closed = bookingClosedReason(event, undefined, now);
   // Only the publishable key reaches the browser; the secret key never leaves the server.

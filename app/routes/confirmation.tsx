@@ -27,8 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function verify(bookingRef: string | undefined, context: Route.LoaderArgs["context"], email: string) {
   if (!bookingRef) return { kind: "missing" as const, email };
   try {
-    const deps = { ...(await context.services.paymentDeps()), outbox: context.services.outbox };
-    return { ...(await bookingReturn(deps, bookingRef)), email };
+    return { ...(await bookingReturn(context.services, bookingRef)), email };
   } catch (error) {
     // The specification's alert, with a reference in place of the error's own text.
     const ref = logUnexpected(error, "Confirming a booking");

@@ -9,8 +9,8 @@ import { AppError } from "~/lib/errors";
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("An event's calendar file", async () => {
     allowMethods(request, "GET", "HEAD");
-    const { db, clock, config } = context.services;
-    const event = await findEvent(db, params.id);
+    const { clock, config } = context.services;
+    const event = await findEvent(context.services, params.id);
     const { site } = await context.services.content();
     const calendar = event
       ? eventCalendar(event, {

@@ -12,11 +12,11 @@ import { cancelledMessage, isCurrent, offersCalendar } from "~/features/events/s
 import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
-  const { db, clock } = context.services;
+  const { clock } = context.services;
   const now = clock.now();
-  const event = await findEvent(db, params.id);
+  const event = await findEvent(context.services, params.id);
   if (!event) throw data(null, { status: 404 });
-  const availability = await availabilityByEvent(db, now);
+  const availability = await availabilityByEvent(context.services, now);
   return {
     event,
     current: isCurrent(event, now),

@@ -11,10 +11,13 @@ import { AmountChooser } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
 export const loader = pageWork("The fundraising page", async ({ context }: Route.LoaderArgs) => {
-  const { db, clock } = context.services;
+  const { clock } = context.services;
   const now = clock.now();
   const { fundraising, site, payment } = await context.services.content();
-  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
+  const [events, availability] = await Promise.all([
+    listEvents(context.services),
+    availabilityByEvent(context.services, now),
+  ]);
   const { current, past } = fundraisingLists(events, now);
   return {
     fundraising,

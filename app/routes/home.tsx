@@ -14,10 +14,13 @@ import { VideoBlock } from "~/features/content/components/video-block";
 import { pageMeta } from "~/lib/page-meta";
 
 export const loader = pageWork("The home page", async ({ context }: Route.LoaderArgs) => {
-  const { db, clock } = context.services;
+  const { clock } = context.services;
   const now = clock.now();
   const { home, site } = await context.services.content();
-  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
+  const [events, availability] = await Promise.all([
+    listEvents(context.services),
+    availabilityByEvent(context.services, now),
+  ]);
   return {
     home,
     // Of the site's settings, only what this page shows (the layout has its own, app/lib/site.ts).

@@ -10,9 +10,12 @@ import { mockEventList } from "~/features/events/status";
 // The test events page, reached only from the charity number in the footer: trustees use it to
 // check real card payments end to end. Kept out of search engines and the navigation.
 export const loader = pageWork("The test events page", async ({ context }: Route.LoaderArgs) => {
-  const { db, clock } = context.services;
+  const { clock } = context.services;
   const now = clock.now();
-  const [events, availability] = await Promise.all([listEvents(db), availabilityByEvent(db, now)]);
+  const [events, availability] = await Promise.all([
+    listEvents(context.services),
+    availabilityByEvent(context.services, now),
+  ]);
   return { events: mockEventList(events, now), availability };
 });
 

@@ -31,8 +31,7 @@ export const loader = pageWork("The donation page", async ({ request, context }:
   };
   const donationId = params.get("donation");
   if (donationId) {
-    const deps = { ...(await context.services.paymentDeps()), outbox: context.services.outbox };
-    return { ...page, view: await donationReturn(deps, donationId) };
+    return { ...page, view: await donationReturn(context.services, donationId) };
   }
   const amountText = params.get("amount");
   if (amountText === null) return { ...page, view: { kind: "choose" as const } };

@@ -6,9 +6,9 @@ import { publicOrigin } from "~/infra/http/public-origin.server";
 // The public pages for search engines: content pages, projects and real events (never test events
 // or /mock-event).
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { config, db } = context.services;
+  const { config } = context.services;
   const content = await context.services.content();
-  const events = (await listEvents(db)).filter((event) => !event.isTest);
+  const events = (await listEvents(context.services)).filter((event) => !event.isTest);
   const paths = [
     "/",
     "/fundraising",

@@ -20,13 +20,7 @@ export const action = pageWork(
   "The volunteering page (sending the form)",
   async ({ request, context }: Route.ActionArgs) =>
     answerForm(request, async (form) => {
-      await signUpVolunteer(volunteerInputFromForm(form), {
-        db: context.services.db,
-        limiter: context.services.limits.volunteerSignUps,
-        clientAddress: context.clientAddress,
-        now: context.services.clock.now(),
-        charity: (await context.services.paymentDeps()).charity,
-      });
+      await signUpVolunteer(context.services, volunteerInputFromForm(form), context.clientAddress);
       return { message: volunteerReplies.thanks };
     }),
 );

@@ -21,7 +21,7 @@ async function storedVolunteers(site: RunningSite) {
   expect(await site.stop()).toBe(0);
   const database = await openDatabase({ dataDir: site.dataDir });
   try {
-    return await listVolunteers(database.db);
+    return await listVolunteers(database);
   } finally {
     await database.close();
   }

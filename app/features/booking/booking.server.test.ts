@@ -10,7 +10,8 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { AppError } from "~/lib/errors";
-import { settleBooking, settleExpiredHolds, startBooking } from "./booking.server";
+import { settleBooking, settleExpiredHolds } from "./settlement.server";
+import { startBooking } from "./checkout.server";
 import { runBookingRefunds } from "./cancellation.server";
 
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };

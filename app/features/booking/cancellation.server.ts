@@ -8,7 +8,7 @@ import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { auditLog, bookingHistory, bookings, events, refunds } from "../../../db/schema";
 import { refundForCancellation, retryPendingRefunds, type Refunder, type RefundDeps } from "./refunds.server";
-import { finishLatePaymentRefunds } from "./booking.server";
+import { finishLatePaymentRefunds } from "./settlement.server";
 import { cancelEventSchema, refundMessages } from "./schema";
 
 // Cancelling an event (docs/decisions/015-bookings-and-refunds.md): sales stop at once, and a job
@@ -88,11 +88,14 @@ export async function cancelEvent(
   for (const hold of released) {
     if (hold.providerPaymentId) await deps.payments.cancelPayment(hold.providerPaymentId).catch(() => undefined);
   }
-  return (await cancellationProgress(deps.db, eventId))!;
+  return (await cancellationProgress(deps, eventId))!;
 }
 
 /** How far an event's refunds have got; undefined when it is not cancelled. */
-export async function cancellationProgress(db: Queryable, eventId: string): Promise<CancellationProgress | undefined> {
+export async function cancellationProgress(
+  { db }: { db: Queryable },
+  eventId: string,
+): Promise<CancellationProgress | undefined> {
   if (!isUuid(eventId)) return undefined;
   const [event] = await db
     .select({ cancelledAt: events.cancelledAt, reason: events.cancelReason })

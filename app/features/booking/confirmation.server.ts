@@ -3,7 +3,7 @@ import type { OutboxWorker } from "~/infra/email/outbox.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { paymentStatusText } from "~/infra/payments/status";
 import { events } from "../../../db/schema";
-import { settleBooking } from "./booking.server";
+import { settleBooking } from "./settlement.server";
 import { bookingFeePence } from "./pricing";
 
 /** The booking as the confirmation page shows it. */

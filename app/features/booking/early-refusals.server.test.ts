@@ -7,7 +7,7 @@ import { bookings, events } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
-import { checkoutRefusal, EarlyRefusals, startBooking } from "./booking.server";
+import { checkoutRefusal, EarlyRefusals, startBooking } from "./checkout.server";
 
 const buyer = { name: "Amina Mushi", email: "amina@example.org" };
 

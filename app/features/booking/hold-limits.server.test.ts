@@ -1,30 +1,35 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import { offlineProvider } from "~/infra/payments/offline.server";
-import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { action as startBookingRoute } from "~/routes/api.bookings";
 import { auditLog, bookings, staffUsers } from "../../../db/schema";
-import { testCharity as charity } from "../../../tests/support/content";
+import type { Services } from "../../../server/services";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
 import { defaultHoldLimits, holdLimits, saveHoldLimits } from "./hold-limits.server";
-import { maxHeldMinutes, settleExpiredHolds } from "./booking.server";
+import { maxHeldMinutes } from "./checkout.server";
+import { settleExpiredHolds } from "./settlement.server";
 
 // What one visitor can hold at once (decision 026), through POST /api/bookings as a browser sends it.
 
 describe.each(engines)("limits on held seats on %s", (engine) => {
   let database: DatabaseHandle;
   let clock: TestClock;
-  let deps: PaymentDeps;
+  let site: TestServices;
+  let deps: Services;
   let eventId: string;
   let staff: { id: string; email: string };
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
     clock = testClock("2026-11-22T10:00:00Z");
-    deps = { db: database.db, payments: offlineProvider(database.db, clock), charity, clock };
+    site = await testServices(database, clock);
+    const services = await site.request();
+    // Payment starts per address set high, so only the limits on held seats refuse anyone here.
+    const paymentStarts = new RateLimiter(database.db, { name: "payment-starts", limit: 1000, windowMs: 60_000 });
+    deps = { ...services, limits: { ...services.limits, paymentStarts } };
     eventId = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
     const [member] = await database.db
       .insert(staffUsers)
@@ -32,7 +37,7 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
       .returning({ id: staffUsers.id, email: staffUsers.email });
     staff = member!;
   });
-  afterEach(() => database.close());
+  afterEach(() => site.close());
 
   async function book(address: string, body: Record<string, unknown>) {
     const request = new Request("http://localhost/api/bookings", {
@@ -40,18 +45,7 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ eventId, name: "Amina Mushi", ...body }),
     });
-    const context = {
-      clientAddress: address,
-      services: {
-        paymentDeps: async () => deps,
-        limits: {
-          paymentStarts: new RateLimiter(database.db, { name: "payment-starts", limit: 1000, windowMs: 60_000 }),
-        },
-      },
-    };
-    const response = await startBookingRoute({ request, context, params: {} } as unknown as Parameters<
-      typeof startBookingRoute
-    >[0]);
+    const response = await callRoute(startBookingRoute, request, deps, { clientAddress: address });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
   const held = async () =>
@@ -128,15 +122,15 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
   });
 
   it("follows the setting on the Settings page, which is checked and audited", async () => {
-    expect(await holdLimits(database.db)).toEqual(defaultHoldLimits);
+    expect(await holdLimits(database)).toEqual(defaultHoldLimits);
     await expect(
-      saveHoldLimits(database.db, staff, { perEmail: "0", perAddress: "lots" }, { now: clock.now() }),
+      saveHoldLimits(database, staff, { perEmail: "0", perAddress: "lots" }, { now: clock.now() }),
     ).rejects.toMatchObject({
       code: "invalid",
       fields: { perEmail: "Enter a number from 1 to 1000.", perAddress: "Enter a whole number." },
     });
-    expect(await holdLimits(database.db)).toEqual(defaultHoldLimits);
-    await saveHoldLimits(database.db, staff, { perEmail: "4", perAddress: "6" }, { now: clock.now() });
+    expect(await holdLimits(database)).toEqual(defaultHoldLimits);
+    await saveHoldLimits(database, staff, { perEmail: "4", perAddress: "6" }, { now: clock.now() });
     expect(await database.db.select().from(auditLog)).toHaveLength(1);
     const tooMany = await book("203.0.113.9", { email: "c@example.org", quantity: 5 });
     expect(tooMany).toMatchObject({
@@ -150,7 +144,7 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
   });
 
   it("counts an IPv6 visitor by their /64 network, whichever address in it they use", async () => {
-    await saveHoldLimits(database.db, staff, { perEmail: "10", perAddress: "10" }, { now: clock.now() });
+    await saveHoldLimits(database, staff, { perEmail: "10", perAddress: "10" }, { now: clock.now() });
     expect((await book("2001:db8:1:2::1", { email: "e@example.org", quantity: 10 })).status).toBe(201);
     expect((await book("2001:db8:1:2:ffff::9", { email: "f@example.org", quantity: 1 })).status).toBe(429);
     expect((await book("2001:db8:1:3::1", { email: "f@example.org", quantity: 1 })).status).toBe(201);

@@ -32,7 +32,7 @@ export type HoldLimits = z.infer<typeof holdLimitsSchema>;
  */
 export const defaultHoldLimits: HoldLimits = { perEmail: 29, perAddress: 40 };
 
-export async function holdLimits(db: Queryable): Promise<HoldLimits> {
+export async function holdLimits({ db }: { db: Queryable }): Promise<HoldLimits> {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.key, holdLimitsKey));
   const stored = holdLimitsSchema.safeParse(row?.value);
   return stored.success ? stored.data : defaultHoldLimits;
@@ -40,7 +40,7 @@ export async function holdLimits(db: Queryable): Promise<HoldLimits> {
 
 /** Saves the Settings page's limits, audited; a bad number changes nothing. */
 export async function saveHoldLimits(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   input: { perEmail: string; perAddress: string },
   { now }: { now: Date },

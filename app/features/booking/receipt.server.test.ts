@@ -8,7 +8,8 @@ import { testCharity } from "../../../tests/support/content";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { readQr } from "../../../tests/support/qr";
 import { wordsOfHtml, wordsOfText } from "../../../tests/support/mail-text";
-import { settleBooking, startBooking } from "./booking.server";
+import { settleBooking } from "./settlement.server";
+import { startBooking } from "./checkout.server";
 import { bookingReceipt, refundNotice, type ReceiptDetails } from "./receipt.server";
 import { resendReceipt } from "./staff-bookings.server";
 

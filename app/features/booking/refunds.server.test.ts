@@ -10,7 +10,9 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { StripeStandIn } from "../../../tests/support/stripe-standin";
-import { salesByEvent, settleBooking, startBooking } from "./booking.server";
+import { salesByEvent } from "./staff-bookings.server";
+import { settleBooking } from "./settlement.server";
+import { startBooking } from "./checkout.server";
 import { cancelEvent, cancellationProgress, refundCancelledEvent, runBookingRefunds } from "./cancellation.server";
 import { refundBooking, retryPendingRefunds, type RefundDeps } from "./refunds.server";
 import { correctBuyer, findBooking, resendReceipt, staffBooking } from "./staff-bookings.server";
@@ -36,7 +38,7 @@ describe.each(engines)("refunds on %s", (engine) => {
       payments,
       charity,
       clock,
-      deliver: async (kind, about) => void delivered.push(`${kind}:${about}`),
+      outbox: { deliver: async (kind, about) => (delivered.push(`${kind}:${about}`), { ok: true }) },
     };
     eventId = await insertEvent(database.db, { totalAvailableTickets: 10 }, clock.now());
     const [user] = await database.db
@@ -70,7 +72,7 @@ describe.each(engines)("refunds on %s", (engine) => {
     expect(await sold()).toBe(3);
     const [ticket] = await database.db.select().from(tickets);
     expect(ticket).toMatchObject({ quantity: 3, isValid: true });
-    expect((await salesByEvent(database.db))[eventId]?.takenPence).toBe(4 * 1250 + 49 - 1250);
+    expect((await salesByEvent(database))[eventId]?.takenPence).toBe(4 * 1250 + 49 - 1250);
 
     const rest = await refundBooking(deps, staff, ref, { quantity: 3, reason: "Plans changed", key: key() });
     expect(rest.refund).toMatchObject({ quantity: 3, amountPence: 3 * 1250 + 49, status: "succeeded" });
@@ -80,7 +82,7 @@ describe.each(engines)("refunds on %s", (engine) => {
     const [after] = await database.db.select().from(tickets);
     expect(after).toMatchObject({ quantity: 3, isValid: false });
     expect((await providerRefunds()).map((r) => r.amountPence)).toEqual([1250, 3799]);
-    expect((await salesByEvent(database.db))[eventId]?.takenPence ?? 0).toBe(0);
+    expect((await salesByEvent(database))[eventId]?.takenPence ?? 0).toBe(0);
 
     const mails = await mailsOf("booking-refund");
     expect(mails).toHaveLength(2);
@@ -103,10 +105,10 @@ describe.each(engines)("refunds on %s", (engine) => {
   it("the door shows what is left of a partly refunded group and refuses a fully refunded one", async () => {
     const ref = await buy(4);
     await refundBooking(deps, staff, ref, { quantity: 1, reason: "One cannot come", key: key() });
-    let door = await doorList(database.db, eventId, clock.now());
+    let door = await doorList(database, eventId, clock.now());
     expect(door!.tickets[0]).toMatchObject({ quantity: 3, refunded: false });
     await refundBooking(deps, staff, ref, { quantity: 3, reason: "None can come", key: key() });
-    door = await doorList(database.db, eventId, clock.now());
+    door = await doorList(database, eventId, clock.now());
     expect(door!.tickets[0]).toMatchObject({ refunded: true });
   });
 
@@ -196,7 +198,7 @@ describe.each(engines)("refunds on %s", (engine) => {
   it("corrects the buyer with the booking form's rules, and resends the receipt to the corrected address", async () => {
     const ref = await buy(2);
     await expect(
-      correctBuyer(database.db, staff, ref, { name: "R2-D2", email: "not an address" }, clock.now()),
+      correctBuyer(database, staff, ref, { name: "R2-D2", email: "not an address" }, clock.now()),
     ).rejects.toMatchObject({
       code: "invalid",
       fields: {
@@ -204,7 +206,7 @@ describe.each(engines)("refunds on %s", (engine) => {
         email: "Invalid email: please enter a valid email address.",
       },
     });
-    await correctBuyer(database.db, staff, ref, { name: "Amina Mushi", email: "amina.m@example.net" }, clock.now());
+    await correctBuyer(database, staff, ref, { name: "Amina Mushi", email: "amina.m@example.net" }, clock.now());
     const [ticket] = await database.db.select().from(tickets);
     expect(ticket).toMatchObject({ ticketHolderName: "Amina Mushi", email: "amina.m@example.net" });
 
@@ -224,25 +226,25 @@ describe.each(engines)("refunds on %s", (engine) => {
         "Sent the receipt again to the buyer's current address",
       ]),
     );
-    const view = await staffBooking(database.db, ref);
+    const view = await staffBooking(database, ref);
     expect(view!.history.map((h) => h.note)).toEqual(
       expect.arrayContaining(["The buyer's e-mail address corrected by staff@example.org"]),
     );
 
     // A name with full stops is a name (PRODUCT.md): staff can write it as the buyer does.
-    await correctBuyer(database.db, staff, ref, { name: "Dr A. Mushi", email: "amina.m@example.net" }, clock.now());
+    await correctBuyer(database, staff, ref, { name: "Dr A. Mushi", email: "amina.m@example.net" }, clock.now());
     expect((await database.db.select().from(tickets))[0]).toMatchObject({ ticketHolderName: "Dr A. Mushi" });
   });
 
   it("finds a booking by its full reference or its receipt code", async () => {
     const ref = await buy(1);
-    expect(await findBooking(database.db, ref)).toEqual({ outcome: "found", bookingRef: ref });
-    expect(await findBooking(database.db, ref.slice(0, 8).toUpperCase())).toEqual({
+    expect(await findBooking(database, ref)).toEqual({ outcome: "found", bookingRef: ref });
+    expect(await findBooking(database, ref.slice(0, 8).toUpperCase())).toEqual({
       outcome: "found",
       bookingRef: ref,
     });
-    expect(await findBooking(database.db, "0000-0000")).toMatchObject({ outcome: "none" });
-    expect(await findBooking(database.db, "hello")).toMatchObject({ outcome: "none" });
+    expect(await findBooking(database, "0000-0000")).toMatchObject({ outcome: "none" });
+    expect(await findBooking(database, "hello")).toMatchObject({ outcome: "none" });
   });
 
   describe("cancelling an event", () => {
@@ -265,13 +267,13 @@ describe.each(engines)("refunds on %s", (engine) => {
       // between writing the refund and asking the provider).
       let asked = 0;
       await refundCancelledEvent(deps, eventId, { shouldStop: () => asked++ >= 2 });
-      expect((await cancellationProgress(database.db, eventId))!.refunded).toBe(2);
+      expect((await cancellationProgress(database, eventId))!.refunded).toBe(2);
       deps.payments = {
         ...payments,
         refundPayment: () => Promise.reject(new Error("Connection reset")),
       };
       await refundCancelledEvent(deps, eventId, { shouldStop: () => asked++ >= 4 });
-      const halfway = (await cancellationProgress(database.db, eventId))!;
+      const halfway = (await cancellationProgress(database, eventId))!;
       expect(halfway).toMatchObject({ total: 5, refunded: 2, waitingTotal: 1, running: true });
       expect(halfway.waiting[0]).toMatchObject({ error: "Connection reset", attempts: 1 });
 
@@ -279,7 +281,7 @@ describe.each(engines)("refunds on %s", (engine) => {
       deps.payments = payments;
       await runBookingRefunds(deps, { shouldStop: () => false });
 
-      expect(await cancellationProgress(database.db, eventId)).toMatchObject({
+      expect(await cancellationProgress(database, eventId)).toMatchObject({
         total: 5,
         refunded: 5,
         running: false,

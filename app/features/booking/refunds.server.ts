@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import type { MailKind } from "~/infra/email/mail-kinds";
-import { queueMail } from "~/infra/email/outbox.server";
+import { queueMail, type OutboxWorker } from "~/infra/email/outbox.server";
 import { announceChange } from "~/infra/live/changes.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
@@ -28,9 +28,9 @@ export interface Refunder {
   email: string;
 }
 
-/** What refunding needs: what a payment needs, and a way to send a queued e-mail at once. */
+/** What refunding needs: what a payment needs, and the outbox to send a queued e-mail at once. */
 export interface RefundDeps extends PaymentDeps {
-  deliver?(kind: MailKind, about: string): Promise<unknown>;
+  outbox?: Pick<OutboxWorker, "deliver">;
 }
 
 export interface RefundView {
@@ -233,7 +233,7 @@ export async function attemptRefund(deps: RefundDeps, refundId: string): Promise
       .set({ attempts: sql`${refunds.attempts} + 1`, lastError: message.slice(0, 500) })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
   }
-  if (mail && deps.deliver) await deps.deliver(mail.kind, mail.about);
+  if (mail && deps.outbox) await deps.outbox.deliver(mail.kind, mail.about);
   const [after] = await deps.db.select().from(refunds).where(eq(refunds.id, refund.id));
   return after;
 }

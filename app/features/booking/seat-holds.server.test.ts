@@ -3,17 +3,20 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
-import { stripeProvider } from "~/infra/payments/stripe.server";
 import { bookingHistory, bookings, offlinePayments, tickets } from "../../../db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { signedDelivery, StripeStandIn } from "../../../tests/support/stripe-standin";
-import { paymentFailed, paymentWebhook } from "../../../server/payments";
+import { paymentFailed } from "~/payments/settle.server";
+import { action as webhookRoute } from "~/routes/api.payments.webhook";
+import type { Services } from "../../../server/services";
+import { callRoute, stripeConfigured, testServices, type TestServices } from "../../../tests/support/services";
 import { AvailabilityFeed, type FeedMessage } from "~/features/events/availability-feed.server";
 import { availabilityByEvent } from "~/features/events/events.server";
 import { holdSettlingMs } from "~/infra/db/seats.server";
-import { releaseOwnHold, settleBooking, settleExpiredHolds, startBooking } from "./booking.server";
+import { releaseOwnHold, startBooking } from "./checkout.server";
+import { settleBooking, settleExpiredHolds } from "./settlement.server";
 
 // PRODUCT.md, sold out versus reserved: an attempt that does not end in a payment gives its seats
 // back at once (a declined card, a changed quantity, a visitor who left), judged by the provider,
@@ -49,7 +52,7 @@ describe.each(engines)("seat holds on %s", (engine) => {
     (await database.db.select().from(bookingHistory).where(eq(bookingHistory.bookingRef, bookingRef))).map(
       (h) => h.note,
     );
-  const availability = async () => (await availabilityByEvent(database.db, clock.now()))[eventId]!;
+  const availability = async () => (await availabilityByEvent(database, clock.now()))[eventId]!;
 
   it("a declined card gives the last seats back at once: the event is bookable, not sold out", async () => {
     for (const card of [declined, noFunds]) {
@@ -248,22 +251,27 @@ describe.each(engines)("seat holds on %s", (engine) => {
   });
 });
 
+/** A webhook delivery as Stripe makes it: through its route (app/routes/api.payments.webhook.ts). */
+const paymentWebhook = (services: Services, request: Request) => callRoute(webhookRoute, request, services);
+
 describe("seat holds with Stripe", () => {
   let database: DatabaseHandle;
   let stripe: StripeStandIn;
-  let deps: PaymentDeps;
+  let site: TestServices;
+  let deps: Services;
   let eventId: string;
 
   beforeEach(async () => {
     database = await freshDatabase("pglite");
     stripe = await new StripeStandIn().start();
     const clock = testClock("2026-11-22T10:00:00Z");
-    deps = { db: database.db, payments: stripeProvider(stripe.settings()), charity, clock };
+    site = await testServices(database, clock, stripeConfigured(stripe.settings()));
+    deps = await site.request();
     eventId = await insertEvent(database.db, { totalAvailableTickets: 2 }, clock.now());
   });
   afterEach(async () => {
     await stripe.stop();
-    await database.close();
+    await site.close();
   });
 
   const statusOf = async (bookingRef: string) =>

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Queryable } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
@@ -21,7 +21,7 @@ export type BookingSearch =
   | { outcome: "none"; message: string };
 
 /** What staff typed in "Booking reference": a full reference, or the 8-character code on the receipt. */
-export async function findBooking(db: Queryable, typed: string): Promise<BookingSearch> {
+export async function findBooking({ db }: { db: Queryable }, typed: string): Promise<BookingSearch> {
   const code = readBookingCode(typed);
   if (!code) {
     return {
@@ -74,7 +74,7 @@ export interface StaffBooking {
 }
 
 /** One booking with everything that happened to it, for its staff page; undefined when there is none. */
-export async function staffBooking(db: Queryable, bookingRef: string): Promise<StaffBooking | undefined> {
+export async function staffBooking({ db }: { db: Queryable }, bookingRef: string): Promise<StaffBooking | undefined> {
   if (!isUuid(bookingRef)) return undefined;
   const [row] = await db
     .select({ booking: bookings, event: events, ticket: tickets })
@@ -131,7 +131,7 @@ export async function staffBooking(db: Queryable, bookingRef: string): Promise<S
  * booking and its ticket, with a line in its history and an audit entry that names no one.
  */
 export async function correctBuyer(
-  db: RefundDeps["db"],
+  { db }: { db: RefundDeps["db"] },
   staff: { id: string; email: string },
   bookingRef: string,
   input: { name: unknown; email: unknown },
@@ -219,4 +219,61 @@ export async function resendReceipt(
     return ticket.email;
   });
   return { resendId, email };
+}
+
+/** One booking with its status history, for staff. */
+export async function bookingWithHistory({ db }: { db: Queryable }, bookingRef: string) {
+  if (!isUuid(bookingRef)) return undefined;
+  const [row] = await db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
+  if (!row) return undefined;
+  const history = await db
+    .select({ status: bookingHistory.status, note: bookingHistory.note, at: bookingHistory.at })
+    .from(bookingHistory)
+    .where(eq(bookingHistory.bookingRef, bookingRef))
+    .orderBy(bookingHistory.at);
+  return {
+    bookingRef: row.bookingRef,
+    eventId: row.eventId,
+    ticketHolderName: row.holderName,
+    email: row.email,
+    quantity: row.quantity,
+    amountPence: row.amountPence,
+    status: row.status,
+    holdExpiresAt: row.holdExpiresAt.toISOString(),
+    provider: row.provider,
+    providerPaymentId: row.providerPaymentId,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    refundedPence: row.refundedPence,
+    refunds: await refundsOfBooking(db, bookingRef),
+    history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+  };
+}
+
+/** Per event: tickets checked in at the door (by quantity) and money taken for paid bookings, net of refunds, for staff. */
+export async function salesByEvent({
+  db,
+}: {
+  db: Queryable;
+}): Promise<Record<string, { checkedIn: number; takenPence: number }>> {
+  const [checkedIn, taken] = await Promise.all([
+    db
+      .select({ eventId: tickets.eventId, count: sum(tickets.checkedInCount).mapWith(Number) })
+      .from(tickets)
+      .where(eq(tickets.isValid, true))
+      .groupBy(tickets.eventId),
+    db
+      .select({
+        eventId: bookings.eventId,
+        pence: sum(sql`${bookings.amountPence} - ${bookings.refundedPence}`).mapWith(Number),
+      })
+      .from(bookings)
+      .where(eq(bookings.status, "paid"))
+      .groupBy(bookings.eventId),
+  ]);
+  const result: Record<string, { checkedIn: number; takenPence: number }> = {};
+  for (const row of checkedIn) result[row.eventId] = { checkedIn: row.count, takenPence: 0 };
+  for (const row of taken)
+    result[row.eventId] = { checkedIn: result[row.eventId]?.checkedIn ?? 0, takenPence: row.pence };
+  return result;
 }

@@ -1,19 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import type { PaymentDeps } from "~/infra/payments/provider.server";
-import { stripeProvider } from "~/infra/payments/stripe.server";
+import { action as webhookRoute } from "~/routes/api.payments.webhook";
 import { events, outbox, processedWebhookEvents, tickets } from "../../../db/schema";
-import { testCharity as charity } from "../../../tests/support/content";
+import type { Services } from "../../../server/services";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { callRoute, stripeConfigured, testServices, type TestServices } from "../../../tests/support/services";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
-import { settleBooking, startBooking } from "./booking.server";
-import { paymentWebhook as handlePaymentWebhook } from "../../../server/payments";
+import { settleBooking } from "./settlement.server";
+import { startBooking } from "./checkout.server";
+
+/** A webhook delivery as Stripe makes it: through its route (app/routes/api.payments.webhook.ts). */
+const handlePaymentWebhook = (services: Services, request: Request) => callRoute(webhookRoute, request, services);
 
 describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
   let database: DatabaseHandle;
   let stripe: StripeStandIn;
-  let deps: PaymentDeps;
+  let site: TestServices;
+  let deps: Services;
   let eventId: string;
   let clock: TestClock;
 
@@ -21,17 +25,13 @@ describe.each(engines)("Stripe payments and webhooks on %s", (engine) => {
     database = await freshDatabase(engine);
     clock = testClock("2026-11-22T10:00:00Z");
     stripe = await new StripeStandIn(clock).start();
-    deps = {
-      db: database.db,
-      payments: stripeProvider(stripe.settings()),
-      charity,
-      clock,
-    };
+    site = await testServices(database, clock, stripeConfigured(stripe.settings()));
+    deps = await site.request();
     eventId = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
   });
   afterEach(async () => {
     await stripe.stop();
-    await database.close();
+    await site.close();
   });
 
   it("creates the PaymentIntent on the server with the amount it computed, in pence", async () => {

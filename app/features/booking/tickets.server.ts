@@ -49,7 +49,7 @@ function view(row: { ticket: typeof tickets.$inferSelect; status: string | null 
 
 /** One page of an event's tickets, oldest sale first, narrowed by a search. */
 export async function ticketsPage(
-  db: Queryable,
+  { db }: { db: Queryable },
   eventId: string,
   { search = "", page = 1 }: { search?: string; page?: number },
 ): Promise<Paged<StaffTicket>> {
@@ -69,7 +69,11 @@ export async function ticketsPage(
 }
 
 /** Every ticket of an event, in the order given: for the CSV (by sale) and the door list (by name). */
-export async function allTickets(db: Queryable, eventId: string, order: "sold" | "name"): Promise<StaffTicket[]> {
+export async function allTickets(
+  { db }: { db: Queryable },
+  eventId: string,
+  order: "sold" | "name",
+): Promise<StaffTicket[]> {
   if (!isUuid(eventId)) return [];
   const rows = await db
     .select({ ticket: tickets, status: bookings.status })
@@ -82,4 +86,22 @@ export async function allTickets(db: Queryable, eventId: string, order: "sold" |
         : [asc(tickets.dateSold), asc(tickets.bookingRef)]),
     );
   return rows.map(view);
+}
+
+/** An event's ticket records with the specification's field names, for staff. */
+export async function ticketsForEvent({ db }: { db: Queryable }, eventId: string) {
+  if (!isUuid(eventId)) return [];
+  const rows = await db.select().from(tickets).where(eq(tickets.eventId, eventId)).orderBy(tickets.dateSold);
+  return rows.map((t) => ({
+    id: t.id,
+    ticketHolderName: t.ticketHolderName,
+    email: t.email,
+    eventId: t.eventId,
+    bookingRef: t.bookingRef,
+    isValid: t.isValid,
+    quantity: t.quantity,
+    dateSold: t.dateSold.toISOString(),
+    checkedInAt: t.checkedInAt?.toISOString() ?? null,
+    checkedInCount: t.checkedInCount,
+  }));
 }

@@ -1,21 +1,20 @@
-import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { and, desc, eq, isNotNull, max, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
-import type { DatabaseHandle, Queryable } from "~/infra/db/database.server";
+import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { PictureLibrary } from "~/infra/images/uploads.server";
 import { logLine } from "~/infra/log.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { contentDrafts, contentVersions } from "../../../db/schema";
+import { checkContent } from "./checks.server";
+import { importContentFile, readContentFile } from "./content-files.server";
 import { ContentError, contentNames, type SiteContent } from "./content.server";
 import { contentFiles, type ContentName, type ContentOf } from "./schema";
 import {
   contentIssues,
-  issuePath,
   picturesIn,
-  projectLists,
   withProjectSlugs,
   type ContentDraft,
   type ContentDraftSaved,
@@ -25,21 +24,25 @@ import {
   type ContentVersionSummary,
   type ContentWarning,
 } from "./store";
+import {
+  contentChannel,
+  findVersion,
+  insertVersion,
+  lockName,
+  newestVersionId,
+  publishedSlugs,
+  summaryOf,
+  versionHistory,
+  versionOf,
+  type ContentStaff,
+  type VersionRow,
+} from "./versions.server";
 
 // The pages' content, kept in the database (docs/decisions/031-content-in-the-database.md): every
 // published version of each name, and one draft per name. Visitors see the newest published
 // version that passes the schema, held in memory; a publish in any process reaches every process
 // through the database's NOTIFY. The files in content/ are imported when the database has no
 // version of a name, and again whenever a file changes (a developer shipping content).
-
-/** The channel every process announces a publish on; the payload is the content name. */
-export const contentChannel = "kilele_content_published";
-
-/** Who is changing the content: the signed-in member of staff. */
-export interface ContentStaff {
-  id: string;
-  email: string;
-}
 
 export interface ContentStoreOptions {
   clock: Clock;
@@ -61,37 +64,10 @@ interface Served {
   content: unknown;
 }
 
-type VersionRow = typeof contentVersions.$inferSelect;
-
-function summaryOf(row: VersionRow): ContentVersionSummary {
-  return {
-    id: row.id,
-    name: row.name as ContentName,
-    number: row.number,
-    publishedAt: row.publishedAt,
-    publishedBy: { email: row.publishedByEmail },
-    source: row.source as ContentVersionSummary["source"],
-    restoredFrom: row.restoredFrom,
-  };
-}
-
-function versionOf<N extends ContentName>(row: VersionRow): ContentVersion<N> {
-  return { ...summaryOf(row), name: row.name as N, content: row.content as ContentOf<N> };
-}
-
 function parsed<N extends ContentName>(name: N, content: unknown): ContentOf<N> | undefined {
   const input = name === "home" ? withProjectSlugs(content) : content;
   if (contentIssues(name, input).length > 0) return undefined;
   return contentFiles[name].schema.parse(input) as ContentOf<N>;
-}
-
-function fileHash(raw: string) {
-  return crypto.createHash("sha256").update(raw).digest("hex");
-}
-
-/** A version's content as JSON the database stores and the export writes: the schema's output. */
-function sameContent(a: unknown, b: unknown) {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 export class ContentStore {
@@ -149,10 +125,11 @@ export class ContentStore {
       this.queueReload(name as ContentName);
     });
     // `importFiles: false` (the export) only reads: a name with nothing stored is served from its file.
-    if (importFiles) for (const name of contentNames) await this.importFile(name, { required: true });
+    if (importFiles)
+      for (const name of contentNames) await importContentFile(this.db, this.options, name, { required: true });
     for (const name of contentNames) await this.reload(name);
     await this.logMissingPictures();
-    this.newestId = await this.newestVersionId();
+    this.newestId = await newestVersionId(this.db);
     const recheckMs = this.options.recheckMs ?? 30_000;
     this.recheck = setInterval(() => (this.recheckDue = true), recheckMs);
     this.recheck.unref?.();
@@ -185,7 +162,7 @@ export class ContentStore {
     if (this.options.watchFiles) await this.importChangedFiles();
     if (this.recheckDue) {
       this.recheckDue = false;
-      const newest = await this.newestVersionId();
+      const newest = await newestVersionId(this.db);
       if (newest !== this.newestId) {
         this.newestId = newest;
         for (const name of contentNames) this.queueReload(name);
@@ -219,77 +196,7 @@ export class ContentStore {
    * address is changed.
    */
   async check(name: ContentName, content: unknown): Promise<ContentFieldIssue[]> {
-    return (await this.checkIn(this.db, name, content)).issues;
-  }
-
-  /** The checks, and the content as it would be published (new projects given their slugs). */
-  private async checkIn(
-    db: Queryable,
-    name: ContentName,
-    input: unknown,
-  ): Promise<{ issues: ContentFieldIssue[]; content: unknown }> {
-    const content = name === "home" ? withProjectSlugs(input, await this.publishedSlugs(db)) : input;
-    const issues = contentIssues(name, content);
-    if (issues.length > 0) return { issues, content };
-    const pictures = picturesIn(content);
-    const missing = new Set(
-      await this.options.pictures.missing(
-        db,
-        pictures.map((picture) => picture.src),
-      ),
-    );
-    for (const picture of pictures) {
-      if (missing.has(picture.src)) {
-        issues.push({
-          path: `${picture.path}.src`,
-          message: `There is no picture "${picture.src}" on the site: choose one of its pictures or upload one.`,
-        });
-      }
-    }
-    if (name === "home") issues.push(...(await this.slugChanges(db, input)));
-    return { issues, content };
-  }
-
-  /**
-   * A slug given with a project must be an address some project was published at: a new project
-   * comes without one (it is made from its title) and a published one keeps its own.
-   */
-  private async slugChanges(db: Queryable, content: unknown): Promise<ContentFieldIssue[]> {
-    const known = await this.publishedSlugs(db);
-    const issues: ContentFieldIssue[] = [];
-    const home = content as Record<string, { slug?: unknown }[] | undefined>;
-    for (const key of projectLists) {
-      (Array.isArray(home[key]) ? home[key] : []).forEach((project, i) => {
-        if (typeof project.slug === "string" && project.slug !== "" && !known.has(project.slug)) {
-          issues.push({
-            path: issuePath([key, i, "slug"]),
-            message:
-              "A project's address is made from its title when it is first published and never changes: leave it empty for a new project.",
-          });
-        }
-      });
-    }
-    return issues;
-  }
-
-  /** Every address a project was ever published at. */
-  private async publishedSlugs(db: Queryable): Promise<Set<string>> {
-    const rows = await db
-      .select({ content: contentVersions.content })
-      .from(contentVersions)
-      .where(eq(contentVersions.name, "home"));
-    const slugs = new Set<string>();
-    for (const row of rows) {
-      for (const key of projectLists) {
-        const list = (row.content as Record<string, unknown> | null)?.[key];
-        if (!Array.isArray(list)) continue;
-        for (const project of list) {
-          const slug = (project as { slug?: unknown } | null)?.slug;
-          if (typeof slug === "string") slugs.add(slug);
-        }
-      }
-    }
-    return slugs;
+    return (await checkContent(this.db, this.options.pictures, name, content)).issues;
   }
 
   async draft(name: ContentName): Promise<ContentDraft | undefined> {
@@ -376,7 +283,7 @@ export class ContentStore {
     const result = await this.db
       .transaction(async (tx) => {
         await lockName(tx, name);
-        const { issues, content } = await this.checkIn(tx, name, input);
+        const { issues, content } = await checkContent(tx, this.options.pictures, name, input);
         if (issues.length > 0) return { ok: false as const, issues };
         const row = await insertVersion(tx, name, contentFiles[name].schema.parse(content), {
           at: now,
@@ -410,26 +317,16 @@ export class ContentStore {
   }
 
   /** Every published version of a name, newest first. */
-  async history(name: ContentName): Promise<ContentVersionSummary[]> {
-    const rows = await this.db
-      .select()
-      .from(contentVersions)
-      .where(eq(contentVersions.name, name))
-      .orderBy(desc(contentVersions.number));
-    return rows.map(summaryOf);
+  history(name: ContentName): Promise<ContentVersionSummary[]> {
+    return versionHistory(this.db, name);
   }
 
   /**
    * One published version with its content as stored: an old version may no longer pass today's
    * schema (`validate` says where).
    */
-  async version<N extends ContentName>(name: N, id: number): Promise<ContentVersion<N> | undefined> {
-    if (!Number.isSafeInteger(id) || id < 1 || id > 2 ** 31 - 1) return undefined;
-    const [row] = await this.db
-      .select()
-      .from(contentVersions)
-      .where(and(eq(contentVersions.name, name), eq(contentVersions.id, id)));
-    return row ? versionOf<N>(row) : undefined;
+  version<N extends ContentName>(name: N, id: number): Promise<ContentVersion<N> | undefined> {
+    return findVersion(this.db, name, id);
   }
 
   /**
@@ -444,8 +341,7 @@ export class ContentStore {
     for (const name of names) {
       const draft = await this.draft(name);
       if (!draft) continue;
-      const input =
-        name === "home" ? withProjectSlugs(draft.content, await this.publishedSlugs(this.db)) : draft.content;
+      const input = name === "home" ? withProjectSlugs(draft.content, await publishedSlugs(this.db)) : draft.content;
       const value = parsed(name, input);
       if (value) {
         content[name] = value;
@@ -493,7 +389,7 @@ export class ContentStore {
       }
     }
     // No stored version passes: the files are the last resort.
-    const file = await this.readFile(name);
+    const file = await readContentFile(this.options.contentDir, name);
     if (rows[0]) this.passedOver(name, rows[0], null);
     if (!file.ok) {
       throw new ContentError(
@@ -535,96 +431,6 @@ export class ContentStore {
     }
   }
 
-  private async newestVersionId(): Promise<number> {
-    const [row] = await this.db.select({ newest: max(contentVersions.id) }).from(contentVersions);
-    return row?.newest ?? 0;
-  }
-
-  private async readFile(
-    name: ContentName,
-  ): Promise<
-    | { ok: true; label: string; content: unknown; hash: string }
-    | { ok: false; label: string; issues: ContentFieldIssue[]; hash?: string }
-  > {
-    const file = path.join(this.options.contentDir, name, "content.json");
-    const label = path.relative(process.cwd(), file) || file;
-    let raw: string;
-    try {
-      raw = await fs.readFile(file, "utf8");
-    } catch (error) {
-      return { ok: false, label, issues: [{ path: "", message: `cannot be read (${(error as Error).message})` }] };
-    }
-    const hash = fileHash(raw);
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (error) {
-      return {
-        ok: false,
-        label,
-        hash,
-        issues: [{ path: "", message: `is not valid JSON (${(error as Error).message})` }],
-      };
-    }
-    const issues = contentIssues(name, json);
-    if (issues.length > 0) return { ok: false, label, hash, issues };
-    return { ok: true, label, hash, content: contentFiles[name].schema.parse(json) };
-  }
-
-  /**
-   * Imports content/<name>/content.json as a new version (source "file") when the database has
-   * none of that name, or when the file changed since it was last imported and says something
-   * other than what is published. A file with mistakes is refused with its field named: at
-   * start-up with nothing stored (`required`) that stops the site; otherwise it is logged and the
-   * stored content stays.
-   */
-  private async importFile(name: ContentName, { required }: { required: boolean }) {
-    const file = await this.readFile(name);
-    const stored = await this.db.transaction(async (tx) => {
-      await lockName(tx, name);
-      const [newest] = await tx
-        .select()
-        .from(contentVersions)
-        .where(eq(contentVersions.name, name))
-        .orderBy(desc(contentVersions.number))
-        .limit(1);
-      const [lastImport] = await tx
-        .select({ fileHash: contentVersions.fileHash })
-        .from(contentVersions)
-        .where(and(eq(contentVersions.name, name), isNotNull(contentVersions.fileHash)))
-        .orderBy(desc(contentVersions.number))
-        .limit(1);
-      if (newest && file.hash !== undefined && lastImport?.fileHash === file.hash) return false;
-      if (!file.ok) {
-        if (newest || !required) return file;
-        throw new ContentError(
-          `${file.label} is not valid:\n${file.issues.map((issue) => `  ${issue.path || "(file)"}: ${issue.message}`).join("\n")}`,
-        );
-      }
-      // An export committed back unchanged is already what is published: noted, not published again.
-      const same = newest !== undefined && sameContent(newest.content, file.content);
-      if (same) {
-        await tx.update(contentVersions).set({ fileHash: file.hash }).where(eq(contentVersions.id, newest.id));
-        return false;
-      }
-      await insertVersion(tx, name, file.content, {
-        at: this.options.clock.now(),
-        staff: null,
-        source: "file",
-        restoredFrom: null,
-        fileHash: file.hash,
-      });
-      return true;
-    });
-    if (stored === true) logLine("info", { message: `Imported the "${name}" content from its file` });
-    else if (stored && !stored.ok) {
-      logLine("error", {
-        message: `${stored.label} was not imported: it is not valid`,
-        issues: stored.issues,
-      });
-    }
-  }
-
   /** Development: files changed since they were last looked at are imported (and so served). */
   private async importChangedFiles() {
     for (const name of contentNames) {
@@ -637,48 +443,8 @@ export class ContentStore {
       const first = !this.fileTimes.has(name);
       this.fileTimes.set(name, mtime);
       if (first) continue;
-      await this.importFile(name, { required: false });
+      await importContentFile(this.db, this.options, name, { required: false });
       this.queueReload(name);
     }
   }
-}
-
-/** One writer of a name's versions at a time, across processes (until the transaction ends). */
-async function lockName(tx: Queryable, name: ContentName) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`kilele_content:${name}`}))`);
-}
-
-/** Stores the next version of `name` and announces it to every process once committed. */
-async function insertVersion(
-  tx: Queryable,
-  name: ContentName,
-  content: unknown,
-  about: {
-    at: Date;
-    staff: ContentStaff | null;
-    source: ContentVersionSummary["source"];
-    restoredFrom: number | null;
-    fileHash: string | null;
-  },
-): Promise<VersionRow> {
-  const [last] = await tx
-    .select({ number: max(contentVersions.number) })
-    .from(contentVersions)
-    .where(eq(contentVersions.name, name));
-  const [row] = await tx
-    .insert(contentVersions)
-    .values({
-      name,
-      number: (last?.number ?? 0) + 1,
-      content,
-      publishedAt: about.at,
-      publishedById: about.staff?.id ?? null,
-      publishedByEmail: about.staff?.email ?? null,
-      source: about.source,
-      restoredFrom: about.restoredFrom,
-      fileHash: about.fileHash,
-    })
-    .returning();
-  await tx.execute(sql`select pg_notify(${contentChannel}, ${`${name}:${row!.number}`})`);
-  return row!;
 }

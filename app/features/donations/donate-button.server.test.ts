@@ -60,28 +60,28 @@ describe.each(engines)("the Donate button's target on %s", (engine) => {
   afterEach(() => database.close());
 
   it("is the site's own donation page until staff name another", async () => {
-    expect(await donateLink(database.db)).toEqual({ href: "/payment", external: false });
+    expect(await donateLink(database)).toEqual({ href: "/payment", external: false });
     expect(ownDonationPage).toEqual({ href: "/payment", external: false });
   });
 
   it("is the external page staff save, opened in a new tab, and audited without naming anyone", async () => {
-    await saveDonateButton(database.db, staff, { externalUrl: "https://give.example.net/kilele" }, { now });
-    expect(await donateLink(database.db)).toEqual({ href: "https://give.example.net/kilele", external: true });
+    await saveDonateButton(database, staff, { externalUrl: "https://give.example.net/kilele" }, { now });
+    expect(await donateLink(database)).toEqual({ href: "https://give.example.net/kilele", external: true });
     const [entry] = await database.db.select().from(auditLog);
     expect(entry).toMatchObject({ action: "settings.changed", subject: `setting:${donateButtonKey}` });
     expect(entry!.summary).toContain("give.example.net");
 
-    await saveDonateButton(database.db, staff, { externalUrl: "" }, { now });
-    expect(await donateLink(database.db)).toEqual({ href: "/payment", external: false });
+    await saveDonateButton(database, staff, { externalUrl: "" }, { now });
+    expect(await donateLink(database)).toEqual({ href: "/payment", external: false });
     expect(await database.db.$count(auditLog)).toBe(2);
   });
 
   it("refuses a bad address with the field's message and changes nothing", async () => {
-    await saveDonateButton(database.db, staff, { externalUrl: "https://give.example.net/kilele" }, { now });
+    await saveDonateButton(database, staff, { externalUrl: "https://give.example.net/kilele" }, { now });
     await expect(
-      saveDonateButton(database.db, staff, { externalUrl: "http://give.example.net/kilele" }, { now }),
+      saveDonateButton(database, staff, { externalUrl: "http://give.example.net/kilele" }, { now }),
     ).rejects.toMatchObject({ code: "invalid", fields: { externalUrl: externalDonationPageMessage } });
-    expect(await donateButtonSettings(database.db)).toEqual({ externalUrl: "https://give.example.net/kilele" });
+    expect(await donateButtonSettings(database)).toEqual({ externalUrl: "https://give.example.net/kilele" });
     expect(await database.db.$count(auditLog)).toBe(1);
   });
 
@@ -92,6 +92,6 @@ describe.each(engines)("the Donate button's target on %s", (engine) => {
       updatedAt: now,
       updatedBy: "someone@example.org",
     });
-    expect(await donateLink(database.db)).toEqual({ href: "/payment", external: false });
+    expect(await donateLink(database)).toEqual({ href: "/payment", external: false });
   });
 });

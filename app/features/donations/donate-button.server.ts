@@ -19,7 +19,7 @@ export type DonateButtonSettings = z.infer<typeof storedSchema>;
 /** The site's own page: where Donate goes until staff name another. */
 export const ownDonationPage: DonateLink = { href: "/payment", external: false };
 
-export async function donateButtonSettings(db: Queryable): Promise<DonateButtonSettings> {
+export async function donateButtonSettings({ db }: { db: Queryable }): Promise<DonateButtonSettings> {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.key, donateButtonKey));
   const stored = storedSchema.safeParse(row?.value);
   // A stored address is checked again, so nothing but an https page can ever sit behind the button.
@@ -28,14 +28,14 @@ export async function donateButtonSettings(db: Queryable): Promise<DonateButtonS
 }
 
 /** Where the Donate button goes now. */
-export async function donateLink(db: Queryable): Promise<DonateLink> {
-  const { externalUrl } = await donateButtonSettings(db);
+export async function donateLink({ db }: { db: Queryable }): Promise<DonateLink> {
+  const { externalUrl } = await donateButtonSettings({ db });
   return externalUrl ? { href: externalUrl, external: true } : ownDonationPage;
 }
 
 /** Saves the Settings page's External donation page (empty: the site's own), audited; a bad address changes nothing. */
 export async function saveDonateButton(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   input: { externalUrl: string },
   { now }: { now: Date },

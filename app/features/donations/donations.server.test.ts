@@ -3,12 +3,13 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
-import { stripeProvider } from "~/infra/payments/stripe.server";
-import { paymentWebhook } from "../../../server/payments";
+import { action as webhookRoute } from "~/routes/api.payments.webhook";
 import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
+import type { Services } from "../../../server/services";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
+import { callRoute, stripeConfigured, testServices, type TestServices } from "../../../tests/support/services";
 import { signedDelivery, StripeStandIn, succeeded } from "../../../tests/support/stripe-standin";
 import { amountMessages } from "./amount";
 import { listDonations, settleDonation, startDonation } from "./donations.server";
@@ -234,7 +235,7 @@ describe.each(engines)("donations on %s", (engine) => {
     const aided = await startDonation(deps, { ...donor, ...giftAid, amount: "50" });
     await payments.confirmCard(aided.clientSecret, card);
     await settleDonation(deps, aided.donationId);
-    const list = await listDonations(database.db);
+    const list = await listDonations(database);
     expect(list.map((d) => [d.id, d.status, d.amountPence])).toEqual([
       [aided.donationId, "paid", 5000],
       [plain.donationId, "pending", 1000],
@@ -251,24 +252,24 @@ describe.each(engines)("donations on %s", (engine) => {
   });
 });
 
+/** A webhook delivery as Stripe makes it: through its route (app/routes/api.payments.webhook.ts). */
+const paymentWebhook = (services: Services, request: Request) => callRoute(webhookRoute, request, services);
+
 describe.each(engines)("donations through Stripe on %s", (engine) => {
   let database: DatabaseHandle;
   let stripe: StripeStandIn;
-  let deps: PaymentDeps;
+  let site: TestServices;
+  let deps: Services;
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
     stripe = await new StripeStandIn().start();
-    deps = {
-      db: database.db,
-      payments: stripeProvider(stripe.settings()),
-      charity,
-      clock: testClock("2026-11-22T10:30:00Z"),
-    };
+    site = await testServices(database, testClock("2026-11-22T10:30:00Z"), stripeConfigured(stripe.settings()));
+    deps = await site.request();
   });
   afterEach(async () => {
     await stripe.stop();
-    await database.close();
+    await site.close();
   });
 
   it("creates the PaymentIntent on the server: pence, gbp, the donation named, its id in the metadata", async () => {

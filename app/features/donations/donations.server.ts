@@ -202,7 +202,7 @@ export async function settleDonation(
 }
 
 /** Every donation, newest first, with its Gift Aid declaration if any: for staff. */
-export async function listDonations(db: Queryable) {
+export async function listDonations({ db }: { db: Queryable }) {
   const rows = await db
     .select()
     .from(donations)

@@ -45,7 +45,7 @@ function asGiftAidDonation(row: typeof donations.$inferSelect): GiftAidDonation 
 }
 
 /** The paid, unrefunded, unclaimed donations a declaration covers, oldest first, as claim rows. */
-export async function donationsReadyToClaim(db: Queryable): Promise<ClaimDonation[]> {
+export async function donationsReadyToClaim({ db }: { db: Queryable }): Promise<ClaimDonation[]> {
   const all = await loadDonationsAndDeclarations(db);
   const ready: ClaimDonation[] = [];
   for (const row of all.donations) {
@@ -68,9 +68,9 @@ export function claimSummary(rows: readonly ClaimDonation[]): ClaimSummary {
 }
 
 /** Only the ready donations among `ids`, in the list's order (what the claim CSV of a form holds). */
-export async function readyDonationsAmong(db: Queryable, ids: readonly string[]): Promise<ClaimDonation[]> {
+export async function readyDonationsAmong({ db }: { db: Queryable }, ids: readonly string[]): Promise<ClaimDonation[]> {
   const wanted = new Set(ids);
-  return (await donationsReadyToClaim(db)).filter((row) => wanted.has(row.donationId));
+  return (await donationsReadyToClaim({ db })).filter((row) => wanted.has(row.donationId));
 }
 
 /**
@@ -79,7 +79,7 @@ export async function readyDonationsAmong(db: Queryable, ids: readonly string[])
  * otherwise not ready, nothing changes and staff are told. Audited. The new claim's id.
  */
 export async function markClaimed(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   input: unknown,
   now: Date,
@@ -105,7 +105,7 @@ export async function markClaimed(
       .where(inArray(donations.id, ids))
       .orderBy(donations.id)
       .for("update");
-    const ready = await readyDonationsAmong(tx, ids);
+    const ready = await readyDonationsAmong({ db: tx }, ids);
     if (ready.length !== ids.length) {
       const gone = ids.length - ready.length;
       throw new AppError(
@@ -147,7 +147,7 @@ export interface PastClaim {
 }
 
 /** Claims already made, newest first. */
-export async function pastClaims(db: Queryable): Promise<PastClaim[]> {
+export async function pastClaims({ db }: { db: Queryable }): Promise<PastClaim[]> {
   const rows = await db
     .select()
     .from(giftAidClaims)
@@ -179,11 +179,11 @@ export async function pastClaims(db: Queryable): Promise<PastClaim[]> {
 
 /** One past claim with its rows as they were claimed (a donation refunded since is flagged). */
 export async function claimWithDonations(
-  db: Queryable,
+  { db }: { db: Queryable },
   claimId: string,
 ): Promise<{ claim: PastClaim; donations: ClaimDonation[]; summary: ClaimSummary } | undefined> {
   if (!isUuid(claimId)) return undefined;
-  const claim = (await pastClaims(db)).find((c) => c.id === claimId);
+  const claim = (await pastClaims({ db })).find((c) => c.id === claimId);
   if (!claim) return undefined;
   const all = await loadDonationsAndDeclarations(db);
   const rows: ClaimDonation[] = [];
@@ -205,7 +205,7 @@ export async function claimWithDonations(
 
 /** Records that a claim schedule was downloaded (the ready list, or a past claim), naming no donor. */
 export async function recordClaimExport(
-  db: Queryable,
+  { db }: { db: Queryable },
   staff: { id: string; email: string },
   what: { subject: string; count: number },
   now: Date,

@@ -80,7 +80,7 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     return { id: started.donationId };
   }
 
-  const ready = async () => (await donationsReadyToClaim(database.db)).map((r) => r.donationId);
+  const ready = async () => (await donationsReadyToClaim(database)).map((r) => r.donationId);
 
   it("lists exactly the paid, unrefunded, unclaimed donations a declaration covers, in HMRC's format", async () => {
     const earlier = await give("2026-03-01T10:00:00Z", { email: "amina@example.org", amount: "5" });
@@ -99,7 +99,7 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     const unpaid = await startDonation(deps, { amount: "40", name: "Amina Mushi", email: "amina@example.org" });
 
     expect(await ready()).toEqual([earlier.id, declared.id, single.id]);
-    const rows = await donationsReadyToClaim(database.db);
+    const rows = await donationsReadyToClaim(database);
     expect(rows.map((r) => r.row)).toEqual([
       ["", "Amina", "Mushi Kimaro", "Rose Cottage", "M1 1AE", "", "", "01/03/26", "5.00"],
       ["", "Amina", "Mushi Kimaro", "Rose Cottage", "M1 1AE", "", "", "01/06/26", "25.00"],
@@ -122,19 +122,19 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     expect(ids).toEqual([a.id, b.id]);
 
     const results = await Promise.allSettled([
-      markClaimed(database.db, staff, { claimedOn: "2026-11-22", donationIds: ids }, clock.now()),
-      markClaimed(database.db, staff, { claimedOn: "2026-11-22", donationIds: ids }, clock.now()),
+      markClaimed(database, staff, { claimedOn: "2026-11-22", donationIds: ids }, clock.now()),
+      markClaimed(database, staff, { claimedOn: "2026-11-22", donationIds: ids }, clock.now()),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(refused.reason).toMatchObject({ code: "conflict" });
     await expect(
-      markClaimed(database.db, staff, { claimedOn: "2026-11-22", donationIds: ids }, clock.now()),
+      markClaimed(database, staff, { claimedOn: "2026-11-22", donationIds: ids }, clock.now()),
     ).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("nothing was marked") });
 
     expect(await database.db.select().from(giftAidClaims)).toHaveLength(1);
     expect(await ready()).toEqual([]);
-    const [claim] = await pastClaims(database.db);
+    const [claim] = await pastClaims(database);
     expect(claim).toMatchObject({
       claimedOn: "2026-11-22",
       count: 2,
@@ -142,10 +142,7 @@ describe.each(engines)("donations for staff on %s", (engine) => {
       giftAidPence: 750,
       staffEmail: staff.email,
     });
-    expect((await claimWithDonations(database.db, claim!.id))!.donations.map((d) => d.row[8])).toEqual([
-      "10.00",
-      "20.00",
-    ]);
+    expect((await claimWithDonations(database, claim!.id))!.donations.map((d) => d.row[8])).toEqual(["10.00", "20.00"]);
     const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, "gift-aid.claim-marked"));
     expect(audit).toHaveLength(1);
     expect(audit[0]!.summary).not.toMatch(/Amina|example\.org/);
@@ -159,9 +156,9 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     );
     const b = await give("2026-06-02T10:00:00Z", { email: "amina@example.org" });
     clock.set("2026-11-22T10:30:00Z");
-    await markClaimed(database.db, staff, { claimedOn: "2026-11-21", donationIds: [a.id] }, clock.now());
+    await markClaimed(database, staff, { claimedOn: "2026-11-21", donationIds: [a.id] }, clock.now());
     await expect(
-      markClaimed(database.db, staff, { claimedOn: "2026-11-22", donationIds: [a.id, b.id] }, clock.now()),
+      markClaimed(database, staff, { claimedOn: "2026-11-22", donationIds: [a.id, b.id] }, clock.now()),
     ).rejects.toMatchObject({
       code: "conflict",
       message:
@@ -169,12 +166,12 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     });
     expect(await ready()).toEqual([b.id]);
     for (const claimedOn of ["2026-11-23", "2026-02-30", "", "22/11/2026"]) {
-      await expect(
-        markClaimed(database.db, staff, { claimedOn, donationIds: [b.id] }, clock.now()),
-      ).rejects.toMatchObject({ code: "invalid", fields: { claimedOn: expect.any(String) } });
+      await expect(markClaimed(database, staff, { claimedOn, donationIds: [b.id] }, clock.now())).rejects.toMatchObject(
+        { code: "invalid", fields: { claimedOn: expect.any(String) } },
+      );
     }
     await expect(
-      markClaimed(database.db, staff, { claimedOn: "2026-11-22", donationIds: [] }, clock.now()),
+      markClaimed(database, staff, { claimedOn: "2026-11-22", donationIds: [] }, clock.now()),
     ).rejects.toMatchObject({
       code: "invalid",
     });
@@ -262,8 +259,8 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     );
     const before = await give("2026-07-01T10:00:00Z", { email: "amina@example.org" });
     clock.set("2026-08-01T10:00:00Z");
-    expect(await cancelDeclaration(database.db, staff, declared.id, clock.now())).toBe(true);
-    expect(await cancelDeclaration(database.db, staff, declared.id, clock.now())).toBe(false);
+    expect(await cancelDeclaration(database, staff, declared.id, clock.now())).toBe(true);
+    expect(await cancelDeclaration(database, staff, declared.id, clock.now())).toBe(false);
     const after = await give("2026-09-01T10:00:00Z", { email: "amina@example.org" });
     expect(await ready()).toEqual([declared.id, before.id]);
     expect(await ready()).not.toContain(after.id);
@@ -289,7 +286,7 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     clock.set("2026-06-01T10:00:00Z");
     await refundDonation(deps, staff, { donationId: may.id, key: "k", reason: "Asked for it back" });
 
-    const all = await donationsPage(database.db, readDonationFilters(new URLSearchParams()).filters, 1);
+    const all = await donationsPage(database, readDonationFilters(new URLSearchParams()).filters, 1);
     expect(all.donations.rows.map((d) => [d.id, d.statusLabel])).toEqual([
       [may.id, "Refunded"],
       [april.id, "Paid"],
@@ -301,17 +298,11 @@ describe.each(engines)("donations for staff on %s", (engine) => {
     ]);
 
     const aprilOnly = readDonationFilters(new URLSearchParams({ from: "2026-04-01", to: "2026-04-30" }));
-    expect((await donationsPage(database.db, aprilOnly.filters, 1)).donations.rows.map((d) => d.id)).toEqual([
-      april.id,
-    ]);
+    expect((await donationsPage(database, aprilOnly.filters, 1)).donations.rows.map((d) => d.id)).toEqual([april.id]);
     const withGiftAid = readDonationFilters(new URLSearchParams({ giftAid: "with" }));
-    expect((await donationsPage(database.db, withGiftAid.filters, 1)).donations.rows.map((d) => d.id)).toEqual([
-      april.id,
-    ]);
+    expect((await donationsPage(database, withGiftAid.filters, 1)).donations.rows.map((d) => d.id)).toEqual([april.id]);
     const refundedOnly = readDonationFilters(new URLSearchParams({ status: "refunded" }));
-    expect((await donationsPage(database.db, refundedOnly.filters, 1)).donations.rows.map((d) => d.id)).toEqual([
-      may.id,
-    ]);
+    expect((await donationsPage(database, refundedOnly.filters, 1)).donations.rows.map((d) => d.id)).toEqual([may.id]);
 
     const bad = readDonationFilters(new URLSearchParams({ from: "2026-05-01", to: "2026-04-01" }));
     expect(bad.errors).toEqual({ to: "The To date must be on or after the From date." });

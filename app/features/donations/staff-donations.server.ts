@@ -174,7 +174,11 @@ export interface DonationsPage {
 }
 
 /** /admin/donations: the filtered donations, 50 a page, and their totals per London month. */
-export async function donationsPage(db: Queryable, filters: DonationFilters, page: number): Promise<DonationsPage> {
+export async function donationsPage(
+  { db }: { db: Queryable },
+  filters: DonationFilters,
+  page: number,
+): Promise<DonationsPage> {
   const shown = (await staffDonationViews(db)).filter((view) => matchesFilters(view, filters));
   return {
     donations: slicePage(shown, page),
@@ -211,7 +215,10 @@ export interface DonationDetail {
 }
 
 /** One donation for its staff page: details, its declaration, refunds. Undefined if there is none. */
-export async function donationDetail(db: Queryable, donationId: string): Promise<DonationDetail | undefined> {
+export async function donationDetail(
+  { db }: { db: Queryable },
+  donationId: string,
+): Promise<DonationDetail | undefined> {
   if (!isUuid(donationId)) return undefined;
   const all = await loadDonationsAndDeclarations(db);
   const row = all.donations.find((d) => d.id === donationId);
@@ -251,7 +258,7 @@ export async function donationDetail(db: Queryable, donationId: string): Promise
  * False when there is no declaration still standing.
  */
 export async function cancelDeclaration(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   donationId: string,
   now: Date,

@@ -60,14 +60,14 @@ describe.each(engines)("the door on %s", (engine) => {
 
   it("lets a group in part at a time, then says it is used, with when and by whom", async () => {
     const ref = await sell("Amina Mushi", 4);
-    const [first] = await recordCheckIns(database.db, sam, eventId, [checkIn(ref, 2)], now);
+    const [first] = await recordCheckIns(database, sam, eventId, [checkIn(ref, 2)], now);
     expect(first).toMatchObject({ outcome: "checked-in", ticket: { checkedIn: 2, quantity: 4, name: "Amina Mushi" } });
-    const [second] = await recordCheckIns(database.db, jo, eventId, [checkIn(ref, 2, "door-2", 5)], now);
+    const [second] = await recordCheckIns(database, jo, eventId, [checkIn(ref, 2, "door-2", 5)], now);
     expect(second).toMatchObject({
       outcome: "checked-in",
       ticket: { checkedIn: 4, last: { at: "2026-12-05T19:05:00.000Z", by: "jo@example.org" } },
     });
-    const [third] = await recordCheckIns(database.db, sam, eventId, [checkIn(ref, 1)], now);
+    const [third] = await recordCheckIns(database, sam, eventId, [checkIn(ref, 1)], now);
     expect(third!.outcome).toBe("conflict");
     const [ticket] = await database.db.select().from(tickets);
     expect(ticket).toMatchObject({ checkedInCount: 4, checkedInAt: new Date("2026-12-05T19:00:00Z") });
@@ -76,8 +76,8 @@ describe.each(engines)("the door on %s", (engine) => {
   it("answers a check-in sent twice as it did the first time, and counts it once", async () => {
     const ref = await sell("Amina Mushi", 2);
     const request = checkIn(ref, 1);
-    const [once] = await recordCheckIns(database.db, sam, eventId, [request], now);
-    const [again] = await recordCheckIns(database.db, sam, eventId, [request], now);
+    const [once] = await recordCheckIns(database, sam, eventId, [request], now);
+    const [again] = await recordCheckIns(database, sam, eventId, [request], now);
     expect(once!.outcome).toBe("checked-in");
     expect(again).toEqual(once);
     expect((await database.db.select().from(checkIns)).length).toBe(1);
@@ -87,14 +87,14 @@ describe.each(engines)("the door on %s", (engine) => {
   it("keeps the second of two offline check-ins of one ticket as a conflict, for both devices to see", async () => {
     const ref = await sell("Baraka Juma", 1);
     const results = await recordCheckIns(
-      database.db,
+      database,
       sam,
       eventId,
       [checkIn(ref, 1, "door-1", 1), checkIn(ref, 1, "door-2", 2)],
       now,
     );
     expect(results.map((r) => r.outcome)).toEqual(["checked-in", "conflict"]);
-    const list = await doorList(database.db, eventId, now);
+    const list = await doorList(database, eventId, now);
     expect(list!.conflicts).toEqual([
       expect.objectContaining({
         bookingRef: ref,
@@ -110,18 +110,18 @@ describe.each(engines)("the door on %s", (engine) => {
   it("refuses a refunded booking and a reference from another event, changing nothing", async () => {
     const refunded = await sell("Chiku Said", 2, "refunded");
     const otherEvent = await insertEvent(database.db, { name: "Ceilidh" }, now);
-    const [result] = await recordCheckIns(database.db, sam, eventId, [checkIn(refunded, 1)], now);
+    const [result] = await recordCheckIns(database, sam, eventId, [checkIn(refunded, 1)], now);
     expect(result).toMatchObject({ outcome: "refunded", ticket: { refunded: true, checkedIn: 0 } });
-    const [elsewhere] = await recordCheckIns(database.db, sam, otherEvent, [checkIn(refunded, 1)], now);
+    const [elsewhere] = await recordCheckIns(database, sam, otherEvent, [checkIn(refunded, 1)], now);
     expect(elsewhere).toMatchObject({ outcome: "not-found", ticket: null });
-    const [unknown] = await recordCheckIns(database.db, sam, eventId, [checkIn(crypto.randomUUID(), 1)], now);
+    const [unknown] = await recordCheckIns(database, sam, eventId, [checkIn(crypto.randomUUID(), 1)], now);
     expect(unknown!.outcome).toBe("not-found");
     expect((await database.db.select().from(tickets))[0]!.checkedInCount).toBe(0);
   });
 
   it("gives the door list names, codes and counts but no e-mail addresses", async () => {
     const ref = await sell("Amina Mushi", 3);
-    const list = await doorList(database.db, eventId, now);
+    const list = await doorList(database, eventId, now);
     expect(list!.event.id).toBe(eventId);
     expect(list!.tickets).toEqual([
       {
@@ -139,17 +139,17 @@ describe.each(engines)("the door on %s", (engine) => {
       },
     ]);
     expect(JSON.stringify(list)).not.toContain("@example.org");
-    expect(await doorList(database.db, crypto.randomUUID(), now)).toBeUndefined();
-    expect(await eventOfBooking(database.db, ref)).toBe(eventId);
-    expect(await eventOfBooking(database.db, "nonsense")).toBeUndefined();
+    expect(await doorList(database, crypto.randomUUID(), now)).toBeUndefined();
+    expect(await eventOfBooking(database, ref)).toBe(eventId);
+    expect(await eventOfBooking(database, "nonsense")).toBeUndefined();
   });
   it("writes each check-in it accepts in the audit log, by reference and count, never by name", async () => {
     const ref = await sell("Amina Mushi", 3);
     const request = checkIn(ref, 2);
-    await recordCheckIns(database.db, sam, eventId, [request], now);
-    await recordCheckIns(database.db, sam, eventId, [request], now); // sent again: not logged twice
-    await recordCheckIns(database.db, jo, eventId, [checkIn(ref, 1, "door-2", 5)], now);
-    await recordCheckIns(database.db, jo, eventId, [checkIn(ref, 1, "door-2", 6)], now); // a conflict: not let in
+    await recordCheckIns(database, sam, eventId, [request], now);
+    await recordCheckIns(database, sam, eventId, [request], now); // sent again: not logged twice
+    await recordCheckIns(database, jo, eventId, [checkIn(ref, 1, "door-2", 5)], now);
+    await recordCheckIns(database, jo, eventId, [checkIn(ref, 1, "door-2", 6)], now); // a conflict: not let in
     const log = await auditPage(database.db, 1);
     // Both were recorded at the same moment, so the log's order between them is not fixed.
     expect(log.rows.map((e) => [e.by, e.action, e.label, e.subject, e.summary]).sort()).toEqual([

@@ -39,7 +39,7 @@ async function ticketsWithStatus(db: Queryable, where: ReturnType<typeof eq>) {
 }
 
 /** The event's whole door list, and every conflict, for the door page to keep on the device. */
-export async function doorList(db: Queryable, eventId: string, now: Date): Promise<DoorList | undefined> {
+export async function doorList({ db }: { db: Queryable }, eventId: string, now: Date): Promise<DoorList | undefined> {
   if (!isUuid(eventId)) return undefined;
   const [event] = await db.select().from(events).where(eq(events.id, eventId));
   if (!event) return undefined;
@@ -81,7 +81,7 @@ export async function doorList(db: Queryable, eventId: string, now: Date): Promi
 }
 
 /** The event a booking reference belongs to (for the receipt's QR link), if it has a ticket. */
-export async function eventOfBooking(db: Queryable, bookingRef: string): Promise<string | undefined> {
+export async function eventOfBooking({ db }: { db: Queryable }, bookingRef: string): Promise<string | undefined> {
   if (!isUuid(bookingRef)) return undefined;
   const [row] = await db.select({ eventId: tickets.eventId }).from(tickets).where(eq(tickets.bookingRef, bookingRef));
   return row?.eventId;
@@ -93,7 +93,7 @@ export async function eventOfBooking(db: Queryable, bookingRef: string): Promise
  * answer) is answered as it was the first time and changes nothing.
  */
 export async function recordCheckIns(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   eventId: string,
   requests: CheckInRequest[],

@@ -44,28 +44,30 @@ describe.each(engines)("the e-mails page's rules on %s", (engine) => {
     await queueMail(database.db, { kind: "booking-receipt", about: "1", message: receipt, now: clock.now() });
     await worker.deliverDue();
 
-    const failing = await emailsPage(database.db, { page: 1, status: "failing" });
+    const failing = await emailsPage(database, { page: 1, status: "failing" });
     expect(failing.total).toBe(1);
     expect(failing.rows[0]).toMatchObject({ kindLabel: "Booking receipt", attempts: 1, status: "failing" });
     expect(failing.rows[0]!.lastError).toMatch(/ECONNREFUSED/);
-    expect((await emailsPage(database.db, { page: 1, status: "sent" })).total).toBe(0);
+    expect((await emailsPage(database, { page: 1, status: "sent" })).total).toBe(0);
     const id = failing.rows[0]!.id;
 
     // Still down: Retry now says what the mail server said, and the e-mail waits on.
-    const stillDown = await retryEmail(database.db, worker, staff!, id, clock.now());
+    const stillDown = await retryEmail({ db: database.db, outbox: worker }, staff!, id, clock.now());
     expect(stillDown).toMatchObject({ sent: false, error: expect.stringMatching(/ECONNREFUSED/) });
 
     // Up again: not due for a while by its backoff, but Retry now sends it at once.
     await smtp.start(port);
     await worker.deliverDue();
     expect(smtp.received).toHaveLength(0);
-    expect(await retryEmail(database.db, worker, staff!, id, clock.now())).toEqual({ sent: true });
+    expect(await retryEmail({ db: database.db, outbox: worker }, staff!, id, clock.now())).toEqual({ sent: true });
     expect(smtp.received.map((m) => m.subject)).toEqual(["Your booking"]);
-    expect((await emailsPage(database.db, { page: 1, status: "sent" })).rows[0]!.attempts).toBe(3);
-    expect((await emailPreview(database.db, id)).text).toBe(receipt.text);
+    expect((await emailsPage(database, { page: 1, status: "sent" })).rows[0]!.attempts).toBe(3);
+    expect((await emailPreview(database, id)).text).toBe(receipt.text);
 
     // A sent e-mail is not sent again.
-    await expect(retryEmail(database.db, worker, staff!, id, clock.now())).rejects.toMatchObject({ code: "conflict" });
+    await expect(retryEmail({ db: database.db, outbox: worker }, staff!, id, clock.now())).rejects.toMatchObject({
+      code: "conflict",
+    });
     expect(smtp.received).toHaveLength(1);
     const entries = await database.db.select().from(auditLog);
     expect(entries.map((e) => e.action)).toEqual(["email.retried", "email.retried"]);
@@ -74,10 +76,10 @@ describe.each(engines)("the e-mails page's rules on %s", (engine) => {
   });
 
   it("answers not-found for an unknown e-mail", async () => {
-    await expect(emailPreview(database.db, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({
+    await expect(emailPreview(database, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({
       code: "not-found",
     });
-    await expect(emailPreview(database.db, "not-an-id")).rejects.toMatchObject({ code: "not-found" });
+    await expect(emailPreview(database, "not-an-id")).rejects.toMatchObject({ code: "not-found" });
     expect(await database.db.$count(outbox)).toBe(0);
   });
 });

@@ -73,7 +73,7 @@ const statusWhere: Record<EmailStatus, SQL | undefined> = {
 
 /** One page of the outbox, newest first, of one status or all. */
 export async function emailsPage(
-  db: Queryable,
+  { db }: { db: Queryable },
   { page, status }: { page: number; status?: EmailStatus },
 ): Promise<Paged<EmailView>> {
   const where = status ? statusWhere[status] : undefined;
@@ -90,7 +90,7 @@ export async function emailsPage(
 }
 
 /** One e-mail as it was (or will be) sent: its text and html; "not-found" if there is none. */
-export async function emailPreview(db: Queryable, id: string): Promise<EmailPreview> {
+export async function emailPreview({ db }: { db: Queryable }, id: string): Promise<EmailPreview> {
   const [row] = isUuid(id) ? await db.select().from(outbox).where(eq(outbox.id, id)) : [];
   if (!row) throw new AppError("not-found", "There is no such e-mail.");
   const { text, html } = row.payload;
@@ -109,8 +109,7 @@ export async function emailPreview(db: Queryable, id: string): Promise<EmailPrev
  * the outbox to send it; answers how that went, the mail server's words included (staff only).
  */
 export async function retryEmail(
-  db: Database,
-  outboxWorker: { deliverById(id: string): Promise<DeliveryResult> },
+  { db, outbox: outboxWorker }: { db: Database; outbox: { deliverById(id: string): Promise<DeliveryResult> } },
   staff: { id: string; email: string },
   id: string,
   now: Date,

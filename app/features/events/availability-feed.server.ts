@@ -152,7 +152,7 @@ export class AvailabilityFeed {
   }
 
   async snapshot(): Promise<Record<string, Availability>> {
-    const counts = await availabilityByEvent(this.database.db, this.clock.now());
+    const counts = await availabilityByEvent(this.database, this.clock.now());
     await this.watchNextHoldExpiry();
     return counts;
   }

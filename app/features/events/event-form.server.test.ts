@@ -155,7 +155,7 @@ describe.each(engines)("the staff event form on %s", (engine) => {
       { description: "A caption with no picture." },
     ]);
     expect(await stored()).toBe(0);
-    expect(await findEvent(database.db, id)).toMatchObject({ name: "Quiz Night", testimonial: null });
+    expect(await findEvent(database, id)).toMatchObject({ name: "Quiz Night", testimonial: null });
   });
 
   it("removes the poster, the reviewer's photo and ticked gallery pictures, and names a missing picture by its row", async () => {

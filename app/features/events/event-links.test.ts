@@ -49,7 +49,7 @@ describe.each(engines)("an event's link on the staff pages on %s", (engine) => {
     >[0])) as Response;
     expect(response.status).toBe(302);
     const copyId = /^\/admin\/events\/([0-9a-f-]{36})\?saved=duplicated$/.exec(response.headers.get("Location")!)![1]!;
-    return findEvent(database.db, copyId);
+    return findEvent(database, copyId);
   }
 
   it("is copied by Duplicate when it passes today's rule, and left out when it does not", async () => {
@@ -67,7 +67,7 @@ describe.each(engines)("an event's link on the staff pages on %s", (engine) => {
 
   it("is asked for again beside Link when an event saved with an http one is saved, and nothing changes until it is", async () => {
     const id = await insertEvent(database.db, { link: "http://tickets.example.org/quiz" }, clock.now());
-    const event = (await findEvent(database.db, id))!;
+    const event = (await findEvent(database, id))!;
     const save = (link: string) => {
       const form = new FormData();
       const fields = {
@@ -91,7 +91,7 @@ describe.each(engines)("an event's link on the staff pages on %s", (engine) => {
     expect(refused).toMatchObject({
       errors: { link: expect.stringContaining("must be an address starting with https://") },
     });
-    expect(await findEvent(database.db, id)).toMatchObject({
+    expect(await findEvent(database, id)).toMatchObject({
       name: "Quiz Night",
       link: "http://tickets.example.org/quiz",
     });

@@ -57,9 +57,9 @@ describe.each(engines)("events on %s", (engine) => {
       location: "",
       isTest: false,
     });
-    expect(await findEvent(database.db, created.id)).toEqual(created);
-    expect(await findEvent(database.db, "not-a-uuid")).toBeUndefined();
-    expect(await findEvent(database.db, crypto.randomUUID())).toBeUndefined();
+    expect(await findEvent(database, created.id)).toEqual(created);
+    expect(await findEvent(database, "not-a-uuid")).toBeUndefined();
+    expect(await findEvent(database, crypto.randomUUID())).toBeUndefined();
   });
 
   it("records in the audit log who created, changed and copied an event, and nothing for the site's own", async () => {
@@ -94,7 +94,7 @@ describe.each(engines)("events on %s", (engine) => {
       pictures,
     );
     await createEvent(database.db, quiz, now, pictures);
-    expect((await listEvents(database.db)).map((e) => e.name)).toEqual(["Quiz Night", "Older"]);
+    expect((await listEvents(database)).map((e) => e.name)).toEqual(["Quiz Night", "Older"]);
   });
 
   it("counts tickets sold by quantity, not by record, and leaves out invalid tickets", async () => {
@@ -104,11 +104,11 @@ describe.each(engines)("events on %s", (engine) => {
     await sell(event.id, 3);
     await sell(event.id, 2, false);
     await sell(other.id, 1);
-    const availability = await availabilityByEvent(database.db, now);
+    const availability = await availabilityByEvent(database, now);
     expect(availability[event.id]).toEqual({ sold: 7, remaining: 3, soldOut: false });
     expect(availability[other.id]).toEqual({ sold: 1, remaining: 9, soldOut: false });
     await sell(event.id, 3);
-    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 10, remaining: 0, soldOut: true });
+    expect((await availabilityByEvent(database, now))[event.id]).toEqual({ sold: 10, remaining: 0, soldOut: true });
   });
 
   it("counts seats held by unfinished checkouts as taken until their hold expires", async () => {
@@ -131,10 +131,10 @@ describe.each(engines)("events on %s", (engine) => {
     await hold(3, 10);
     await hold(2, -1); // expired
     await hold(2, 10, "cancelled");
-    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 4, remaining: 3, soldOut: false });
+    expect((await availabilityByEvent(database, now))[event.id]).toEqual({ sold: 4, remaining: 3, soldOut: false });
     await hold(3, 12);
     // Every seat left is in someone's checkout: not sold out, reserved until the first hold runs out.
-    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({
+    expect((await availabilityByEvent(database, now))[event.id]).toEqual({
       sold: 4,
       remaining: 0,
       soldOut: false,
@@ -164,14 +164,14 @@ describe.each(engines)("events on %s", (engine) => {
         updatedAt: at,
       });
     await hold(new Date(behind.getTime() + 10 * 60_000), behind);
-    expect((await availabilityByEvent(database.db, behind))[event.id]).toMatchObject({ remaining: 6 });
+    expect((await availabilityByEvent(database, behind))[event.id]).toMatchObject({ remaining: 6 });
     await hold(new Date(ahead.getTime() - 60_000), ahead);
-    expect((await availabilityByEvent(database.db, ahead))[event.id]).toMatchObject({ remaining: 10 });
+    expect((await availabilityByEvent(database, ahead))[event.id]).toMatchObject({ remaining: 10 });
   });
 
   it("an event with no sales has them all left", async () => {
     const event = await createEvent(database.db, quiz, now, pictures);
-    expect((await availabilityByEvent(database.db, now))[event.id]).toEqual({ sold: 0, remaining: 10, soldOut: false });
+    expect((await availabilityByEvent(database, now))[event.id]).toEqual({ sold: 0, remaining: 10, soldOut: false });
   });
 
   it("changes only the fields given, and refuses a sale closing after the event", async () => {
@@ -187,7 +187,7 @@ describe.each(engines)("events on %s", (engine) => {
     await expect(
       updateEvent(database.db, event.id, { ticketSaleExpiry: "2026-12-06T00:00:00Z" }, now, pictures),
     ).rejects.toMatchObject({ code: "invalid", fields: { ticketSaleExpiry: "must not be after eventDate" } });
-    expect((await findEvent(database.db, event.id))?.ticketSaleExpiry).toBe("2026-12-04T12:00:00.000Z");
+    expect((await findEvent(database, event.id))?.ticketSaleExpiry).toBe("2026-12-04T12:00:00.000Z");
     expect(await updateEvent(database.db, crypto.randomUUID(), { name: "x" }, now, pictures)).toBeUndefined();
   });
 
@@ -201,7 +201,7 @@ describe.each(engines)("events on %s", (engine) => {
         fields: { totalAvailableTickets: "must be at least 7: 7 tickets are already sold" },
       },
     );
-    expect((await findEvent(database.db, event.id))?.totalAvailableTickets).toBe(10);
+    expect((await findEvent(database, event.id))?.totalAvailableTickets).toBe(10);
     expect(await updateEvent(database.db, event.id, { totalAvailableTickets: 7 }, now, pictures)).toMatchObject({
       totalAvailableTickets: 7,
     });
@@ -232,13 +232,13 @@ describe.each(engines)("events on %s", (engine) => {
         "galleryImages.1.image": "must name a picture on this site: there is none called gallery/gone",
       },
     });
-    expect(await listEvents(database.db)).toEqual([]);
+    expect(await listEvents(database)).toEqual([]);
 
     const event = await createEvent(database.db, quiz, now, pictures);
     await expect(
       updateEvent(database.db, event.id, { posterImage: nowhere, totalAvailableTickets: 9 }, now, pictures),
     ).rejects.toMatchObject({ fields: { posterImage: expect.stringContaining("there is none called") } });
-    expect(await findEvent(database.db, event.id)).toMatchObject({
+    expect(await findEvent(database, event.id)).toMatchObject({
       posterImage: "pages/quiz-night",
       totalAvailableTickets: 10,
     });
@@ -323,8 +323,8 @@ describe.each(engines)("events on %s", (engine) => {
   it("starts an empty embedded site with every kind of sample event, once, its sales paid bookings", async () => {
     expect(await seedSampleEvents(database.db, now, bookingTotalPence)).toBe(true);
     expect(await seedSampleEvents(database.db, now, bookingTotalPence)).toBe(false);
-    const events = await listEvents(database.db);
-    const availability = await availabilityByEvent(database.db, now);
+    const events = await listEvents(database);
+    const availability = await availabilityByEvent(database, now);
     const current = events.filter((e) => new Date(e.ticketSaleExpiry) > now && !e.isTest);
     const past = events.filter((e) => new Date(e.ticketSaleExpiry) <= now && !e.isTest);
     expect(current.filter((e) => e.ticketCostPence !== null)).toHaveLength(2);

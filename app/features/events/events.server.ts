@@ -1,8 +1,10 @@
 import { recordAudit } from "~/infra/audit/audit.server";
 import { asc, eq, sql } from "drizzle-orm";
-import type { Queryable } from "~/infra/db/database.server";
+import type { Database, Queryable } from "~/infra/db/database.server";
 import { nextHoldExpiry, seatsByEvent, seatsOf } from "~/infra/db/seats.server";
 import type { PictureLibrary } from "~/infra/images/uploads.server";
+import { announceChange } from "~/infra/live/changes.server";
+import type { Clock } from "~/lib/clock";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { events } from "../../../db/schema";
@@ -32,7 +34,7 @@ export function toEventView(row: EventRow): EventView {
 }
 
 /** Every event, test events included (pages filter), ordered by event date, newest first. */
-export async function listEvents(db: Queryable): Promise<EventView[]> {
+export async function listEvents({ db }: { db: Queryable }): Promise<EventView[]> {
   const rows = await db
     .select()
     .from(events)
@@ -40,7 +42,7 @@ export async function listEvents(db: Queryable): Promise<EventView[]> {
   return rows.map(toEventView);
 }
 
-export async function findEvent(db: Queryable, id: string): Promise<EventView | undefined> {
+export async function findEvent({ db }: { db: Queryable }, id: string): Promise<EventView | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(events).where(eq(events.id, id));
   return row ? toEventView(row) : undefined;
@@ -123,6 +125,40 @@ export async function createEvent(
   return toEventView(row!);
 }
 
+/** What storing a staff member's event needs: the database, the clock, and the pictures it may name. */
+export interface EventStore {
+  db: Database;
+  clock: Clock;
+  pictures: PictureLibrary;
+}
+
+/** A new event from staff (the staff API, Duplicate), audited and announced to every process in one transaction. */
+export async function addEvent(
+  { db, clock, pictures }: EventStore,
+  input: NewEvent,
+  by: ChangedBy,
+): Promise<EventView> {
+  return db.transaction(async (tx) => {
+    const created = await createEvent(tx, input, clock.now(), pictures, by);
+    await announceChange(tx, "events");
+    return created;
+  });
+}
+
+/** A staff member's changes to an event, audited and announced to every process; undefined when there is no such event. */
+export async function changeEvent(
+  { db, clock, pictures }: EventStore,
+  id: string,
+  changes: EventChanges,
+  by: ChangedBy,
+): Promise<EventView | undefined> {
+  return db.transaction(async (tx) => {
+    const updated = await updateEvent(tx, id, changes, clock.now(), pictures, by);
+    if (updated) await announceChange(tx, "events");
+    return updated;
+  });
+}
+
 /** Applies a staff member's changes; undefined when there is no such event. */
 export async function updateEvent(
   db: Queryable,
@@ -188,7 +224,7 @@ export async function updateEvent(
  * and only valid tickets; seats held by unfinished checkouts are not sold but are not left either,
  * until their hold runs out at `now`.
  */
-export async function availabilityByEvent(db: Queryable, now: Date): Promise<Record<string, Availability>> {
+export async function availabilityByEvent({ db }: { db: Queryable }, now: Date): Promise<Record<string, Availability>> {
   const seats = await seatsByEvent(db, now);
   return Object.fromEntries(
     Object.entries(seats).map(([id, { total, sold, held, heldUntil }]) => [

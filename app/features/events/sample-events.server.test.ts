@@ -23,7 +23,7 @@ describe("the sample events", () => {
 
   async function seeded(now: Date) {
     await seedSampleEvents(database.db, now, bookingTotalPence);
-    return Object.fromEntries((await listEvents(database.db)).map((event) => [event.name, event]));
+    return Object.fromEntries((await listEvents(database)).map((event) => [event.name, event]));
   }
 
   it("each have a poster of their own, drawn for what they are", async () => {

@@ -76,12 +76,12 @@ describe.each(engines)("telling the charity's office on %s", (engine) => {
 
   const sweep = () => sweepOfficeMail(database.db, { now: clock.now(), charity });
   const save = (mode: string, address = "") =>
-    saveOfficeSettings(database.db, staff, { address, mode }, { now: clock.now(), charityEmail: charity.email });
+    saveOfficeSettings(database, staff, { address, mode }, { now: clock.now(), charityEmail: charity.email });
 
   it("on a new site, tells the charity's own address of each arrival from the first sweep on, and checks what staff choose", async () => {
     await paidBooking(database.db, eventId, clock.now(), "Before First Sweep");
     clock.advance(minute);
-    expect(await officeSettings(database.db, clock.now())).toMatchObject({ mode: "each", address: null });
+    expect(await officeSettings(database, clock.now())).toMatchObject({ mode: "each", address: null });
     expect(await sweep()).toBe(0); // what came in before the site's first sweep is not sent
     clock.advance(minute);
     const ref = await paidBooking(database.db, eventId, clock.now());

@@ -47,7 +47,7 @@ async function storedOfficeSettings(db: Queryable): Promise<OfficeSettings | und
 }
 
 /** The settings as the page shows them; before the first sweep, the default from now. */
-export async function officeSettings(db: Queryable, now: Date): Promise<OfficeSettings> {
+export async function officeSettings({ db }: { db: Queryable }, now: Date): Promise<OfficeSettings> {
   return (await storedOfficeSettings(db)) ?? { address: null, mode: defaultMode, since: now.toISOString() };
 }
 
@@ -56,7 +56,7 @@ export async function officeSettings(db: Queryable, now: Date): Promise<OfficeSe
  * so the office is not sent what came in before. A blank address means the charity's own.
  */
 export async function saveOfficeSettings(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   input: { address: string; mode: string },
   { now, charityEmail }: { now: Date; charityEmail: string },

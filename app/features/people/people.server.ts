@@ -79,7 +79,7 @@ function emailStatus(row: typeof outbox.$inferSelect): HeldEmail["status"] {
 }
 
 /** Everything held about the address (any case, trimmed), newest first in each list. */
-export async function findPersonData(db: Queryable, email: string): Promise<PersonData> {
+export async function findPersonData({ db }: { db: Queryable }, email: string): Promise<PersonData> {
   const address = email.trim().toLowerCase();
   const [bookingRows, ticketRows, donationRows, volunteerRows, emailRows] = await Promise.all([
     db
@@ -222,14 +222,14 @@ export async function findPersonData(db: Queryable, email: string): Promise<Pers
  * download is written in the audit log by a hash of the address and the counts, naming no one.
  */
 export async function exportPersonData(
-  db: Database,
+  { db }: { db: Database },
   staff: Staff,
   email: string,
   now: Date,
   heldBy: string,
 ): Promise<PersonDataExport> {
   return db.transaction(async (tx) => {
-    const data = await findPersonData(tx, email);
+    const data = await findPersonData({ db: tx }, email);
     await recordAudit(tx, {
       staff,
       action: "person.exported",
@@ -257,7 +257,7 @@ const claimableStatuses = ["paid", "refund_pending"];
  * Seats sold and money totals do not change. Undefined when nothing is held (already erased).
  */
 export async function erasePersonData(
-  db: Database,
+  { db }: { db: Database },
   staff: Staff,
   email: string,
   now: Date,
@@ -266,7 +266,7 @@ export async function erasePersonData(
   return db.transaction(async (tx) => {
     // Two staff erasing the same address at once: the second waits, then finds nothing left.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${personSubject(address)}))`);
-    const data = await findPersonData(tx, address);
+    const data = await findPersonData({ db: tx }, address);
     if (!holdsAnything(data)) return undefined;
 
     const bookingRows = await tx

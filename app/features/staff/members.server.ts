@@ -35,7 +35,7 @@ export interface InvitationView {
 
 /** The members, oldest first, and the invitations still open. */
 export async function staffList(
-  db: Database,
+  { db }: { db: Database },
   now: Date,
 ): Promise<{ members: StaffMemberView[]; invitations: InvitationView[] }> {
   const [members, invitations] = await Promise.all([
@@ -82,12 +82,17 @@ function invitedAddress(input: string): string {
  * working). Answers the invitation's id, for `outbox.deliver`.
  */
 export async function inviteStaff(
-  db: Database,
+  {
+    db,
+    charity,
+    outbox,
+  }: { db: Database; charity: InvitingCharity; outbox: { seal(words: Record<string, string>): string } },
   staff: StaffUser,
   input: { email: string },
-  { now, charity, seal }: { now: Date; charity: InvitingCharity; seal: (words: Record<string, string>) => string },
+  now: Date,
 ): Promise<{ id: string; email: string; replaced: boolean }> {
   const email = invitedAddress(input.email);
+  const website = charity.website.replace(/\/$/, "");
   const token = crypto.randomBytes(32).toString("base64url");
   const id = tokenHash(token);
   const expiresAt = new Date(now.getTime() + invitationLifetimeMs);
@@ -109,8 +114,13 @@ export async function inviteStaff(
     await queueMail(tx, {
       kind: "staff-invitation",
       about: id,
-      message: staffInvitationMail({ email, link: `${charity.website}/admin/join/{{token}}`, expiresAt, charity }),
-      sealed: seal({ token }),
+      message: staffInvitationMail({
+        email,
+        link: `${website}/admin/join/{{token}}`,
+        expiresAt,
+        charity: { name: charity.name, website },
+      }),
+      sealed: outbox.seal({ token }),
       now,
     });
     await recordAudit(tx, {
@@ -128,7 +138,12 @@ export async function inviteStaff(
 }
 
 /** Cancels an invitation not yet used: its link stops working. False when there was none open. */
-export async function cancelInvitation(db: Database, staff: StaffUser, id: string, now: Date): Promise<boolean> {
+export async function cancelInvitation(
+  { db }: { db: Database },
+  staff: StaffUser,
+  id: string,
+  now: Date,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [cancelled] = await tx
       .delete(staffInvitations)
@@ -147,7 +162,11 @@ export async function cancelInvitation(db: Database, staff: StaffUser, id: strin
 }
 
 /** The address an invitation link is for, while it works (not used, not expired); else undefined. */
-export async function openInvitation(db: Database, token: string, now: Date): Promise<{ email: string } | undefined> {
+export async function openInvitation(
+  { db }: { db: Database },
+  token: string,
+  now: Date,
+): Promise<{ email: string } | undefined> {
   if (!/^[\w-]{20,100}$/.test(token)) return undefined;
   const [row] = await db
     .select({ email: staffInvitations.email })
@@ -179,14 +198,14 @@ function newPasswordProblems(
  * (unknown, used, expired) is a "not-found" AppError with `invitationGone`, and changes nothing.
  */
 export async function acceptInvitation(
-  db: Database,
+  { db }: { db: Database },
   token: string,
   input: { newPassword: string; repeatPassword: string },
   now: Date,
 ): Promise<StaffUser> {
   const problems = newPasswordProblems(input.newPassword, input.repeatPassword);
   if (problems) throw new AppError("invalid", Object.values(problems)[0]!, { fields: problems });
-  if (!(await openInvitation(db, token, now))) throw new AppError("not-found", invitationGone);
+  if (!(await openInvitation({ db }, token, now))) throw new AppError("not-found", invitationGone);
   // Hashed before the transaction: scrypt takes a while, and no lock need wait for it.
   const passwordHash = await hashPassword(input.newPassword);
   return db.transaction(async (tx) => {
@@ -225,7 +244,7 @@ export async function acceptInvitation(
  * "conflict" AppError). Answers whether it was the one asking (who is then signed out).
  */
 export async function removeStaff(
-  db: Database,
+  { db }: { db: Database },
   staff: StaffUser,
   memberId: string,
   now: Date,
@@ -257,7 +276,7 @@ export async function removeStaff(
  * theirs ends (the one asking stays signed in).
  */
 export async function changePassword(
-  db: Database,
+  { db }: { db: Database },
   staff: StaffUser,
   input: { currentPassword: string; newPassword: string; repeatPassword: string },
   { now, sessionToken }: { now: Date; sessionToken: string | undefined },
@@ -291,7 +310,7 @@ export async function changePassword(
 }
 
 /** Ends every session of the signed-in member, this one too. */
-export async function signOutEverywhere(db: Database, staff: StaffUser, now: Date): Promise<void> {
+export async function signOutEverywhere({ db }: { db: Database }, staff: StaffUser, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(staffSessions).where(eq(staffSessions.userId, staff.id));
     await recordAudit(tx, {

@@ -21,11 +21,15 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
   afterEach(() => database.close());
 
   const submit = (input: Record<string, unknown>, clientAddress = "203.0.113.7") =>
-    submitVolunteer(input, { db: database.db, limiter, clientAddress, now, charity: testCharity });
+    submitVolunteer(
+      { db: database.db, clock: { now: () => now }, charity: testCharity, limits: { volunteerSignUps: limiter } },
+      input,
+      clientAddress,
+    );
 
   it("stores a valid sign-up, trimmed", async () => {
     expect(await submit({ ...good, name: " Grace Kimaro " })).toEqual({ status: "ok" });
-    const rows = await listVolunteers(database.db);
+    const rows = await listVolunteers(database);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject(good);
   });
@@ -36,7 +40,7 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
     await submit({ ...good, website: "http://spam.example" });
     const mails = await database.db.select().from(outbox);
     expect(mails).toHaveLength(1);
-    const [grace] = await listVolunteers(database.db);
+    const [grace] = await listVolunteers(database);
     expect(mails[0]).toMatchObject({
       kind: "volunteer-confirmation",
       dedupeKey: `volunteer-confirmation:${grace!.id}`,
@@ -53,7 +57,7 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
       status: "invalid",
       errors: { name: "Name must not be left blank.", email: "Invalid email." },
     });
-    expect(await listVolunteers(database.db)).toEqual([]);
+    expect(await listVolunteers(database)).toEqual([]);
   });
 
   it.each([
@@ -69,20 +73,20 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
       status: "invalid",
       errors: { email: "Invalid email." },
     });
-    expect(await listVolunteers(database.db)).toEqual([]);
+    expect(await listVolunteers(database)).toEqual([]);
     expect(await database.db.select().from(outbox)).toEqual([]);
   });
 
   it("thanks a robot that filled the hidden field, and stores nothing", async () => {
     expect(await submit({ ...good, website: "http://spam.example" })).toEqual({ status: "ok" });
-    expect(await listVolunteers(database.db)).toEqual([]);
+    expect(await listVolunteers(database)).toEqual([]);
   });
 
   it("turns away a flood from one address but not from another", async () => {
     for (let i = 0; i < 3; i++) expect((await submit({ ...good, email: `g${i}@example.org` })).status).toBe("ok");
     expect((await submit(good)).status).toBe("limited");
     expect((await submit(good, "198.51.100.1")).status).toBe("ok");
-    expect(await listVolunteers(database.db)).toHaveLength(4);
+    expect(await listVolunteers(database)).toHaveLength(4);
   });
 
   it("refuses over-long text at the database too", async () => {
@@ -95,31 +99,37 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
   it("gives staff 50 sign-ups a page, newest first", async () => {
     for (let i = 0; i < 52; i++) {
       await submitVolunteer(
-        { ...good, name: `Grace ${String.fromCharCode(65 + (i % 26))}` },
         {
           db: database.db,
-          limiter: new RateLimiter(database.db, { name: "volunteer-sign-ups", limit: 100, windowMs: 60_000 }),
-          clientAddress: "203.0.113.8",
-          now: new Date(now.getTime() + i * 60_000),
+          clock: { now: () => new Date(now.getTime() + i * 60_000) },
           charity: testCharity,
+          limits: {
+            volunteerSignUps: new RateLimiter(database.db, {
+              name: "volunteer-sign-ups",
+              limit: 100,
+              windowMs: 60_000,
+            }),
+          },
         },
+        { ...good, name: `Grace ${String.fromCharCode(65 + (i % 26))}` },
+        "203.0.113.8",
       );
     }
-    const first = await volunteersPage(database.db, 1);
+    const first = await volunteersPage(database, 1);
     expect(first).toMatchObject({ total: 52, pages: 2 });
     expect(first.rows).toHaveLength(50);
     expect(first.rows[0]!.createdAt).toBe(new Date(now.getTime() + 51 * 60_000).toISOString());
-    expect((await volunteersPage(database.db, 2)).rows).toHaveLength(2);
+    expect((await volunteersPage(database, 2)).rows).toHaveLength(2);
   });
 
   it("deletes a sign-up on request and logs who did it without naming the volunteer", async () => {
     const staff = await createStaffUser(database.db, "sam@example.org", "a long staff password", now);
     await submit(good);
-    const [grace] = await listVolunteers(database.db);
-    expect(await deleteVolunteer(database.db, staff, grace!.id, now)).toBe(true);
-    expect(await listVolunteers(database.db)).toEqual([]);
-    expect(await deleteVolunteer(database.db, staff, grace!.id, now)).toBe(false);
-    expect(await deleteVolunteer(database.db, staff, "not-an-id", now)).toBe(false);
+    const [grace] = await listVolunteers(database);
+    expect(await deleteVolunteer(database, staff, grace!.id, now)).toBe(true);
+    expect(await listVolunteers(database)).toEqual([]);
+    expect(await deleteVolunteer(database, staff, grace!.id, now)).toBe(false);
+    expect(await deleteVolunteer(database, staff, "not-an-id", now)).toBe(false);
     const log = await auditPage(database.db, 1);
     expect(log.rows).toEqual([
       expect.objectContaining({

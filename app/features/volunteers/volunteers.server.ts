@@ -4,6 +4,7 @@ import { queueMail } from "~/infra/email/outbox.server";
 import type { Charity } from "~/infra/payments/provider.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { AppError } from "~/lib/errors";
+import type { Clock } from "~/lib/clock";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
 import type { RateLimiter } from "~/infra/rate-limit.server";
@@ -11,13 +12,13 @@ import { volunteers } from "../../../db/schema";
 import { volunteerConfirmation } from "./confirmation.server";
 import { validateVolunteer, volunteerReplies, type VolunteerSubmissionResult } from "./schema";
 
-interface SubmissionContext {
+/** What a sign-up needs of the site. */
+interface SignUpServices {
   db: Database;
-  limiter: RateLimiter;
-  clientAddress: string;
-  now: Date;
+  clock: Clock;
   /** Who the confirmation e-mail comes from. */
   charity: Charity;
+  limits: { volunteerSignUps: RateLimiter };
 }
 
 /**
@@ -26,10 +27,15 @@ interface SubmissionContext {
  * A filled-in honeypot field marks a robot: it is thanked like anyone else and nothing is stored.
  */
 export async function submitVolunteer(
+  { db, clock, charity, limits }: SignUpServices,
   input: Record<string, unknown>,
-  { db, limiter, clientAddress, now, charity }: SubmissionContext,
+  /** The visitor's address (`context.clientAddress`), for the limit per address. */
+  clientAddress: string,
 ): Promise<VolunteerSubmissionResult> {
-  if (!(await limiter.attempt(clientAddress, now))) return { status: "limited", message: volunteerReplies.limited };
+  const now = clock.now();
+  if (!(await limits.volunteerSignUps.attempt(clientAddress, now))) {
+    return { status: "limited", message: volunteerReplies.limited };
+  }
   const validation = validateVolunteer(input);
   if (!validation.ok) return { status: "invalid", errors: validation.errors };
   if (typeof input.website === "string" && input.website.trim() !== "") return { status: "ok" };
@@ -51,8 +57,12 @@ export async function submitVolunteer(
 }
 
 /** A sign-up as the form and the API take it: done, or refused with an AppError (the fields to correct, or too many tries). */
-export async function signUpVolunteer(input: Record<string, unknown>, context: SubmissionContext): Promise<void> {
-  const result = await submitVolunteer(input, context);
+export async function signUpVolunteer(
+  services: SignUpServices,
+  input: Record<string, unknown>,
+  clientAddress: string,
+): Promise<void> {
+  const result = await submitVolunteer(services, input, clientAddress);
   if (result.status === "invalid") throw new AppError("invalid", volunteerReplies.invalid, { fields: result.errors });
   if (result.status === "limited") throw new AppError("too-many-requests", result.message);
 }
@@ -70,13 +80,13 @@ function view(row: typeof volunteers.$inferSelect): VolunteerView {
 }
 
 /** Volunteer sign-ups, newest first, with the specification's field names. */
-export async function listVolunteers(db: Queryable): Promise<VolunteerView[]> {
+export async function listVolunteers({ db }: { db: Queryable }): Promise<VolunteerView[]> {
   const rows = await db.select().from(volunteers).orderBy(desc(volunteers.createdAt), desc(volunteers.id));
   return rows.map(view);
 }
 
 /** One page of sign-ups for the staff page, newest first. */
-export async function volunteersPage(db: Queryable, page: number): Promise<Paged<VolunteerView>> {
+export async function volunteersPage({ db }: { db: Queryable }, page: number): Promise<Paged<VolunteerView>> {
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(volunteers);
   const { offset, limit } = pageOf([], total, page);
   const rows = await db
@@ -93,7 +103,7 @@ export async function volunteersPage(db: Queryable, page: number): Promise<Paged
  * audit log, in one transaction. False when there is no such sign-up (already deleted).
  */
 export async function deleteVolunteer(
-  db: Database,
+  { db }: { db: Database },
   staff: { id: string; email: string },
   id: string,
   now: Date,

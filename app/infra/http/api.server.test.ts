@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import { offlineProvider } from "~/infra/payments/offline.server";
-import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
 import { action as startBookingRoute } from "~/routes/api.bookings";
+import type { Services } from "../../../server/services";
 import { testClock } from "../../../tests/support/clock";
-import { testCharity as charity } from "../../../tests/support/content";
 import { freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
 import { apiRoute, readFormBody, readJsonBody, readTextBody } from "./api.server";
 import { bodyLimits } from "./body-limits.server";
 
@@ -58,43 +57,39 @@ describe("API answers", () => {
 });
 
 describe("a route whose feature fails inside", () => {
+  const clock = testClock("2026-11-22T10:00:00Z");
   let database: DatabaseHandle;
+  let site: TestServices;
+  let services: Services;
   let logged: unknown[][];
   beforeEach(async () => {
     database = await freshDatabase("pglite");
+    site = await testServices(database, clock);
+    services = await site.request();
     logged = [];
     vi.spyOn(console, "error").mockImplementation((...args) => void logged.push(args));
   });
   afterEach(async () => {
     vi.restoreAllMocks();
-    await database.close();
+    await site.close();
   });
 
-  async function post(deps: PaymentDeps, body: unknown) {
+  async function post(services: Services, body: unknown) {
     const request = new Request("http://localhost/api/bookings", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    const limits = { paymentStarts: { attempt: async () => true } };
-    const context = { clientAddress: "203.0.113.1", services: { paymentDeps: async () => deps, limits } };
-    const response = await startBookingRoute({ request, context, params: {} } as unknown as Parameters<
-      typeof startBookingRoute
-    >[0]);
+    const response = await callRoute(startBookingRoute, request, services, { clientAddress: "203.0.113.1" });
     return { status: response.status, text: await response.text() };
   }
 
   it("answers a provider failure with what the visitor can do, and keeps the provider's words to the log", async () => {
-    const clock = testClock("2026-11-22T10:00:00Z");
     const eventId = await insertEvent(database.db, {}, clock.now());
-    const payments = offlineProvider(database.db, clock);
-    payments.createPayment = async () => {
+    services.payments.createPayment = async () => {
       throw new Error(`Invalid API Key provided: sk_live_abc123; ${internal}`);
     };
-    const answer = await post(
-      { db: database.db, payments, charity, clock },
-      { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 },
-    );
+    const answer = await post(services, { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 });
     expect(answer.status).toBe(502);
     expect(answer.text).not.toContain("sk_live");
     expect(answer.text).not.toContain("ECONNREFUSED");
@@ -103,14 +98,13 @@ describe("a route whose feature fails inside", () => {
   });
 
   it("answers a database failure with a reference only", async () => {
-    const clock = testClock("2026-11-22T10:00:00Z");
     const eventId = await insertEvent(database.db, {}, clock.now());
     const broken = Object.create(database.db) as typeof database.db;
     broken.transaction = async () => {
       throw new Error(`relation "bookings" does not exist; ${internal}`);
     };
     const answer = await post(
-      { db: broken, payments: offlineProvider(database.db, clock), charity, clock },
+      { ...services, db: broken },
       { eventId, name: "Amina Mushi", email: "amina@example.org", quantity: 2 },
     );
     expect(answer.status).toBe(500);

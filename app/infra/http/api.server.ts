@@ -18,6 +18,7 @@ const statusOf: Record<ErrorCode, number> = {
   "unsupported-media-type": 415,
   "too-many-requests": 429,
   "challenge-required": 403,
+  "card-declined": 402,
   unexpected: 500,
   "provider-unavailable": 502,
 };

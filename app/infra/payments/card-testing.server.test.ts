@@ -1,19 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { openDatabase, type DatabaseHandle } from "~/infra/db/database.server";
-import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
-import type { PaymentDeps } from "~/infra/payments/provider.server";
-import { RateLimiter } from "~/infra/rate-limit.server";
+import type { OfflineProvider } from "~/infra/payments/offline.server";
+import { paymentFailed } from "~/payments/settle.server";
 import { action as bookingsRoute } from "~/routes/api.bookings";
 import { loader as challengeRoute } from "~/routes/api.challenge";
 import { action as donationsRoute } from "~/routes/api.donations";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
 import { bookings, cardDeclines, donations, offlinePayments, rateLimits, spentChallenges } from "../../../db/schema";
-import { paymentFailed, settlePayment } from "../../../server/payments";
-import { testCharity as charity } from "../../../tests/support/content";
+import type { Services } from "../../../server/services";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { createPostgresDatabase, engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
 import {
   challengeSolved,
   declineLimits,
@@ -30,28 +29,22 @@ const donor = { amount: "10.00", name: "Amina Mushi", email: "amina@example.org"
 describe.each(engines)("card testing on %s", (engine) => {
   let database: DatabaseHandle;
   let clock: TestClock;
+  let site: TestServices;
+  let services: Services;
   let payments: OfflineProvider;
-  let deps: PaymentDeps;
+  let deps: Services;
   let eventId: string;
-  let services: Record<string, unknown>;
 
   beforeEach(async () => {
     database = await freshDatabase(engine);
     clock = testClock("2026-11-22T10:00:00Z");
-    payments = offlineProvider(database.db, clock);
-    deps = { db: database.db, payments, charity, clock };
+    site = await testServices(database, clock);
+    services = await site.request();
+    payments = services.payments as OfflineProvider;
+    deps = services;
     eventId = await insertEvent(database.db, { totalAvailableTickets: 50 }, clock.now());
-    services = {
-      db: database.db,
-      clock,
-      payments,
-      paymentDeps: async () => deps,
-      paymentFailed: (id: string) => paymentFailed(deps, id),
-      settlePayment: (id: string) => settlePayment(deps, id),
-      limits: { paymentStarts: new RateLimiter(database.db, { name: "payment-starts", ...paymentStartsPerAddress }) },
-    };
   });
-  afterEach(() => database.close());
+  afterEach(() => site.close());
 
   /** Declines from other visitors past the site-wide threshold: a spike, so starts need a challenge. */
   async function spikeOfDeclinesElsewhere() {
@@ -72,7 +65,7 @@ describe.each(engines)("card testing on %s", (engine) => {
       headers: { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const response = await route({ request, context: { clientAddress: address, services }, params: {} } as never);
+    const response = await callRoute(route, request, services, { clientAddress: address });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
   const book = (body: Record<string, unknown> = {}, address?: string) =>
@@ -189,9 +182,13 @@ describe.each(engines)("card testing on %s", (engine) => {
     });
     const challenge = (await call(challengeRoute, "/api/challenge")).body as unknown as Challenge;
     const payload = { challenge, solution: await solveChallenge({ challenge, deriveKey }) };
+    const heard = services.availability.changes;
     expect((await book({ eventId: small, quantity: 2, email: "first@example.org", challenge: payload })).status).toBe(
       201,
     );
+    // The next buyer comes once the site has heard of that hold (the notice its commit sends, which
+    // ends the last reading's use: decision 042).
+    await vi.waitFor(() => expect(services.availability.changes).toBeGreaterThan(heard));
     // Every seat in a checkout: the next buyer is told when to try again, not asked for work first,
     // and nothing is counted against their address.
     const late = await book({ eventId: small, quantity: 1, email: "late@example.org" }, "198.51.100.20");

@@ -181,13 +181,20 @@ export async function challengeSolved(db: Queryable, answer: unknown, now: Date)
  * booking or donation keeps.
  */
 export async function guardPaymentStart(
-  deps: { db: Queryable; limiter: AttemptLimiter },
+  {
+    db,
+    limits,
+    config,
+  }: {
+    db: Queryable;
+    limits: { paymentStarts: AttemptLimiter };
+    /** "always": every start needs a solved challenge (PAYMENT_CHALLENGE), not only during a spike. */
+    config: { paymentChallenge: "spike" | "always" };
+  },
   visit: { clientAddress: string; challenge?: unknown },
   now: Date,
-  /** "always": every start needs a solved challenge (PAYMENT_CHALLENGE), not only during a spike. */
-  when: "spike" | "always" = "spike",
 ): Promise<string> {
-  const { db } = deps;
+  const when = config.paymentChallenge;
   const start = { clientKey: await visitorKey(db, visit.clientAddress, now), challenge: visit.challenge };
   const counts = await startCounts(db, start.clientKey, now);
   if (counts.fromAddress >= declineLimits.perAddress) throw new AppError("too-many-requests", tooManyDeclines);
@@ -196,7 +203,7 @@ export async function guardPaymentStart(
       throw new AppError("challenge-required", challengeMessage);
     }
   }
-  if (!(await deps.limiter.attempt(`payment-start:${start.clientKey}`, now))) {
+  if (!(await limits.paymentStarts.attempt(`payment-start:${start.clientKey}`, now))) {
     throw new AppError("too-many-requests", tooManyStarts);
   }
   return start.clientKey;

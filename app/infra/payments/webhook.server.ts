@@ -1,59 +1,38 @@
 import { eq } from "drizzle-orm";
-import type { Clock } from "~/lib/clock";
+import { AppError } from "~/lib/errors";
 import { processedWebhookEvents } from "../../../db/schema";
 import type { Queryable } from "../db/database.server";
 import { readTextBody } from "../http/api.server";
 import { bodyLimits } from "../http/body-limits.server";
-import { WebhookSignatureError, type PaymentProvider } from "./provider.server";
+import { WebhookSignatureError, type PaymentProvider, type WebhookEvent } from "./provider.server";
 
-/** What a webhook's payment events lead to, each given the payment's id only. */
-export interface PaymentEventHandlers {
-  /** payment_intent.succeeded: settle what it paid for. */
-  succeeded(paymentId: string): Promise<unknown>;
-  /** payment_intent.payment_failed or .canceled: give back what it held. */
-  failed(paymentId: string): Promise<unknown>;
-}
+// What a provider's webhook delivery is, before anything is done about it: an event whose
+// signature was checked, and the record of the events already handled, each handled once.
 
-/**
- * A webhook delivery: the signature is checked, each provider event is handled once (recorded by
- * id), and for a succeeded or failed payment its handler is called with the payment's id only: it
- * reads the payment's state again from the provider rather than trusting the payload.
- * Event types we do not handle get 200 so the provider stops retrying them.
- */
-export async function handlePaymentWebhook(
-  deps: { db: Queryable; payments: PaymentProvider; clock: Clock },
-  request: Request,
-  handlers: PaymentEventHandlers,
-): Promise<Response> {
-  if (request.method !== "POST") {
-    return Response.json({ error: "Method not allowed.", code: "method-not-allowed" }, { status: 405 });
-  }
+/** The delivery's event once its signature is checked; an AppError ("invalid", 400) when it does not verify. */
+export async function readWebhookEvent(payments: PaymentProvider, request: Request): Promise<WebhookEvent> {
   const rawBody = await readTextBody(request, bodyLimits.webhook);
-  let event;
   try {
-    event = await deps.payments.parseWebhook(rawBody, request.headers.get("Stripe-Signature"));
+    return await payments.parseWebhook(rawBody, request.headers.get("Stripe-Signature"));
   } catch (error) {
-    if (error instanceof WebhookSignatureError) {
-      return Response.json({ error: "Bad signature.", code: "invalid" }, { status: 400 });
-    }
+    if (error instanceof WebhookSignatureError) throw new AppError("invalid", "Bad signature.");
     throw error;
   }
-  const [seen] = await deps.db
-    .select()
-    .from(processedWebhookEvents)
-    .where(eq(processedWebhookEvents.eventId, event.id));
-  if (seen) return Response.json({ received: true, duplicate: true });
+}
 
-  if (event.paymentId) {
-    if (event.type === "payment_intent.succeeded") await handlers.succeeded(event.paymentId);
-    if (event.type === "payment_intent.payment_failed" || event.type === "payment_intent.canceled") {
-      await handlers.failed(event.paymentId);
-    }
-  }
-  // Recorded after the work, so a failure above makes the provider deliver it again.
-  await deps.db
+/** Whether this event was handled already (a delivery the provider made again). */
+export async function webhookEventSeen(db: Queryable, eventId: string): Promise<boolean> {
+  const [seen] = await db
+    .select({ eventId: processedWebhookEvents.eventId })
+    .from(processedWebhookEvents)
+    .where(eq(processedWebhookEvents.eventId, eventId));
+  return seen !== undefined;
+}
+
+/** Records an event as handled: after its work, so a failure in it makes the provider deliver it again. */
+export async function recordWebhookEvent(db: Queryable, event: WebhookEvent, at: Date): Promise<void> {
+  await db
     .insert(processedWebhookEvents)
-    .values({ eventId: event.id, type: event.type, receivedAt: deps.clock.now() })
+    .values({ eventId: event.id, type: event.type, receivedAt: at })
     .onConflictDoNothing();
-  return Response.json({ received: true });
 }

@@ -1,9 +1,13 @@
-import { releaseUnpaidHold, settleBooking } from "~/features/booking/booking.server";
+import { releaseUnpaidHold } from "~/features/booking/checkout.server";
+import { settleBooking } from "~/features/booking/settlement.server";
 import { giveUpDonation, settleDonation } from "~/features/donations/donations.server";
 import { declineLimits, recordDecline } from "~/infra/payments/card-testing.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
-import { handlePaymentWebhook } from "~/infra/payments/webhook.server";
 import { AppError } from "~/lib/errors";
+
+// What a card payment paid for, settled by the payment's own metadata: the one place that knows
+// both a booking and a donation, so it sits above the features, beside the routes that call it
+// (docs/decisions/062-a-straight-payment-path.md).
 
 /**
  * Settles whatever a succeeded card payment paid for, chosen by the payment's own metadata as the
@@ -37,13 +41,5 @@ export async function paymentFailed(deps: PaymentDeps, paymentId: string) {
     // A payment for no booking of ours (another site on the same Stripe account): nothing to do.
     if (error instanceof AppError && error.code === "not-found") return undefined;
     throw error;
-  });
-}
-
-/** POST /api/payments/webhook: the provider's notifications, for bookings and donations alike. */
-export function paymentWebhook(deps: PaymentDeps, request: Request) {
-  return handlePaymentWebhook(deps, request, {
-    succeeded: (paymentId) => settlePayment(deps, paymentId),
-    failed: (paymentId) => paymentFailed(deps, paymentId),
   });
 }

@@ -1,0 +1,341 @@
+import { timingSafeEqual } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Queryable } from "~/infra/db/database.server";
+import { eventWithSeats, seatsOf, type SeatCount } from "~/infra/db/seats.server";
+import { AppError } from "~/lib/errors";
+import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
+import { isUuid } from "~/lib/ids";
+import { announceChange, changeNotice } from "~/infra/live/changes.server";
+import { writeTogether } from "~/infra/db/write-together.server";
+import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
+import { bookings, events } from "../../../db/schema";
+import { checkHoldLimits } from "./hold-limits.server";
+import { historyInsert, recordHistory } from "./history.server";
+import { bookingTotalPence } from "./pricing";
+import {
+  bookingMessages,
+  onlyLeftMessage,
+  validateTicketInformation,
+  type OwnAttempt,
+  type ReleasedHold,
+  type ReleaseReason,
+  type StartedBooking,
+} from "./schema";
+
+// A checkout (decisions 006, 019, 026): the seats held under the event's lock while the visitor
+// pays, and an unpaid attempt's seats given back. Settling the payment is settlement.server.ts.
+
+/** How long seats stay held while the visitor pays. */
+export const holdMinutes = 15;
+/**
+ * The longest a visitor's consecutive attempts for the same seats may hold them (each new attempt
+ * replacing the last): after it the hold runs out however often it is renewed (decision 026).
+ */
+export const maxHeldMinutes = 30;
+
+type EventRow = typeof events.$inferSelect;
+
+/**
+ * Why a checkout of `quantity` seats for this event cannot start at `now`, with the answer the
+ * visitor is given; undefined when it may. The one set of rules for the check under the event's
+ * lock (startBooking) and the early one without it (checkoutRefusal).
+ */
+function eventRefusal(
+  event: EventRow | undefined,
+  seats: SeatCount | undefined,
+  quantity: number,
+  now: Date,
+): AppError | undefined {
+  if (!event || !seats) return new AppError("not-found", "There is no such event.");
+  if (event.cancelledAt) return new AppError("conflict", "This event has been cancelled.");
+  if (event.ticketSaleExpiry <= now) return new AppError("conflict", "Ticket sales for this event have closed.");
+  if (event.ticketCostPence === null) {
+    return new AppError("conflict", "Tickets for this event are not sold on this site.");
+  }
+  const remaining = event.totalAvailableTickets - seats.sold - seats.held;
+  if (remaining <= 0) {
+    // Seats in other people's unfinished checkouts may come back: say when, not "sold out".
+    const soldOut = seats.sold >= event.totalAvailableTickets || !seats.heldUntil;
+    return new AppError("conflict", soldOut ? soldOutMessage : reservedMessage(seats.heldUntil!));
+  }
+  if (quantity > remaining) {
+    return new AppError("conflict", onlyLeftMessage(remaining), { fields: { quantity: onlyLeftMessage(remaining) } });
+  }
+  return undefined;
+}
+
+/**
+ * The answer a checkout for this event would certainly get now, read without any lock: an event
+ * that does not exist, is cancelled or closed, or has no seats left (sold, or all in other
+ * people's checkouts) for `quantity`. Asked before the payment checks of decision 026, so that in a
+ * rush the buyers who come too late are told at once, with one query, instead of solving a
+ * challenge first (nothing is held or charged for them, so there is nothing to defend). A checkout
+ * this lets through is counted again under the event's lock.
+ */
+export async function checkoutRefusal(
+  db: Queryable,
+  input: { eventId: string; quantity: number },
+  now: Date,
+): Promise<AppError | undefined> {
+  const found = isUuid(input.eventId) ? await eventWithSeats(db, input.eventId, now) : undefined;
+  return eventRefusal(found?.event, found?.seats, input.quantity, now);
+}
+
+/** What `checkoutRefusal` read of an event, and when. */
+interface KnownSeats {
+  found: Awaited<ReturnType<typeof eventWithSeats>>;
+  /** The count of announced changes when it was read (`EarlyRefusals`). */
+  changes: number;
+  readAt: number;
+}
+
+/**
+ * `checkoutRefusal` with the last reading of each event kept, for a rush (decision 042): a thousand
+ * people starting checkouts for the same event in a few seconds are nine hundred reads of the same
+ * counts. A reading answers again only while it is certainly still true: no change to seats or
+ * events has been announced since (`changes`, the live feed's count of them, which covers every
+ * process on the database), the first of its holds has not run out (holds run out without an
+ * announcement), and it is less than `maxAgeMs` old, so that even a change nobody announced is
+ * seen within a second. It only ever refuses or lets through to the locked count, as the reading
+ * from the database would.
+ */
+export class EarlyRefusals {
+  private readonly known = new Map<string, KnownSeats>();
+
+  constructor(
+    private readonly changes: () => number,
+    private readonly limits = { maxAgeMs: 1_000, maxEvents: 1_000 },
+  ) {}
+
+  async refusal(db: Queryable, input: { eventId: string; quantity: number }, now: Date): Promise<AppError | undefined> {
+    if (!isUuid(input.eventId)) return eventRefusal(undefined, undefined, input.quantity, now);
+    let kept = this.known.get(input.eventId);
+    if (!kept || !this.stillTrue(kept, now)) {
+      // Counted before reading: a change announced while the query runs makes the reading old.
+      const changes = this.changes();
+      kept = { found: await eventWithSeats(db, input.eventId, now), changes, readAt: now.getTime() };
+      this.known.delete(input.eventId);
+      if (this.known.size >= this.limits.maxEvents) this.known.delete(this.known.keys().next().value!);
+      this.known.set(input.eventId, kept);
+    }
+    return eventRefusal(kept.found?.event, kept.found?.seats, input.quantity, now);
+  }
+
+  private stillTrue(kept: KnownSeats, now: Date) {
+    const heldUntil = kept.found?.seats.heldUntil;
+    return (
+      kept.changes === this.changes() &&
+      now.getTime() - kept.readAt < this.limits.maxAgeMs &&
+      now.getTime() >= kept.readAt &&
+      (!heldUntil || now < heldUntil)
+    );
+  }
+}
+
+/**
+ * Starts a payment attempt: checks the ticket information with the form's rules, holds the seats
+ * (atomically: the event row is locked while seats are counted, so two checkouts can never take the
+ * same last seat), then asks the provider for a payment of the amount computed here, never one
+ * from the browser. A previous unfinished attempt by the same visitor (`replaces`, proved by its
+ * client secret) is released first, so it does not stand in the way of this one.
+ */
+export async function startBooking(
+  deps: PaymentDeps,
+  input: {
+    eventId: string;
+    name: unknown;
+    email: unknown;
+    quantity: unknown;
+    replaces?: OwnAttempt;
+    /** The visitor's address as its keyed hash (app/infra/visitors.server.ts); null when unknown. */
+    clientKey?: string | null;
+  },
+): Promise<StartedBooking> {
+  const validation = validateTicketInformation(input);
+  if (!validation.ok) throw new AppError("invalid", bookingMessages.summary, { fields: validation.errors });
+  const { name, email, quantity } = validation.data;
+  // A renewed hold keeps the time its first attempt was held, so renewing cannot hold seats for ever.
+  let heldSince: Date | undefined;
+  if (input.replaces) {
+    const replaced = isUuid(input.replaces.bookingRef)
+      ? (await deps.db.select().from(bookings).where(eq(bookings.bookingRef, input.replaces.bookingRef)))[0]
+      : undefined;
+    const released = await releaseOwnHold(deps, input.replaces, "replaced").catch((error) => {
+      // Not worth refusing the new attempt for: the old hold runs out by itself.
+      if (!(error instanceof AppError)) console.error("Releasing a replaced attempt failed:", error);
+      return undefined;
+    });
+    const stillHeld = replaced?.status === "held" && replaced.holdExpiresAt > deps.clock.now();
+    if (released === "released" && stillHeld && replaced.eventId === input.eventId) {
+      heldSince = replaced.firstHeldAt ?? replaced.createdAt;
+    }
+  }
+  const now = deps.clock.now();
+  const clientKey = input.clientKey ?? null;
+
+  const bookingRef = crypto.randomUUID();
+  const { event, amountPence, holdExpiresAt } = await deps.db.transaction(async (tx) => {
+    // The visitor's own holds first, under their locks (address, then e-mail): the limits count
+    // holds across all events, which only the visitor's own checkouts add to. The event's row is
+    // locked after, and only for the count and the insert, so checkouts of one event queue on it
+    // for as short a time as possible (decision 037).
+    await checkHoldLimits(tx, { email, clientKey }, quantity, now).catch(async (error: unknown) => {
+      // An event that would refuse anyway says so rather than the limit, as it always has.
+      if (!(error instanceof AppError)) throw error;
+      throw (await checkoutRefusal(tx, { eventId: input.eventId, quantity }, now)) ?? error;
+    });
+    const [event] = isUuid(input.eventId)
+      ? await tx.select().from(events).where(eq(events.id, input.eventId)).for("update")
+      : [];
+    const refusal = eventRefusal(event, event && (await seatsOf(tx, event.id, now)), quantity, now);
+    if (refusal) throw refusal;
+    if (!event || event.ticketCostPence === null) throw new AppError("not-found", "There is no such event.");
+    const amountPence = bookingTotalPence(event.ticketCostPence, quantity);
+    const firstHeldAt = heldSince ?? now;
+    const holdExpiresAt = new Date(
+      Math.min(now.getTime() + holdMinutes * 60_000, firstHeldAt.getTime() + maxHeldMinutes * 60_000),
+    );
+    // The booking, its history and the notice in one statement, while the event's row is locked.
+    await writeTogether(
+      tx,
+      [
+        tx.insert(bookings).values({
+          clientKey,
+          firstHeldAt,
+          bookingRef,
+          eventId: event.id,
+          holderName: name,
+          email,
+          quantity,
+          amountPence,
+          status: "held",
+          holdExpiresAt,
+          provider: deps.payments.name,
+          createdAt: now,
+          updatedAt: now,
+        }),
+        historyInsert(tx, bookingRef, "held", `${quantity} seat(s) held until ${holdExpiresAt.toISOString()}`, now),
+      ],
+      changeNotice("availability"),
+    );
+    return { event, amountPence, holdExpiresAt };
+  });
+
+  try {
+    const payment = await deps.payments.createPayment({
+      amountPence,
+      description: `${event.name} - booking ${bookingRef}`,
+      metadata: { booking_ref: bookingRef, event_id: event.id },
+      receiptEmail: email,
+      idempotencyKey: `booking-${bookingRef}`,
+    });
+    await deps.db
+      .update(bookings)
+      .set({ providerPaymentId: payment.id, updatedAt: deps.clock.now() })
+      .where(eq(bookings.bookingRef, bookingRef));
+    return { bookingRef, clientSecret: payment.clientSecret, amountPence, holdExpiresAt: holdExpiresAt.toISOString() };
+  } catch (error) {
+    // No payment, no hold: the seats go back at once.
+    const failedAt = deps.clock.now();
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(bookings)
+        .set({ status: "failed", updatedAt: failedAt })
+        .where(eq(bookings.bookingRef, bookingRef));
+      await recordHistory(
+        tx,
+        bookingRef,
+        "failed",
+        `The payment provider refused: ${(error as Error).message}`,
+        failedAt,
+      );
+      await announceChange(tx, "availability");
+    });
+    throw providerUnavailable(error, `starting booking ${bookingRef}`);
+  }
+}
+
+/** Why an unpaid attempt's seats go back, as its history tells staff. */
+const releaseNotes: Record<ReleaseReason, string> = {
+  declined: "The card was declined",
+  quantity: "The visitor changed the number of tickets",
+  left: "The visitor left the booking page",
+  replaced: "Replaced by a new attempt",
+  expired: "The hold ran out with no payment made",
+};
+
+/** What became of a hold asked to be released (ReleasedHold), the same however often it is asked. */
+export type HoldRelease = ReleasedHold["status"];
+
+// Payment states in which no money can have been taken, so the seats may go back.
+const unpaidStatuses = new Set(["requires_payment_method", "requires_confirmation", "canceled"]);
+const paidBookingStatuses = new Set(["paid", "refund_pending", "refunded"]);
+
+const noSuchAttempt = () => new AppError("not-found", "There is no unpaid booking with this reference.");
+
+function sameSecret(given: string, actual: string) {
+  const a = Buffer.from(given);
+  const b = Buffer.from(actual);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Gives an unpaid attempt's seats back at once (a declined card, a changed quantity, a visitor who
+ * left), judged by what the provider says of its payment, never by the browser: a payment that
+ * succeeded, or that the provider is still working on, keeps its hold. The payment is cancelled at
+ * the provider before the seats go back, so it can no longer succeed for seats someone else may
+ * take. (If it somehow still does, settling it is the ordinary late-payment path: the seats if they
+ * are free, otherwise a refund.) `proof`, when given, must hold for the payment (the visitor's own
+ * attempt); otherwise the attempt is treated as unknown.
+ */
+export async function releaseUnpaidHold(
+  deps: Pick<PaymentDeps, "db" | "payments" | "clock">,
+  bookingRef: string,
+  reason: ReleaseReason,
+  proof?: (payment: Payment) => boolean,
+): Promise<HoldRelease> {
+  if (!isUuid(bookingRef)) throw noSuchAttempt();
+  const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
+  // Without a payment the visitor was never answered, so there is nothing they could release.
+  if (!booking?.providerPaymentId) throw noSuchAttempt();
+  const ask = (what: string, work: () => Promise<Payment>) =>
+    work().catch((error) => {
+      throw providerUnavailable(error, `${what} for booking ${bookingRef}`);
+    });
+  let payment = await ask("reading the payment", () => deps.payments.retrievePayment(booking.providerPaymentId!));
+  if (proof && !proof(payment)) throw noSuchAttempt();
+  if (paidBookingStatuses.has(booking.status)) return "paid";
+  if (booking.status !== "held") return "released";
+  if (payment.status !== "canceled") {
+    if (!unpaidStatuses.has(payment.status)) return payment.status === "succeeded" ? "paid" : "in-progress";
+    payment = await ask("cancelling the payment", async () => {
+      await deps.payments.cancelPayment(payment.id);
+      return deps.payments.retrievePayment(payment.id);
+    });
+    // Paid, or taken up by the provider, between our two questions: the hold stays.
+    if (payment.status !== "canceled") return payment.status === "succeeded" ? "paid" : "in-progress";
+  }
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(bookings)
+      .set({ status: "cancelled", updatedAt: now })
+      .where(and(eq(bookings.bookingRef, bookingRef), eq(bookings.status, "held")))
+      .returning();
+    if (!row) return;
+    await recordHistory(tx, bookingRef, "cancelled", releaseNotes[reason], now);
+    await announceChange(tx, "availability");
+  });
+  return "released";
+}
+
+/** The visitor's own attempt released, proved by its payment's client secret (which only their browser has). */
+export function releaseOwnHold(
+  deps: Pick<PaymentDeps, "db" | "payments" | "clock">,
+  attempt: OwnAttempt,
+  reason: ReleaseReason,
+) {
+  return releaseUnpaidHold(deps, attempt.bookingRef, reason, (payment) =>
+    sameSecret(attempt.clientSecret, payment.clientSecret),
+  );
+}

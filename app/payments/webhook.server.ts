@@ -1,0 +1,26 @@
+import type { PaymentDeps } from "~/infra/payments/provider.server";
+import { readWebhookEvent, recordWebhookEvent, webhookEventSeen } from "~/infra/payments/webhook.server";
+import { paymentFailed, settlePayment } from "./settle.server";
+
+/** What the webhook answers the provider: received (again, for an event already handled). */
+export type WebhookReceipt = { received: true; duplicate?: true };
+
+/**
+ * POST /api/payments/webhook, the provider's notifications for bookings and donations alike: the
+ * signature is checked, each event is handled once (recorded by id once its work is done), and a
+ * succeeded or failed payment is settled or given back from the payment as the provider reports it
+ * when asked again, never from the payload. Event types we do not handle are received, so the
+ * provider stops sending them.
+ */
+export async function paymentWebhook(deps: PaymentDeps, request: Request): Promise<WebhookReceipt> {
+  const event = await readWebhookEvent(deps.payments, request);
+  if (await webhookEventSeen(deps.db, event.id)) return { received: true, duplicate: true };
+  if (event.paymentId) {
+    if (event.type === "payment_intent.succeeded") await settlePayment(deps, event.paymentId);
+    if (event.type === "payment_intent.payment_failed" || event.type === "payment_intent.canceled") {
+      await paymentFailed(deps, event.paymentId);
+    }
+  }
+  await recordWebhookEvent(deps.db, event, deps.clock.now());
+  return { received: true };
+}
