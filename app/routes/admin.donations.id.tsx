@@ -30,7 +30,7 @@ export const action = pageWork("Changing a donation", async ({ request, context,
   const services = context.services;
   return answerForm(request, {
     refund: async (form) => {
-      const result = await refundDonation({ ...(services), outbox: services.outbox }, staff, {
+      const result = await refundDonation({ ...services, outbox: services.outbox }, staff, {
         donationId: params.donationId,
         key: formText(form, "key", 100),
         reason: form.get("reason"),
