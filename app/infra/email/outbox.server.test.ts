@@ -64,6 +64,33 @@ describe.each(engines)("the outbox on %s", (engine) => {
     await Promise.all(workers.map((worker) => worker.stop()));
   });
 
+  it("asked for an e-mail its own round is sending, says how that send went, not that it waits", async () => {
+    const clock = testClock("2026-11-22T10:00:00Z");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sending!: () => void;
+    const sendStarted = new Promise<void>((resolve) => (sending = resolve));
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      describe: () => "a slow server",
+      async send(message) {
+        sending();
+        await held;
+        sent.push(message.subject);
+      },
+    };
+    await queueMail(database.db, { kind: "receipt-sent-again", about: "r1", message: receipt, now: clock.now() });
+    const worker = new OutboxWorker(database.db, mailer, clock);
+    const round = worker.deliverDue();
+    await sendStarted;
+    // Staff press "Resend" while the round has the e-mail out.
+    const asked = worker.deliver("receipt-sent-again", "r1");
+    release();
+    expect(await asked).toEqual({ ok: true });
+    await round;
+    expect(sent).toEqual(["Your booking"]);
+  });
+
   it("keeps an e-mail while the SMTP server is down, survives a restart, and delivers it once when it is up", async () => {
     await smtp.start();
     const port = smtp.port;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { outbox } from "../../../db/schema";
 import type { Clock } from "~/lib/clock";
@@ -121,10 +121,13 @@ export class OutboxWorker {
     return this.running;
   }
 
-  /** Tries the e-mail of this kind about this booking or donation now, if it is waiting; says how the attempt went. */
+  /**
+   * Tries the e-mail of this kind about this booking or donation now, if it is waiting; says how the
+   * attempt went. If the worker's own round has just taken it, waits for that round and reports what it found.
+   */
   async deliver(kind: MailKind, about: string): Promise<DeliveryResult> {
-    const result = await this.deliverOne(mailKey(kind, about));
-    return result ?? { ok: "not-due" };
+    const key = mailKey(kind, about);
+    return (await this.deliverOne(key)) ?? (await this.outcome(eq(outbox.dedupeKey, key)));
   }
 
   /**
@@ -132,13 +135,16 @@ export class OutboxWorker {
    * If the worker's own round has just taken it, waits for that round and reports what it found.
    */
   async deliverById(id: string): Promise<DeliveryResult> {
-    const result = await this.deliverOne({ id });
-    if (result) return result;
+    return (await this.deliverOne({ id })) ?? (await this.outcome(eq(outbox.id, id)));
+  }
+
+  /** What became of an e-mail another round claimed: waits for that round, then reads the row. */
+  private async outcome(which: SQL): Promise<DeliveryResult> {
     await this.running;
     const [row] = await this.db
       .select({ sentAt: outbox.sentAt, lastError: outbox.lastError })
       .from(outbox)
-      .where(eq(outbox.id, id));
+      .where(which);
     if (row?.sentAt) return { ok: true };
     return row?.lastError ? { ok: false, error: row.lastError } : { ok: "not-due" };
   }
