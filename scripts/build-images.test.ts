@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildImages, type ImageFolders } from "./build-images";
 
 // The build's pictures, on folders of their own: each source's renditions and its link-preview
-// JPEG, made once and kept (decision 057), so the server never renders a content picture.
+// JPEG, made once and kept (decision 057), so the server never renders a content picture, and
+// made once per picture: a clone with the committed outputs and their record encodes nothing.
 
 // Banners ten times wider than tall: their renditions (1600 px wide) are quick to encode, and the
 // preview's frame is filled from their middle.
@@ -21,6 +22,7 @@ describe("the build's pictures", () => {
     folders = {
       sourceDir: path.join(dir, "content"),
       outputDir: path.join(dir, "public"),
+      recordFile: path.join(dir, "rendered-images.json"),
       cacheDir: path.join(dir, "cache"),
     };
     await fs.mkdir(path.join(folders.sourceDir, "pages"), { recursive: true });
@@ -60,11 +62,12 @@ describe("the build's pictures", () => {
     await buildImages(folders);
     expect((await dominant("pages/tile")).r).toBeGreaterThan(200);
 
+    // Its outputs are newer than the changed source, as after a checkout: its bytes decide.
     await fs.writeFile(source, svg("#0000ff"));
-    // Newer than what the build wrote, whatever the file system's clock resolution.
-    const written = (await fs.stat(share("pages/tile"))).mtime;
-    const later = new Date(written.getTime() + 1000);
-    await fs.utimes(source, later, later);
+    const later = new Date(Date.now() + 60_000);
+    for (const file of await fs.readdir(path.join(folders.outputDir, "pages"))) {
+      await fs.utimes(path.join(folders.outputDir, "pages", file), later, later);
+    }
     expect(await buildImages(folders)).toMatchObject({ rendered: 1 });
     expect((await dominant("pages/tile")).b).toBeGreaterThan(200);
 
@@ -73,5 +76,30 @@ describe("the build's pictures", () => {
     expect((await buildImages(folders)).removed).toBeGreaterThan(0);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("no source pictures found"));
     await expect(fs.stat(share("pages/tile"))).rejects.toThrow();
+  });
+
+  it("renders nothing on a clone that has the committed outputs and their record, and no cache", async () => {
+    await fs.writeFile(path.join(folders.sourceDir, "pages", "tile.svg"), svg("#ff0000"));
+    await buildImages(folders);
+    const record = JSON.parse(await fs.readFile(folders.recordFile, "utf8")) as { sources: Record<string, string> };
+    expect(Object.keys(record.sources)).toEqual(["pages/tile"]);
+
+    // A clone: the same committed files, sources older than nothing in particular, no cache.
+    await fs.rm(folders.cacheDir, { recursive: true });
+    const earlier = new Date(Date.now() - 60_000);
+    for (const file of await fs.readdir(path.join(folders.outputDir, "pages"))) {
+      await fs.utimes(path.join(folders.outputDir, "pages", file), earlier, earlier);
+    }
+    expect(await buildImages(folders)).toMatchObject({ rendered: 0, cached: 0, upToDate: 1 });
+
+    // One output missing: that source is made again, and only it.
+    await fs.rm(share("pages/tile"));
+    expect(await buildImages(folders)).toMatchObject({ rendered: 1, upToDate: 0 });
+    expect((await dominant("pages/tile")).r).toBeGreaterThan(200);
+
+    // A record of other bytes (a source changed on another branch): made again.
+    await fs.writeFile(folders.recordFile, JSON.stringify({ ...record, sources: { "pages/tile": "0".repeat(64) } }));
+    await fs.rm(folders.cacheDir, { recursive: true });
+    expect(await buildImages(folders)).toMatchObject({ rendered: 1, upToDate: 0 });
   });
 });

@@ -3,10 +3,15 @@
 // plus one <name>-<fallbackWidth>.jpg, and its link-preview JPEG, public/images/share/<name>.jpg
 // (1200×630; decision 057). Run by `npm run build` (tsx scripts/build-images.ts).
 //
-// Incremental: an output newer than its source is left alone, so a second build is quick.
+// Rendered once per picture, not once per machine: the outputs are committed, with a record of what
+// they were made from, content/rendered-images.json (a hash of each source's bytes, and one of the
+// code that encodes them with sharp's version). A source whose record matches and whose outputs
+// are all there is left alone, so a fresh clone's first build encodes nothing; a changed source,
+// a new one or a change to the encoder renders again, and the new outputs and record are committed
+// with the change.
 // Cached: every rendition is also kept in a cache folder outside the work tree (IMAGE_CACHE_DIR,
-// else ~/.cache/kilele-images), named by a hash of the source's bytes, the rendition, the code that
-// encodes it and sharp's version, so a fresh clone (CI) copies them instead of encoding them again.
+// else ~/.cache/kilele-images), named by the same hashes, so switching between branches copies
+// them instead of encoding them again.
 // Outputs whose source has gone (or whose width/format is no longer offered) are removed.
 // A source that fails to render stops the build with a non-zero exit and names the file.
 
@@ -30,18 +35,39 @@ const sourceExtensions = new Set([".svg", ".png", ".jpg", ".jpeg"]);
 /** Two files at a time: the build machines have two cores. */
 const concurrency = 2;
 
-/** Where the pictures come from, where they go, and where renditions are kept between builds. */
+/** Where the pictures come from, where they go, what they were made from, and where renditions are kept between builds. */
 export interface ImageFolders {
   sourceDir: string;
   outputDir: string;
+  /** The record of what the committed outputs were made from (outside the build's inputs). */
+  recordFile: string;
   cacheDir: string;
 }
 
 const defaultFolders: ImageFolders = {
   sourceDir: path.join(root, "content", "images"),
   outputDir: path.join(root, "public", "images"),
+  recordFile: path.join(root, "content", "rendered-images.json"),
   cacheDir: process.env.IMAGE_CACHE_DIR || path.join(os.homedir(), ".cache", "kilele-images"),
 };
+
+/** content/rendered-images.json: the encoder's hash, and each source's hash by name. */
+interface RenderedRecord {
+  encoder: string;
+  sources: Record<string, string>;
+}
+
+async function readRecord(file: string): Promise<RenderedRecord> {
+  try {
+    const record = JSON.parse(await fs.readFile(file, "utf8")) as RenderedRecord;
+    if (typeof record.encoder === "string" && record.sources && typeof record.sources === "object") return record;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      console.warn(`build-images: ${path.relative(root, file)} could not be read; rendering every picture`);
+    }
+  }
+  return { encoder: "", sources: {} };
+}
 
 interface Output {
   file: string;
@@ -121,6 +147,8 @@ async function mtime(file: string): Promise<number | undefined> {
   }
 }
 
+const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
+
 /** Writes through a temporary file so an interrupted build never leaves a half-written output behind. */
 async function writeAtomically(file: string, data: Buffer): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
@@ -138,6 +166,9 @@ const encoderHash = (async () => {
   }
   return hash.digest("hex");
 })();
+
+/** A source's cache key: its bytes and the encoder that renders them. */
+const sourceKey = (encoder: string, bytesHash: string) => sha256(encoder + bytesHash);
 
 function cacheFile(cacheDir: string, sourceHash: string, output: Output): string {
   const key = createHash("sha256").update(sourceHash).update(output.kind).digest("hex");
@@ -228,7 +259,7 @@ async function removeStale(outputDir: string, sources: Source[]): Promise<number
 }
 
 export interface ImagesBuilt {
-  /** Sources rendered, copied from the cache, and left alone because their outputs were newer. */
+  /** Sources rendered, copied from the cache, and left alone because their outputs were made from them. */
   rendered: number;
   cached: number;
   upToDate: number;
@@ -252,28 +283,32 @@ export async function buildImages(folders: ImageFolders = defaultFolders): Promi
   let cached = 0;
   let bytes = 0;
   const failures: string[] = [];
+  const record = await readRecord(folders.recordFile);
+  const encoder = await encoderHash;
+  const made: Record<string, string> = {};
   const queue = [...sources];
   const worker = async () => {
     for (let source = queue.shift(); source; source = queue.shift()) {
       try {
-        const sourceTime = (await mtime(source.file))!;
-        const times = await Promise.all(source.outputs.map((output) => mtime(output.file)));
-        const stale = source.outputs.filter((_, i) => times[i] === undefined || times[i]! <= sourceTime);
+        const bytesHash = sha256(await fs.readFile(source.file));
+        const present = await Promise.all(source.outputs.map((output) => mtime(output.file)));
+        const current = record.encoder === encoder && record.sources[source.name] === bytesHash;
+        const stale = source.outputs.filter((_, i) => !current || present[i] === undefined);
         if (stale.length === 0) {
+          made[source.name] = bytesHash;
           upToDate++;
           continue;
         }
-        const sourceHash = createHash("sha256")
-          .update(await encoderHash)
-          .update(await fs.readFile(source.file))
-          .digest("hex");
-        if (await fromCache(folders.cacheDir, sourceHash, stale)) {
+        const key = sourceKey(encoder, bytesHash);
+        if (await fromCache(folders.cacheDir, key, stale)) {
+          made[source.name] = bytesHash;
           cached++;
           continue;
         }
         // Read the total only after the await: `bytes += await ...` would lose the other worker's additions.
-        const written = await render(folders.cacheDir, source, stale, sourceHash);
+        const written = await render(folders.cacheDir, source, stale, key);
         bytes += written;
+        made[source.name] = bytesHash;
         rendered++;
       } catch (error) {
         failures.push(`${path.relative(root, source.file)}: ${(error as Error).message}`);
@@ -281,6 +316,12 @@ export async function buildImages(folders: ImageFolders = defaultFolders): Promi
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, sources.length) }, worker));
+  // Only what was made: a source that failed has no line, so the next build tries it again.
+  const sorted = Object.fromEntries(Object.entries(made).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const text = `${JSON.stringify({ encoder, sources: sorted }, null, 2)}\n`;
+  if ((await fs.readFile(folders.recordFile, "utf8").catch(() => "")) !== text) {
+    await writeAtomically(folders.recordFile, Buffer.from(text));
+  }
   return { rendered, cached, upToDate, removed, bytes, failures };
 }
 
