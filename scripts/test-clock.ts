@@ -3,8 +3,8 @@
 // here rather than on some future morning. With TEST_DATABASE_URL the PostgreSQL server keeps
 // the real time: the site must agree with itself even when its database's clock does not, and
 // the data layer's tests run on PostgreSQL alone (decision 046).
-// `npm test` runs it beside the browser tests (docs/decisions/044-the-clock-check-beside-the-browser-tests.md);
-// docs/decisions/009-one-clock.md says why it exists.
+// `.ci/run` runs it after `npm test` (docs/decisions/060-the-test-suite.md); docs/decisions/009-one-clock.md
+// says why it exists.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
@@ -23,7 +23,7 @@ const failures: string[] = [];
 
 // Both runs at once, each with one Vitest worker: two test files at a time in all, as one run of
 // `npm test` has, but the runs' start-up, global set-up and slowest files overlap instead of
-// following one another (docs/decisions/039-a-faster-suite-on-two-cores.md). Each run's output
+// following one another (docs/decisions/060-the-test-suite.md). Each run's output
 // goes to its own log, printed whole when the run ends, so the two never interleave.
 console.log(
   `\n=== Unit and integration tests with the clock moved ${offsets.join(" and ")} (faketime), side by side ===`,
@@ -60,8 +60,6 @@ for (const { offset, status, report } of runs) {
 if (failures.length > 0) console.log(`\nFailed with the clock moved:\n${failures.join("\n")}`);
 console.log(`\nclock: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 
-// For `npm test`, which runs this beside the browser tests and closes with the total of both.
-fs.writeFileSync("reports/clock-summary.json", JSON.stringify({ passed, failed, skipped, failures }));
 process.exit(failed === 0 ? 0 : 1);
 
 function readJson<T>(file: string): T | undefined {

@@ -1,8 +1,8 @@
-// `npm test`: every test. Types and lint, unit and integration tests (Vitest, on PGlite and, when
-// TEST_DATABASE_URL is set, PostgreSQL), then the production build and the browser tests
-// (Playwright in Chromium), with the unit and integration tests again under a clock moved a year
-// each way (`npm run test:clock`, faketime) running beside all of it at a lower priority: the other
-// stages leave a third of two cores idle, waiting on pages, servers and databases (docs/decisions/044-the-clock-check-beside-the-browser-tests.md).
+// `npm test`: every test, once. Types and lint, unit and integration tests (Vitest, on PGlite and,
+// when TEST_DATABASE_URL is set, PostgreSQL), then the production build and the browser tests
+// (Playwright in Chromium). The same unit and integration tests under a clock moved a year each way
+// (`npm run test:clock`) run in `.ci/run`, after this, so nothing that depends on today's date
+// lands (docs/decisions/060-the-test-suite.md).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { chromiumInstallHint, findTestBrowser } from "../tests/support/chromium";
@@ -10,11 +10,6 @@ import { chromiumInstallHint, findTestBrowser } from "../tests/support/chromium"
 const browser = findTestBrowser();
 if (!browser) {
   console.error(`\n${chromiumInstallHint}\n`);
-  process.exit(1);
-}
-
-if (spawnSync("faketime", ["-f", "+0d", "true"]).status !== 0) {
-  console.error("\nfaketime is not installed (the clock check needs it): apt-get install -y faketime\n");
   process.exit(1);
 }
 
@@ -58,17 +53,6 @@ async function runTogether(stages: [label: string, command: string, args: string
 
 fs.rmSync("reports", { recursive: true, force: true });
 fs.mkdirSync("reports", { recursive: true });
-// The clock check from the start, beside everything else; its log is printed when it ends (a
-// file, not a pipe: the runs below block this process until they end).
-console.log("\n=== Unit and integration tests with the clock moved a year each way: started beside the rest ===");
-const clockStarted = performance.now();
-const clockLog = fs.openSync("reports/clock.log", "w");
-// At a lower priority (nice 10, inherited by everything it starts): the browser tests wait on
-// their servers' answers in real time, and have the cores first; the clock check takes the rest.
-const clockChild = spawn("nice", ["-n", "10", process.execPath, "--import", "tsx", "scripts/test-clock.ts"], {
-  stdio: ["ignore", clockLog, clockLog],
-});
-const clockDone = new Promise<boolean>((resolve) => clockChild.once("close", (status) => resolve(status === 0)));
 // Lint carries the rules the code relies on (one-way imports, one clock), so it runs with the tests.
 // The two side by side: each spends part of its time reading files and starting up.
 const checked = (
@@ -85,15 +69,6 @@ const unit = run("Unit and integration tests (Vitest)", bin("vitest"), [
 ]);
 const built = run("Production build", "npm", ["run", "build", "--silent"]);
 const e2e = built && run(`Browser tests (Playwright, ${browser})`, bin("playwright"), ["test"]);
-const clock = await clockDone;
-fs.closeSync(clockLog);
-console.log("\n=== Unit and integration tests with the clock moved (faketime) ===");
-process.stdout.write(fs.readFileSync("reports/clock.log", "utf8"));
-console.log(`=== The clock moved: ${Math.round((performance.now() - clockStarted) / 1000)} s from its start ===`);
-const clockCounts = readJson<{ passed: number; failed: number; skipped: number; failures: string[] }>(
-  "reports/clock-summary.json",
-);
-
 // One closing line for both runners.
 const unitCounts = readJson<{
   numPassedTests: number;
@@ -104,15 +79,14 @@ const unitCounts = readJson<{
 const e2eCounts = readJson<{ stats: { expected: number; unexpected: number; skipped: number; flaky: number } }>(
   "reports/e2e.json",
 );
-const passed = (unitCounts?.numPassedTests ?? 0) + (e2eCounts?.stats.expected ?? 0) + (clockCounts?.passed ?? 0);
+const passed = (unitCounts?.numPassedTests ?? 0) + (e2eCounts?.stats.expected ?? 0);
 // A flaky test is a failing test.
 const failed =
   (checked ? 0 : 1) +
   (unitCounts?.numFailedTests ?? 0) +
   (e2eCounts?.stats.unexpected ?? 0) +
-  (e2eCounts?.stats.flaky ?? 0) +
-  (clockCounts ? clockCounts.failed : clock ? 0 : 1);
-const skipped = (unitCounts?.numPendingTests ?? 0) + (e2eCounts?.stats.skipped ?? 0) + (clockCounts?.skipped ?? 0);
+  (e2eCounts?.stats.flaky ?? 0);
+const skipped = (unitCounts?.numPendingTests ?? 0) + (e2eCounts?.stats.skipped ?? 0);
 if (!checked) console.error("\nThe type check or lint failed (see above): counted as one failure.");
 if (!built) console.error("\nThe production build failed, so the browser tests did not run.");
 // The Vitest failures scroll far up before the build and the browser tests; name them again at the end.
@@ -122,12 +96,8 @@ const unitFailures = (unitCounts?.testResults ?? []).flatMap((file) =>
     .map((test) => `  ✘ ${file.name.replace(`${process.cwd()}/`, "")} › ${test.fullName}\n    ${firstLine(test)}`),
 );
 if (unitFailures.length > 0) console.log(`\nFailed unit and integration tests:\n${unitFailures.join("\n")}`);
-if (clockCounts && clockCounts.failures.length > 0) {
-  console.log(`\nFailed with the clock moved:\n${clockCounts.failures.join("\n")}`);
-}
-if (!clockCounts) console.error("\nThe clock check left no summary (see its log above): counted as one failure.");
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(checked && unit && built && e2e && clock ? 0 : 1);
+process.exit(checked && unit && built && e2e ? 0 : 1);
 
 function firstLine(test: { failureMessages: string[] }) {
   return (test.failureMessages[0] ?? "").split("\n").slice(0, 3).join(" / ").slice(0, 400);
