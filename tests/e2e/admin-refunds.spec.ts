@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { count } from "drizzle-orm";
 import { openDatabase } from "~/infra/db/database.server";
-import { offlineRefunds } from "../../db/schema";
+import { offlineRefunds } from "~db/schema";
 import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { staffAccount, startSiteProcess, type RunningSite } from "../support/site-process";
