@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../app/infra/db/database.server";
 import { PictureLibrary } from "../app/infra/images/uploads.server";
 import { ContentStore } from "../app/features/content/store.server";
-import { staffUsers } from "../db/schema";
+import { staffUsers } from "~db/schema";
 import { testClock } from "../tests/support/clock";
 import { readContent } from "../tests/support/content";
 import { newSiteDataDir } from "../tests/support/site-process";

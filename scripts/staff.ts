@@ -3,7 +3,7 @@
 // or DATA_DIR); with the embedded database, stop the site first.
 import readline from "node:readline";
 import { Writable } from "node:stream";
-import { staffUsers } from "../db/schema";
+import { staffUsers } from "~db/schema";
 import { getConfig } from "../app/infra/config.server";
 import { openDatabase } from "../app/infra/db/database.server";
 import { StaffAccountError, createStaffUser } from "../app/features/staff/staff.server";

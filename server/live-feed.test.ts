@@ -3,7 +3,7 @@ import net, { type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { tickets } from "../db/schema";
+import { tickets } from "~db/schema";
 import {
   AvailabilityFeed,
   feedLimits,

@@ -13,7 +13,7 @@ import { openDatabase, type DatabaseHandle } from "~/infra/db/database.server";
 import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
-import { staffUsers } from "../db/schema";
+import { staffUsers } from "~db/schema";
 import { testCharity as charity, contentCopy, readContent } from "../tests/support/content";
 import { testClock, type TestClock } from "../tests/support/clock";
 import { createPostgresDatabase, engines, freshDatabase, insertEvent } from "../tests/support/databases";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "~/infra/db/database.server";
 import { createPostgresDatabase, engines, freshDatabase } from "../../tests/support/databases";
-import { rateLimits } from "../../db/schema";
+import { rateLimits } from "~db/schema";
 import { RateLimiter } from "./rate-limit.server";
 
 const start = new Date("2026-11-22T10:00:00Z");

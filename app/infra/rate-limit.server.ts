@@ -1,6 +1,6 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { rateLimits } from "../../db/schema";
+import { rateLimits } from "~db/schema";
 
 export interface RateLimitOptions {
   /** Names the limit in the table; two limiters with one name share their counts (as processes do). */

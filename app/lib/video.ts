@@ -1,8 +1,9 @@
 // A video the pages show (content/site's defaultVideo, or a page's own): either a file this site
 // serves from /video/ (made by `npm run video`, docs/decisions/021-our-own-video.md), or a YouTube
 // video, played from YouTube's privacy-enhanced domain only after the visitor presses play.
-// It lives in lib because the site settings (lib/site.ts) name one; its zod schema, which only the
-// content schema and the server need, is in video-schema.ts.
+// It lives in lib because the site settings (lib/site.ts) name one; its zod schema and the types
+// Video and VideoFile, which only the content schema and the server need, are in video-schema.ts,
+// which imports this module and is never imported by it.
 
 /** The one origin a YouTube video is played from; the Content-Security-Policy's frame-src allows it. */
 export const youtubeEmbedOrigin = "https://www.youtube-nocookie.com";
@@ -44,8 +45,6 @@ export function youtubeId(value: string): string | undefined {
 export function youtubeEmbedUrl(id: string): string {
   return `${youtubeEmbedOrigin}/embed/${id}?autoplay=1&rel=0`;
 }
-
-export type { Video, VideoFile } from "./video-schema";
 
 /** The MIME type a browser is told for one of our files, so it can skip those it cannot play. */
 export function videoType(src: string): string {

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { action as bookingsRoute } from "~/routes/api.bookings";
 import { action as webhookRoute } from "~/routes/api.payments.webhook";
-import { bookingHistory, bookings, outbox, processedWebhookEvents, tickets } from "../../db/schema";
+import { bookingHistory, bookings, outbox, processedWebhookEvents, tickets } from "~db/schema";
 import type { Services } from "../../server/services";
 import { testClock } from "../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../tests/support/databases";

@@ -1,6 +1,6 @@
 // The one-way import rule (docs/project-structure.md): each file belongs to a layer, and may
-// import only from its own layer or the ones below it. Paths are resolved ("~/x", "../x"), so a
-// relative import cannot slip past the rule the way a pattern on the import's text can.
+// import only from its own layer or the ones below it. Paths are resolved ("~/x", "~db/x", "../x"),
+// so a relative import cannot slip past the rule the way a pattern on the import's text can.
 //
 //   lib (app/lib, app/styles)           pure helpers and shared types
 //   ui (app/components)                 shared presentational pieces: lib only
@@ -49,6 +49,7 @@ export function layerOf(file) {
 function resolve(from, specifier) {
   const bare = specifier.split("?")[0];
   if (bare.startsWith("~/")) return path.join(root, "app", bare.slice(2));
+  if (bare.startsWith("~db/")) return path.join(root, "db", bare.slice(4));
   if (bare.startsWith("./") || bare.startsWith("../")) return path.resolve(path.dirname(from), bare);
   return undefined; // a package
 }

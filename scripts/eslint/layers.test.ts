@@ -56,6 +56,15 @@ describe("the one-way import rule", () => {
     );
   });
 
+  it("refuses lib importing the database schema, by a relative path or the ~db alias", async () => {
+    expect(
+      await layerErrors("app/lib/probe.ts", 'import { events } from "../../db/schema";\nexport const a = events;\n'),
+    ).toEqual([expect.stringContaining("lib (lib) may not import db (infra)")]);
+    expect(
+      await layerErrors("app/lib/probe.ts", 'import { events } from "~db/schema";\nexport const a = events;\n'),
+    ).toEqual([expect.stringContaining("lib (lib) may not import db (infra)")]);
+  });
+
   it("lets a route combine features, infra and lib", async () => {
     expect(
       await layerErrors(

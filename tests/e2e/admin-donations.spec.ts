@@ -1,10 +1,10 @@
 import fs from "node:fs/promises";
-import type { Download, Page } from "@playwright/test";
+import type { Download } from "@playwright/test";
 import { buyTickets } from "../support/bookings";
 import { giveDonation, londonDaysAgo } from "../support/donations";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // The donations pages and the Gift Aid claim: donations given through the donation API and the
 // offline card provider (as the donation page does), a refund through the page with the donor's
@@ -28,10 +28,6 @@ function scheduleToday() {
     .format(new Date())
     .split("/");
   return `${day}/${month}/${year!.slice(-2)}`;
-}
-
-async function signIn(page: Page, site: string) {
-  expect((await page.request.post(`${site}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
 }
 
 test.describe("donations and Gift Aid for staff", () => {
@@ -110,7 +106,7 @@ test.describe("donations and Gift Aid for staff", () => {
     await buyTickets(visitor, event.id, { name: "Tariq Ticket", email: "tariq@example.org", quantity: 2 });
     await expect.poll(() => running.smtp.received.length).toBeGreaterThanOrEqual(7);
 
-    await signIn(page, site);
+    await signIn(page, { url: site });
     await page.goto(`${site}/admin`);
     await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Donations" }).click();
     await expect(page.getByRole("heading", { name: "Donations", level: 1 })).toBeVisible();

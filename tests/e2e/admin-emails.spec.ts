@@ -1,8 +1,8 @@
 import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
-import { staffAccount, startSiteProcess } from "../support/site-process";
+import { startSiteProcess } from "../support/site-process";
 import { TestSmtpServer } from "../support/smtp";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // The e-mails page: an e-mail that could not go (the mail server was down) is listed as failing
 // with the mail server's answer, retried from the page once the server is back, and arrives; its
@@ -27,7 +27,7 @@ test("an e-mail that failed is retried from /admin/emails and arrives; its previ
   try {
     const signUp = await page.request.post(`${site.url}/api/volunteers`, { data: volunteer });
     expect(signUp.status(), await signUp.text()).toBe(201);
-    expect((await page.request.post(`${site.url}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
+    await signIn(page, { url: site.url });
 
     await page.goto(`${site.url}/admin`);
     await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "E-mails" }).click();
@@ -105,7 +105,7 @@ test.describe("the office", () => {
     page,
   }) => {
     const { site, smtp } = running;
-    expect((await page.request.post(`${site.url}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/settings`);
     await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
     // The charity's own address by default, told of each arrival.

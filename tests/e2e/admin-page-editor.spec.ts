@@ -4,16 +4,13 @@ import sharp from "sharp";
 import { fallbackWidth, imageUrl } from "../../app/lib/images";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
+import { signIn } from "../support/staff-api";
 
 // Staff edit the pages' words and pictures at /admin/pages (docs/decisions/032-the-page-editor.md):
 // a form drawn from each page's schema; Publish makes it what visitors see, a draft does not; a
 // mistake is refused beside its field; projects, pictures and people lists; history and restore.
 
 test.slow(); // a site of its own per test, and pictures rendered on two busy cores
-
-async function signIn(page: Page) {
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
-}
 
 /** What a visitor (no staff cookie) sees at a path: the page's text. */
 async function visitorSees(page: Page, path: string) {

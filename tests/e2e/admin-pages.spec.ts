@@ -4,10 +4,9 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { simpleParser } from "mailparser";
 import routes from "../../app/routes";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
-import { staffAccount } from "../support/site-process";
 import { giveDonation, londonDaysAgo } from "../support/donations";
 import { buyTickets } from "../support/bookings";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // Every staff page, taken from the route table so a new one cannot be missed, on a 390 px phone:
 // no serious accessibility fault, and nothing wider than the screen but a table that scrolls.
@@ -52,7 +51,7 @@ test("every staff page works on a 390 px phone with no serious accessibility fau
     quantity: 2,
   });
   // An invitation (its link's token, from the e-mail the site wrote to its outbox folder) and an e-mail's id.
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
   const invited = await page.request.post("/admin/staff", { form: { intent: "invite", email: "new@example.org" } });
   expect(invited.status()).toBe(200);
   const outboxDir = joinPath(ownSite.dataDir, "outbox");
@@ -76,7 +75,7 @@ test("every staff page works on a 390 px phone with no serious accessibility fau
       await page.goto("/admin/sign-in");
     } else {
       if (!(await page.context().cookies()).some((c) => c.name === "kt_staff")) {
-        expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+        await signIn(page);
       }
       const response = await page.goto(`/${path.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? event.id)}`);
       expect(response?.status(), path).toBe(200);

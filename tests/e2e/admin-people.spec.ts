@@ -4,7 +4,7 @@ import { request as apiRequest, type Page } from "@playwright/test";
 import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // A person's data: staff find everything held for an address, download it for them, and erase it
 // on request (asked about first); afterwards nothing is found, and the event's seats are as they were.
@@ -75,7 +75,7 @@ test.describe("a person's data, with a mail server on loopback", () => {
       expect.objectContaining({ outcome: "checked-in" }),
     ]);
 
-    expect((await page.request.post(`${site.url}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin`);
     await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "A person's data" }).click();
     await expect(page.getByRole("heading", { name: "A person's data", level: 1 })).toBeVisible();

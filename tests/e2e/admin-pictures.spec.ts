@@ -1,9 +1,9 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import sharp from "sharp";
 import { createPostgresDatabase } from "../support/databases";
 import { expect, expectNoSeriousA11yViolations, test, testWithOwnSite } from "../support/fixtures";
-import { startSiteProcess, staffAccount } from "../support/site-process";
-import { createEvent, eventInput, staffApi } from "../support/staff-api";
+import { startSiteProcess } from "../support/site-process";
+import { createEvent, eventInput, signIn, staffApi } from "../support/staff-api";
 
 /**
  * A save that carries new pictures answers once the server has made their renditions (AVIF and WebP
@@ -41,10 +41,6 @@ const notAPicture = {
   mimeType: "image/jpeg",
   buffer: Buffer.from("Minutes of the committee meeting, saved under the wrong name.\n"),
 };
-
-async function signIn(page: Page) {
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
-}
 
 /** The picture an <img> shows, once loaded: its address and its decoded width (0 for a broken image). */
 async function shown(image: Locator) {

@@ -1,15 +1,14 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "@playwright/test";
 import { count } from "drizzle-orm";
 import { openDatabase } from "~/infra/db/database.server";
-import { offlineRefunds } from "../../db/schema";
+import { offlineRefunds } from "~db/schema";
 import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
-import { staffAccount, startSiteProcess, type RunningSite } from "../support/site-process";
+import { startSiteProcess, type RunningSite } from "../support/site-process";
 import { TestSmtpServer } from "../support/smtp";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // Bookings and refunds, and cancelling an event (docs/decisions/015-bookings-and-refunds.md):
 // through the staff pages, with the buyers' e-mail arriving at a real SMTP server on loopback.
@@ -19,10 +18,6 @@ test.slow();
 test.use({ baseURL: undefined });
 
 const mailFrom = "Kilele Village Trust <bookings@example.org>";
-
-async function signIn(page: Page, site: RunningSite) {
-  expect((await page.request.post(`${site.url}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
-}
 
 /** The e-mails received for `to` whose subject matches. */
 function mailsTo(smtp: TestSmtpServer, to: string, subject: RegExp) {
@@ -47,7 +42,7 @@ test.describe("one booking", () => {
     await expect(page.getByText("Only 6 tickets left")).toBeVisible();
 
     // Find it by the short code on the receipt.
-    await signIn(page, site);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/bookings`);
     await expect(page.getByRole("heading", { name: "Find a booking", level: 1 })).toBeVisible();
     await page.getByLabel("Booking reference").fill("0000-0000");
@@ -169,7 +164,7 @@ test.describe("one booking", () => {
     const api = await staffApi(site);
     const event = await createEvent(api, { name: "Quiz Night" });
     const ref = await buyTickets(api, event.id, { name: "Juma Said", email: "juma@exmaple.org", quantity: 2 });
-    await signIn(page, site);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/bookings/${ref}`);
 
     await page.getByLabel("Email").fill("not an address");
@@ -237,7 +232,7 @@ test("an event cancelled with bookings: the server is killed half way and restar
       );
     }
 
-    await signIn(page, site);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/events/${event.id}`);
     await page.getByRole("button", { name: "Cancel event" }).click();
     await expect(page.locator("#cancel-reason-error")).toContainText("Say why the event is cancelled");
@@ -262,7 +257,7 @@ test("an event cancelled with bookings: the server is killed half way and restar
     await new Promise((resolve) => site.process.once("exit", resolve));
     site = await startSiteProcess(env);
 
-    await signIn(page, site);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/events/${event.id}`);
     await expect(page.locator(".cancellation-progress")).toHaveText(
       `Refunded ${bookingCount} of ${bookingCount} bookings.`,

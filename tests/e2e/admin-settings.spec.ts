@@ -1,6 +1,5 @@
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
-import { staffAccount } from "../support/site-process";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 import { newVisitorAddress } from "../support/visitors";
 
 // /admin/settings, "Seats held while paying" (decision 026): staff set how many seats one visitor
@@ -10,7 +9,7 @@ test("staff lower the seats one e-mail address may hold, and a buyer asking for 
   page,
   ownSite,
 }) => {
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
   await page.goto("/admin/settings");
   const perEmail = page.getByLabel("Seats one e-mail address may hold at once");
   const save = page.getByRole("button", { name: "Save the seat limits" });

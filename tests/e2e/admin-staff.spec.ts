@@ -2,6 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
 import type { TestSmtpServer } from "../support/smtp";
+import { signIn } from "../support/staff-api";
 
 // The staff page: a member invited by e-mail (a real mail server on loopback) opens the link in a
 // browser of their own, chooses a password and lands signed in; the link then no longer works.
@@ -15,11 +16,6 @@ test.slow();
 test.use({ allowedConsoleErrors: [/the server responded with a status of (401|409|410)/] });
 
 const newcomer = { email: "nia@example.org", password: "Nia's own long password" };
-
-async function signIn(page: Page, baseUrl: string, account = staffAccount) {
-  const answer = await page.request.post(`${baseUrl}/api/admin/session`, { data: account });
-  expect(answer.status(), "staff sign-in").toBe(204);
-}
 
 /** Invites an address from the staff page and answers the link's path from the e-mail that arrives. */
 async function invite(page: Page, smtp: TestSmtpServer, email: string) {
@@ -67,7 +63,7 @@ test.describe("with a mail server", () => {
     browser,
   }) => {
     const { site, smtp } = running;
-    await signIn(page, site.url);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin`);
     await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Staff" }).click();
     await expect(page.getByRole("heading", { name: "Staff", level: 1 })).toBeVisible();
@@ -145,7 +141,7 @@ test.describe("with a mail server", () => {
     browser,
   }) => {
     const { site, smtp } = running;
-    await signIn(page, site.url);
+    await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/staff`);
 
     // The only member cannot be removed.
@@ -180,7 +176,7 @@ test.describe("with a mail server", () => {
 
     // Change your password: the current one is checked; afterwards the old one fails, this session stays.
     const other = await browser.newContext({ baseURL: site.url });
-    await signIn(await other.newPage(), site.url);
+    await signIn(await other.newPage(), { url: site.url });
     const newPassword = "a brand new staff password";
     await page.getByLabel("Current password").fill("not my password at all");
     await page.getByLabel("New password").fill(newPassword);
@@ -199,7 +195,10 @@ test.describe("with a mail server", () => {
     expect((await other.request.get("/api/admin/events")).status(), "the other device's session").toBe(401);
     const old = await other.request.post("/api/admin/session", { data: staffAccount });
     expect(old.status(), "the old password").toBe(401);
-    await signIn(await other.newPage(), site.url, { email: staffAccount.email, password: newPassword });
+    await signIn(await other.newPage(), {
+      url: site.url,
+      account: { email: staffAccount.email, password: newPassword },
+    });
     await page.reload();
     await expect(page.getByRole("heading", { name: "Staff", level: 1 })).toBeVisible();
 
@@ -211,7 +210,7 @@ test.describe("with a mail server", () => {
     await expect(page).toHaveURL(/\/admin\/sign-in\?next=%2Fadmin$/);
     await other.close();
 
-    await signIn(page, site.url, { email: staffAccount.email, password: newPassword });
+    await signIn(page, { url: site.url, account: { email: staffAccount.email, password: newPassword } });
     await page.goto(`${site.url}/admin/audit`);
     const rows = page.locator("tbody").getByRole("row");
     await expect(rows.nth(0)).toContainText("Signed out of every device");

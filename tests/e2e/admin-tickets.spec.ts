@@ -2,8 +2,7 @@ import fs from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
 import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
-import { staffAccount } from "../support/site-process";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // An event's tickets on its staff page: a page of 50 at a time, the search, the CSV and the
 // printed door list.
@@ -28,7 +27,7 @@ test("staff page through an event's tickets, search them, download them as CSV a
   for (let i = 0; i < guests.length; i += 8) {
     await Promise.all(guests.slice(i, i + 8).map((name, j) => buy(api, event.id, name, `guest${i + j}@example.org`)));
   }
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
 
   await page.goto(`/admin/events/${event.id}`);
   const tickets = page.getByRole("region", { name: "Tickets", exact: true });

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
+import { signIn } from "../support/staff-api";
 
 // The volunteers page: the sign-ups newest first, the CSV, and deleting one on request, asked
 // about first and written in the audit log without the volunteer's name.
@@ -13,7 +14,7 @@ test("staff see the sign-ups, download them, and delete one on request, confirme
     const response = await page.request.post("/api/volunteers", { data: volunteer });
     expect(response.status(), await response.text()).toBe(201);
   }
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
 
   await page.goto("/admin");
   await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Volunteers" }).click();

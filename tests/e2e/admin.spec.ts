@@ -4,7 +4,7 @@ import routes from "../../app/routes";
 import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
-import { createEvent, pastDates, staffApi } from "../support/staff-api";
+import { createEvent, pastDates, signIn, staffApi } from "../support/staff-api";
 
 /** Every path in the route table, with its parameters filled in. */
 function allPaths(entries: RouteConfigEntry[], parent = ""): string[] {
@@ -129,7 +129,7 @@ test("a page on another port of the same host cannot restore a page's old versio
 }) => {
   // The staff cookie is SameSite=Strict, but another port of the same host is the same site to a
   // browser, which sends the cookie with its forms: only the origin tells them apart (decision 053).
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
   const api = await staffApi(ownSite);
   const content = await (await api.get("/api/content/VolunteeringPage")).json();
   const published = await api.post("/api/admin/content/volunteering/versions", {
@@ -179,7 +179,7 @@ test("the events page lists current, past and test events with seats, the door a
   const quiz = await createEvent(api, { name: "Quiz Night", totalAvailableTickets: 30 });
   await createEvent(api, { name: "Carol Concert", ...pastDates });
   await createEvent(api, { name: "Card check", isTest: true });
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
 
   await page.goto("/admin");
   await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Events" }).click();
@@ -217,7 +217,7 @@ test("staff create an event through the form, with each mistake named beside its
   browser,
   ownSite,
 }) => {
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
   const visitor = await browser.newPage();
   await visitor.goto(`${ownSite.url}/fundraising`);
   await expect(visitor.getByText("More events coming soon.")).toBeVisible();
@@ -257,7 +257,7 @@ test("staff create an event through the form, with each mistake named beside its
 test("tickets available cannot go below the seats sold, and an event can be duplicated", async ({ page, ownSite }) => {
   const api = await staffApi(ownSite);
   const quiz = await createEvent(api, { name: "Quiz Night", totalAvailableTickets: 30 });
-  expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+  await signIn(page);
   await buyTickets(page.request, quiz.id, { name: "Amina Mushi", email: "amina@example.org", quantity: 3 });
 
   await page.goto(`/admin/events/${quiz.id}`);

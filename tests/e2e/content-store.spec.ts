@@ -1,8 +1,8 @@
 import { request as apiRequest, type APIRequestContext } from "@playwright/test";
 import { createPostgresDatabase, engines } from "../support/databases";
 import { expect, expectNoSeriousA11yViolations, test, testWithOwnSite } from "../support/fixtures";
-import { startSiteProcess, staffAccount, type RunningSite } from "../support/site-process";
-import { staffApi } from "../support/staff-api";
+import { startSiteProcess, type RunningSite } from "../support/site-process";
+import { signIn, staffApi } from "../support/staff-api";
 import { newVisitorAddress } from "../support/visitors";
 
 // The pages' content kept in the database (docs/decisions/031-content-in-the-database.md), on the
@@ -25,7 +25,7 @@ testWithOwnSite(
   "staff preview a draft on the page before publishing it; visitors see it only once published",
   async ({ page, browser, ownSite }) => {
     // Signed in in this browser: the API and the pages share its cookies.
-    expect((await page.request.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+    await signIn(page);
     const published = await publishedVolunteering(page.request);
     const draft = { ...published, title: "Give an afternoon to Kilele" };
     const saved = await page.request.put("/api/admin/content/volunteering", { data: { content: draft } });
@@ -65,7 +65,7 @@ testWithOwnSite(
   "a new project gets an address from its title, its page and a place in the sitemap",
   async ({ page }) => {
     const api = page.request;
-    expect((await api.post("/api/admin/session", { data: staffAccount })).status()).toBe(204);
+    await signIn(page);
     const home = (await (await api.get("/api/content/HomePage")).json()) as {
       activeProjects: Record<string, unknown>[];
     };

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { chromium, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
 import { buyTickets } from "../support/bookings";
 import { chromiumArgs, findTestBrowser } from "../support/chromium";
@@ -9,7 +9,7 @@ import { createPostgresDatabase } from "../support/databases";
 import { expect, expectNoSeriousA11yViolations, test as base } from "../support/fixtures";
 import { qrVideo } from "../support/qr";
 import { startSiteProcess, staffAccount, type RunningSite } from "../support/site-process";
-import { createEvent, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // The door: staff check people in on a phone, by reference, short code or the receipt's QR code,
 // online or not. The site runs on PostgreSQL here so a test can mark a booking refunded the way
@@ -66,11 +66,6 @@ test.slow();
 const shortCode = (ref: string) =>
   `${ref.replace(/-/g, "").slice(0, 8).toUpperCase().slice(0, 4)}-${ref.slice(4, 8).toUpperCase()}`;
 
-async function signIn(context: BrowserContext, url: string) {
-  const response = await context.request.post(`${url}/api/admin/session`, { data: staffAccount });
-  expect(response.status()).toBe(204);
-}
-
 function door(page: Page) {
   return {
     reference: page.getByLabel("Booking reference"),
@@ -92,7 +87,7 @@ test("the door answers valid, part-used, used, refunded and unknown bookings, an
   browser,
   door: { site, refs, eventId },
 }) => {
-  await signIn(page.context(), site.url);
+  await signIn(page, { url: site.url });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/admin");
   await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Check-in" }).click();
@@ -108,7 +103,7 @@ test("the door answers valid, part-used, used, refunded and unknown bookings, an
 
   // A second phone at the same door, on the same event.
   const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  await signIn(other, site.url);
+  await signIn(other, { url: site.url });
   const otherPage = await other.newPage();
   await otherPage.goto(`${site.url}/admin/check-in/${eventId}`);
   await expect(otherPage.getByText("0 of 7 people checked in")).toBeVisible();
@@ -211,7 +206,7 @@ test("the receipt's QR code opens the booking at the door, from a phone's camera
   try {
     const context = await camera.newContext({ viewport: { width: 390, height: 844 } });
     await context.grantPermissions(["camera"], { origin: site.url });
-    await signIn(context, site.url);
+    await signIn(context, { url: site.url });
     const phone = await context.newPage();
     await phone.goto(`${site.url}/admin/check-in/${eventId}`);
     await phone.getByRole("button", { name: "Scan QR code" }).click();
@@ -231,7 +226,7 @@ test("offline at the door: two phones let in the same booking with no network, a
 }) => {
   const phone = async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    await signIn(context, site.url);
+    await signIn(context, { url: site.url });
     const page = await context.newPage();
     await page.goto(`${site.url}/admin/check-in/${eventId}`);
     await expect(door(page).status).toHaveText("Online: every check-in is sent.");

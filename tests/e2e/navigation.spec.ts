@@ -1,6 +1,6 @@
 import { expect, expectNoSeriousA11yViolations, test, testWithOwnSite } from "../support/fixtures";
 import { readContent } from "../support/content";
-import { staffAccount } from "../support/site-process";
+import { signIn } from "../support/staff-api";
 
 const site = readContent("site");
 const navLinks = [
@@ -56,7 +56,7 @@ testWithOwnSite(
     expect(context.pages()).toHaveLength(1);
 
     // Staff name an external page on Settings: a bad address is refused with a message and changes nothing.
-    expect((await page.request.post(`${ownSite.url}/api/admin/session`, { data: staffAccount })).status()).toBe(204);
+    await signIn(page, { url: ownSite.url });
     await page.goto("/admin/settings");
     const field = page.getByLabel("External donation page");
     await expect(field).toHaveValue("");

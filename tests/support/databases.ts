@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle, type Queryable } from "~/infra/db/database.server";
-import { events } from "../../db/schema";
+import { events } from "~db/schema";
 
 export type Engine = "pglite" | "postgres";
 

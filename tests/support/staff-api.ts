@@ -1,5 +1,18 @@
-import { expect, request, type APIRequestContext } from "@playwright/test";
+import { expect, request, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { staffAccount, type RunningSite } from "./site-process";
+
+/**
+ * Signs a page, or every page of a browser context, in as a member of staff: the session cookie
+ * lands in the context's cookies. `url` is the site's address, unless the test's baseURL is the
+ * site; `account` is the test site's staff account unless another is given.
+ */
+export async function signIn(
+  browser: Page | BrowserContext,
+  { url = "", account = staffAccount }: { url?: string; account?: { email: string; password: string } } = {},
+): Promise<void> {
+  const response = await browser.request.post(`${url}/api/admin/session`, { data: account });
+  expect(response.status(), "staff sign-in").toBe(204);
+}
 
 /** An API client signed in as the test site's staff account. */
 export async function staffApi(site: Pick<RunningSite, "url">): Promise<APIRequestContext> {

@@ -5,7 +5,7 @@ import type { PaymentDeps } from "~/infra/payments/provider.server";
 import type { Mailer, MailMessage } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
-import { bookings, offlinePayments, offlineRefunds, outbox, tickets } from "../../../db/schema";
+import { bookings, offlinePayments, offlineRefunds, outbox, tickets } from "~db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

@@ -6,7 +6,7 @@ import { shortCode } from "~/lib/booking-code";
 import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
-import { auditLog, bookingHistory, bookings, events, refunds } from "../../../db/schema";
+import { auditLog, bookingHistory, bookings, events, refunds } from "~db/schema";
 import { refundForCancellation, retryPendingRefunds, type Refunder, type RefundDeps } from "./refunds.server";
 import { finishLatePaymentRefunds } from "./settlement.server";
 import { cancelEventSchema, refundMessages } from "./schema";

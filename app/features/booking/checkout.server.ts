@@ -8,7 +8,7 @@ import { isUuid } from "~/lib/ids";
 import { announceChange, changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
-import { bookings, events } from "../../../db/schema";
+import { bookings, events } from "~db/schema";
 import { checkHoldLimits } from "./hold-limits.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { bookingTotalPence } from "./pricing";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { OutboxWorker } from "~/infra/email/outbox.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { paymentStatusText } from "~/infra/payments/status";
-import { events } from "../../../db/schema";
+import { events } from "~db/schema";
 import { settleBooking } from "./settlement.server";
 import { bookingFeePence } from "./pricing";
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
-import { bookings, events } from "../../../db/schema";
+import { bookings, events } from "~db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

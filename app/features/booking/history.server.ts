@@ -1,5 +1,5 @@
 import type { Queryable } from "~/infra/db/database.server";
-import { bookingHistory } from "../../../db/schema";
+import { bookingHistory } from "~db/schema";
 
 // A booking's status history, which staff read: every change of status is one line of it.
 

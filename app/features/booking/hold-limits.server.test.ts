@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { action as startBookingRoute } from "~/routes/api.bookings";
-import { auditLog, bookings, staffUsers } from "../../../db/schema";
+import { auditLog, bookings, staffUsers } from "~db/schema";
 import type { Services } from "../../../server/services";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

@@ -5,7 +5,7 @@ import type { Database, Queryable } from "~/infra/db/database.server";
 import { countedHolds, holdMayEnd } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { londonTime } from "~/lib/london-time";
-import { bookings, siteSettings } from "../../../db/schema";
+import { bookings, siteSettings } from "~db/schema";
 
 // How many seats one visitor may hold at once in checkouts not yet paid, across all events
 // (decision 026): per e-mail address and per network address (its keyed hash). A setting on the

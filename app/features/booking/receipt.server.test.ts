@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
-import { bookings, outbox, staffUsers } from "../../../db/schema";
+import { bookings, outbox, staffUsers } from "~db/schema";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { testCharity } from "../../../tests/support/content";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

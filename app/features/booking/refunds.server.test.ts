@@ -5,7 +5,7 @@ import { seatsOf } from "~/infra/db/seats.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { doorList } from "~/features/door/door.server";
-import { auditLog, bookings, events, offlineRefunds, outbox, refunds, staffUsers, tickets } from "../../../db/schema";
+import { auditLog, bookings, events, offlineRefunds, outbox, refunds, staffUsers, tickets } from "~db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

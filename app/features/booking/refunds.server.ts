@@ -9,7 +9,7 @@ import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { formatPounds } from "~/lib/money";
-import { bookingHistory, bookings, events, refunds, tickets } from "../../../db/schema";
+import { bookingHistory, bookings, events, refunds, tickets } from "~db/schema";
 import { bookingFeePence } from "./pricing";
 import { eventCancelledNotice, refundMade } from "./refund-mails.server";
 import { refundMessages, refundSchema, refundableMessage, type RefundField } from "./schema";

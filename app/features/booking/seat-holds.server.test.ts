@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { PaymentDeps, PaymentProvider } from "~/infra/payments/provider.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
-import { bookingHistory, bookings, offlinePayments, tickets } from "../../../db/schema";
+import { bookingHistory, bookings, offlinePayments, tickets } from "~db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

@@ -6,7 +6,7 @@ import { mailInsert, queueMail } from "~/infra/email/outbox.server";
 import { changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
-import { bookingHistory, bookings, events, tickets } from "../../../db/schema";
+import { bookingHistory, bookings, events, tickets } from "~db/schema";
 import { releaseUnpaidHold } from "./checkout.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { bookingFeePence } from "./pricing";

@@ -7,7 +7,7 @@ import { readBookingCode, shortCode } from "~/lib/booking-code";
 import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
-import { bookingHistory, bookings, checkIns, events, tickets } from "../../../db/schema";
+import { bookingHistory, bookings, checkIns, events, tickets } from "~db/schema";
 import { bookingReceipt } from "./receipt.server";
 import { refundsOfBooking, ticketPriceOf, type RefundDeps, type RefundView } from "./refunds.server";
 import { bookingMessages, buyerSchema, type BuyerField } from "./schema";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { action as webhookRoute } from "~/routes/api.payments.webhook";
-import { events, outbox, processedWebhookEvents, tickets } from "../../../db/schema";
+import { events, outbox, processedWebhookEvents, tickets } from "~db/schema";
 import type { Services } from "../../../server/services";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

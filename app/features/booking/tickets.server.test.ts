@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tickets } from "../../../db/schema";
+import { tickets } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { allTickets, ticketsPage } from "./tickets.server";

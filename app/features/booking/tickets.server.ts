@@ -3,7 +3,7 @@ import type { Queryable } from "~/infra/db/database.server";
 import { shortCode } from "~/lib/booking-code";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
-import { bookings, tickets } from "../../../db/schema";
+import { bookings, tickets } from "~db/schema";
 
 // An event's tickets as staff see them on its page, in the CSV and on the printed door list.
 

@@ -5,7 +5,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { logLine } from "~/infra/log.server";
 import type { Clock } from "~/lib/clock";
-import { contentVersions } from "../../../db/schema";
+import { contentVersions } from "~db/schema";
 import { ContentError } from "./content.server";
 import { contentFiles, type ContentName } from "./schema";
 import { contentIssues, type ContentFieldIssue } from "./store";

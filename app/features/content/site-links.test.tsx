@@ -8,7 +8,7 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { siteFrame } from "~/lib/site";
 import { action as publishRoute } from "~/routes/api.admin.content.name.versions";
-import { contentVersions, staffUsers } from "../../../db/schema";
+import { contentVersions, staffUsers } from "~db/schema";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { contentCopy, readContent } from "../../../tests/support/content";
 import { engines, freshDatabase } from "../../../tests/support/databases";

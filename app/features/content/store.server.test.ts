@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { auditLog, contentVersions, staffUsers } from "../../../db/schema";
+import { auditLog, contentVersions, staffUsers } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { testClock, type TestClock } from "../../../tests/support/clock";

@@ -7,7 +7,7 @@ import type { PictureLibrary } from "~/infra/images/uploads.server";
 import { logLine } from "~/infra/log.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
-import { contentDrafts, contentVersions } from "../../../db/schema";
+import { contentDrafts, contentVersions } from "~db/schema";
 import { checkContent } from "./checks.server";
 import { importContentFile, readContentFile } from "./content-files.server";
 import { ContentError, contentNames, type SiteContent } from "./content.server";

@@ -1,6 +1,6 @@
 import { and, desc, eq, max, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { contentVersions } from "../../../db/schema";
+import { contentVersions } from "~db/schema";
 import type { ContentName, ContentOf } from "./schema";
 import { projectLists, type ContentVersion, type ContentVersionSummary } from "./store";
 

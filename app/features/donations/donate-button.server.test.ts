@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { auditLog, siteSettings, staffUsers } from "../../../db/schema";
+import { auditLog, siteSettings, staffUsers } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import {

@@ -4,7 +4,7 @@ import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { AppError } from "~/lib/errors";
 import type { DonateLink } from "~/lib/site";
-import { siteSettings } from "../../../db/schema";
+import { siteSettings } from "~db/schema";
 import { parseExternalDonationPage } from "./schema";
 
 // Where the navigation bar's Donate button goes (PRODUCT.md): the site's own donation page,

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import { action as webhookRoute } from "~/routes/api.payments.webhook";
-import { donations, giftAidDeclarations, offlinePayments, outbox } from "../../../db/schema";
+import { donations, giftAidDeclarations, offlinePayments, outbox } from "~db/schema";
 import type { Services } from "../../../server/services";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";

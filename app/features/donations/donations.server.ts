@@ -5,7 +5,7 @@ import { queueMail } from "~/infra/email/outbox.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
-import { donations, giftAidDeclarations } from "../../../db/schema";
+import { donations, giftAidDeclarations } from "~db/schema";
 import { giftAidPence } from "./amount";
 import { donationReceipt } from "./receipt.server";
 import {

@@ -6,7 +6,7 @@ import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { londonDay } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
-import { donations, giftAidClaims } from "../../../db/schema";
+import { donations, giftAidClaims } from "~db/schema";
 import { giftAidPence } from "./amount";
 import { claimScheduleRow, giftAidDeclarationFor, readyToClaim, type GiftAidDonation } from "./gift-aid";
 import { giftAidClaimSchema, staffDonationMessages } from "./schema";

@@ -7,7 +7,7 @@ import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { formatPounds } from "~/lib/money";
-import { donations, refunds } from "../../../db/schema";
+import { donations, refunds } from "~db/schema";
 import { donationRefundNotice } from "./refund-notice.server";
 import { donationRefundSchema, staffDonationMessages } from "./schema";
 

@@ -12,7 +12,7 @@ import {
   outbox,
   refunds,
   staffUsers,
-} from "../../../db/schema";
+} from "~db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";

@@ -5,7 +5,7 @@ import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { londonDate, londonDay } from "~/lib/london-time";
 import { slicePage, type Paged } from "~/lib/pagination";
-import { donations, giftAidClaims, giftAidDeclarations, refunds } from "../../../db/schema";
+import { donations, giftAidClaims, giftAidDeclarations, refunds } from "~db/schema";
 import { giftAidPence } from "./amount";
 import { giftAidDeclarationFor, readyToClaim, type GiftAidDeclaration, type GiftAidDonation } from "./gift-aid";
 import { donationStatusLabels, type DonationFilters, type DonationStatus, type GiftAidScope } from "./schema";

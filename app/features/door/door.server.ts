@@ -4,7 +4,7 @@ import type { Database, Queryable } from "~/infra/db/database.server";
 import { announceChange } from "~/infra/live/changes.server";
 import { shortCode } from "~/lib/booking-code";
 import { isUuid } from "~/lib/ids";
-import { bookings, checkIns, events, tickets } from "../../../db/schema";
+import { bookings, checkIns, events, tickets } from "~db/schema";
 import type { CheckInRequest, CheckInResult, DoorConflict, DoorList, DoorTicket } from "./schema";
 
 // The door: who may come in, and recording that they did. Check-ins may arrive late and in any

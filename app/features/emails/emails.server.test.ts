@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { auditLog, outbox, staffUsers } from "../../../db/schema";
+import { auditLog, outbox, staffUsers } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker, queueMail } from "~/infra/email/outbox.server";

@@ -7,7 +7,7 @@ import type { DeliveryResult } from "~/infra/email/outbox.server";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
-import { outbox } from "../../../db/schema";
+import { outbox } from "~db/schema";
 
 // The outbox as staff see it (/admin/emails): what was sent, what waits, what keeps failing and
 // why, and Retry now. The mail server's words are for staff only; no visitor ever sees them.

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { action as editEventRoute } from "~/routes/admin.events.id";
-import { events, staffUsers } from "../../../db/schema";
+import { events, staffUsers } from "~db/schema";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { sessionCookieName, startSession, type StaffUser } from "../staff/staff.server";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { bookings, offlinePayments, tickets } from "../../../db/schema";
+import { bookings, offlinePayments, tickets } from "~db/schema";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";

@@ -7,7 +7,7 @@ import { announceChange } from "~/infra/live/changes.server";
 import type { Clock } from "~/lib/clock";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
-import { events } from "../../../db/schema";
+import { events } from "~db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
 import { availabilityOf } from "./status";
 

@@ -1,5 +1,5 @@
 import type { Database } from "~/infra/db/database.server";
-import { bookingHistory, bookings, events, offlinePayments, tickets } from "../../../db/schema";
+import { bookingHistory, bookings, events, offlinePayments, tickets } from "~db/schema";
 
 const day = 24 * 60 * 60 * 1000;
 

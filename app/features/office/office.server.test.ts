@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { asc } from "drizzle-orm";
-import { auditLog, bookings, donations, outbox, staffUsers, volunteers } from "../../../db/schema";
+import { auditLog, bookings, donations, outbox, staffUsers, volunteers } from "~db/schema";
 import type { DatabaseHandle, Queryable } from "~/infra/db/database.server";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

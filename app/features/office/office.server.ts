@@ -7,7 +7,7 @@ import { queueMail } from "~/infra/email/outbox.server";
 import { AppError } from "~/lib/errors";
 import { fromLondonInput, londonDay, londonInputValue } from "~/lib/london-time";
 import { emailPattern } from "~/lib/validation";
-import { bookings, donations, events, outbox, siteSettings, volunteers } from "../../../db/schema";
+import { bookings, donations, events, outbox, siteSettings, volunteers } from "~db/schema";
 import {
   officeBookingMail,
   officeDonationMail,

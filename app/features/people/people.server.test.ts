@@ -17,7 +17,7 @@ import {
   refunds,
   tickets,
   volunteers,
-} from "../../../db/schema";
+} from "~db/schema";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { erasePersonData, exportPersonData, findPersonData, personSubject } from "./people.server";
 import { holdsAnything } from "./schema";

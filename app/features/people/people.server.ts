@@ -19,7 +19,7 @@ import {
   refunds,
   tickets,
   volunteers,
-} from "../../../db/schema";
+} from "~db/schema";
 import {
   holdsAnything,
   personMessages,

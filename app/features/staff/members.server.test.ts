@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { auditLog, outbox, staffInvitations, staffSessions, staffUsers } from "../../../db/schema";
+import { auditLog, outbox, staffInvitations, staffSessions, staffUsers } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";

@@ -5,7 +5,7 @@ import type { Database } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
 import { AppError } from "~/lib/errors";
 import { emailPattern } from "~/lib/validation";
-import { staffInvitations, staffSessions, staffUsers } from "../../../db/schema";
+import { staffInvitations, staffSessions, staffUsers } from "~db/schema";
 import { staffInvitationMail, type InvitingCharity } from "./invitation-mail.server";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.server";
 import { invitationGone } from "./schema";

@@ -5,7 +5,7 @@ import { RateLimiter } from "~/infra/rate-limit.server";
 import { AppError } from "~/lib/errors";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { testClock } from "../../../tests/support/clock";
-import { staffUsers } from "../../../db/schema";
+import { staffUsers } from "~db/schema";
 import { passwordCheckBounds } from "./passwords.server";
 import { signIn, staffSignInLimits, type StaffSignInLimits } from "./sign-in.server";
 

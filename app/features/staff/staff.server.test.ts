@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { staffUsers } from "../../../db/schema";
+import { staffUsers } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { hashCheaplyInTests } from "./passwords.server";

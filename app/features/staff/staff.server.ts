@@ -4,7 +4,7 @@ import { redirect } from "react-router";
 import type { Database } from "~/infra/db/database.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
-import { staffSessions, staffUsers } from "../../../db/schema";
+import { staffSessions, staffUsers } from "~db/schema";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword, type PasswordCheckPlace } from "./passwords.server";
 
 export const sessionCookieName = "kt_staff";

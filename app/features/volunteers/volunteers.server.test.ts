@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import { RateLimiter } from "~/infra/rate-limit.server";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { testCharity } from "../../../tests/support/content";
-import { outbox } from "../../../db/schema";
+import { outbox } from "~db/schema";
 import { createStaffUser } from "~/features/staff/staff.server";
 import { auditPage } from "~/infra/audit/audit.server";
 import { deleteVolunteer, listVolunteers, submitVolunteer, volunteersPage } from "./volunteers.server";
@@ -90,7 +90,7 @@ describe.each(engines)("volunteer sign-ups on %s", (engine) => {
   });
 
   it("refuses over-long text at the database too", async () => {
-    const { volunteers } = await import("../../../db/schema");
+    const { volunteers } = await import("~db/schema");
     await expect(
       database.db.insert(volunteers).values({ ...good, name: "n".repeat(81), createdAt: now }),
     ).rejects.toThrow();

@@ -8,7 +8,7 @@ import type { Clock } from "~/lib/clock";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
 import type { RateLimiter } from "~/infra/rate-limit.server";
-import { volunteers } from "../../../db/schema";
+import { volunteers } from "~db/schema";
 import { volunteerConfirmation } from "./confirmation.server";
 import { validateVolunteer, volunteerReplies, type VolunteerSubmissionResult } from "./schema";
 

@@ -1,7 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { pageOf, type Paged } from "~/lib/pagination";
-import { auditLog } from "../../../db/schema";
+import { auditLog } from "~db/schema";
 
 // The audit log: who did what and when. Each feature records its own actions, inside the
 // transaction that does them, so an action and its record exist together or not at all.

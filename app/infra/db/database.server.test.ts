@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { volunteers } from "../../../db/schema";
+import { volunteers } from "~db/schema";
 import { createPostgresDatabase, engines, freshDatabase } from "../../../tests/support/databases";
 import { openDatabase, type Database } from "./database.server";
 

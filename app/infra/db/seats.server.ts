@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, gt, isNotNull, min, ne, or, sql, sum, type SQL } from "drizzle-orm";
-import { bookings, events, tickets } from "../../../db/schema";
+import { bookings, events, tickets } from "~db/schema";
 import type { Queryable } from "./database.server";
 
 // The one place seats are counted (docs/decisions/010-one-way-to-do-each-thing.md): booking

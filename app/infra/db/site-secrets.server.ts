@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Queryable } from "./database.server";
-import { siteSecrets } from "../../../db/schema";
+import { siteSecrets } from "~db/schema";
 
 /**
  * The site's own secret of this name: made (32 random bytes) and stored by the first process to ask,

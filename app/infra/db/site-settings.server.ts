@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.server";
-import { siteSettings } from "../../../db/schema";
+import { siteSettings } from "~db/schema";
 import type { Queryable } from "./database.server";
 
 /**

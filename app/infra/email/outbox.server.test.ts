@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq, isNull } from "drizzle-orm";
-import { outbox } from "../../../db/schema";
+import { outbox } from "~db/schema";
 import { systemClock } from "~/lib/clock";
 import { testClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { outbox } from "../../../db/schema";
+import { outbox } from "~db/schema";
 import type { Clock } from "~/lib/clock";
 import type { Database, Queryable } from "../db/database.server";
 import { mailKey, type MailKind } from "./mail-kinds";

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { imageFormats, uploadedImageId } from "~/lib/images";
 import { loader } from "~/routes/images.share";
-import { uploadedImageFiles, uploadedImages } from "../../../db/schema";
+import { uploadedImageFiles, uploadedImages } from "~db/schema";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { PictureLibrary, uploadPicture } from "./uploads.server";
 

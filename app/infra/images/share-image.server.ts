@@ -1,6 +1,6 @@
 import { and, desc, eq, or } from "drizzle-orm";
 import { fallbackWidth, imageWidths, uploadedImageId } from "~/lib/images";
-import { uploadedImageFiles } from "../../../db/schema";
+import { uploadedImageFiles } from "~db/schema";
 import type { Queryable } from "../db/database.server";
 import { renderShareImage, shareRendition } from "./renditions.server";
 import { loadSharp } from "./sharp.server";

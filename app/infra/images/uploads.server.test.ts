@@ -2,7 +2,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { uploadedImageFiles, uploadedImages } from "../../../db/schema";
+import { uploadedImageFiles, uploadedImages } from "~db/schema";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import type { DatabaseHandle } from "../db/database.server";
 import { AppError } from "~/lib/errors";

@@ -13,7 +13,7 @@ import {
   uploadedImagePrefix,
   type ImageFormat,
 } from "~/lib/images";
-import { uploadedImageFiles, uploadedImages } from "../../../db/schema";
+import { uploadedImageFiles, uploadedImages } from "~db/schema";
 import type { Queryable } from "../db/database.server";
 import { encodeRendition, masterOf, renderShareImage, renditions, shareRendition } from "./renditions.server";
 

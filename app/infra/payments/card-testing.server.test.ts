@@ -8,7 +8,7 @@ import { action as bookingsRoute } from "~/routes/api.bookings";
 import { loader as challengeRoute } from "~/routes/api.challenge";
 import { action as donationsRoute } from "~/routes/api.donations";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
-import { bookings, cardDeclines, donations, offlinePayments, rateLimits, spentChallenges } from "../../../db/schema";
+import { bookings, cardDeclines, donations, offlinePayments, rateLimits, spentChallenges } from "~db/schema";
 import type { Services } from "../../../server/services";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { createPostgresDatabase, engines, freshDatabase, insertEvent } from "../../../tests/support/databases";

@@ -3,7 +3,7 @@ import { createChallenge, randomInt, verifySolution, type Challenge } from "altc
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
 import { AppError } from "~/lib/errors";
-import { bookings, cardDeclines, donations, spentChallenges } from "../../../db/schema";
+import { bookings, cardDeclines, donations, spentChallenges } from "~db/schema";
 import type { Queryable } from "../db/database.server";
 import { storedSecret } from "../db/site-secrets.server";
 import { visitorKey, type AttemptLimiter } from "../visitors.server";

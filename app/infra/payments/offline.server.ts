@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { eq, sum } from "drizzle-orm";
 import type { Clock } from "~/lib/clock";
 import type { Database } from "../db/database.server";
-import { offlinePayments, offlineRefunds } from "../../../db/schema";
+import { offlinePayments, offlineRefunds } from "~db/schema";
 import type { NewPayment, Payment, PaymentProvider } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
 import { cardBrandOf } from "~/lib/payment-card";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { AppError } from "~/lib/errors";
-import { processedWebhookEvents } from "../../../db/schema";
+import { processedWebhookEvents } from "~db/schema";
 import type { Queryable } from "../db/database.server";
 import { readTextBody } from "../http/api.server";
 import { bodyLimits } from "../http/body-limits.server";

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Picture } from "~/components/ui/picture";
 import { imageUrl, imageWidths, type Image } from "~/lib/images";
-import { videoType, youtubeEmbedOrigin, youtubeEmbedUrl, type Video, type VideoFile } from "~/lib/video";
+import { videoType, youtubeEmbedOrigin, youtubeEmbedUrl } from "~/lib/video";
+// Types only, erased from the page's script: the schema's zod stays out of it (decision 036).
+import type { Video, VideoFile } from "~/lib/video-schema";
 
 interface VideoBlockProps {
   video: Video;

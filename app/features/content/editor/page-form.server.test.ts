@@ -1,7 +1,7 @@
 import path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { staffUsers, uploadedImages } from "../../../../db/schema";
+import { staffUsers, uploadedImages } from "~db/schema";
 import { testClock } from "../../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../../tests/support/databases";
 import type { DatabaseHandle } from "~/infra/db/database.server";

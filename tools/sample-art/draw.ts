@@ -1,6 +1,7 @@
 // Draws the charity's source artwork as flat-illustration SVGs under content/images/.
 // Deterministic: every random choice comes from a generator seeded by the picture's name,
-// so running it twice writes byte-identical files. Run with `npx tsx scripts/artwork/draw.ts`.
+// so running it twice writes byte-identical files. Run with `npm run draw` in this folder
+// (README.md).
 // Landscape pictures use a 1600x1000 (16:10) canvas, portraits and the tick 800x800.
 // The drawing helpers are in the modules beside this one; the pictures are under pictures/.
 
