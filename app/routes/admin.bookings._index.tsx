@@ -2,6 +2,7 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.bookings._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Field } from "~/components/ui/field";
+import { BusyButton } from "~/components/ui/spinner";
 import { findBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -35,16 +36,9 @@ export default function FindBooking({ loaderData: { typed, search } }: Route.Com
           error={problem}
           announce
         />
-        <button type="submit" className="button" aria-busy={finding}>
-          {finding ? (
-            <>
-              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-              Finding…
-            </>
-          ) : (
-            "Find"
-          )}
-        </button>
+        <BusyButton busy={finding} busyLabel="Finding…">
+          Find
+        </BusyButton>
       </Form>
       {search?.outcome === "several" ? (
         <section className="section" aria-labelledby="matches-title">

@@ -4,6 +4,7 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { Pagination } from "~/components/ui/pagination";
+import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
 import { ClaimRowsTable } from "~/features/donations/components/staff-donations";
@@ -117,16 +118,9 @@ export default function AdminGiftAid({ loaderData, actionData }: Route.Component
                 error={dateError}
               />
               <div className="form-actions">
-                <button type="submit" className="button" aria-disabled={saving} aria-busy={saving}>
-                  {saving ? (
-                    <>
-                      <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-                      Saving…
-                    </>
-                  ) : (
-                    "Mark as claimed"
-                  )}
-                </button>
+                <BusyButton busy={saving} busyLabel="Saving…" aria-disabled={saving}>
+                  Mark as claimed
+                </BusyButton>
               </div>
             </Form>
           </>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
+import { BusyButton } from "~/components/ui/spinner";
 import { londonDate, londonTime } from "~/lib/london-time";
 import type { CancellationProgress } from "../cancellation.server";
 
@@ -115,16 +116,14 @@ function CancelEventForm({ eventName, error, reason }: { eventName: string; erro
           error={message}
         />
         <div className="form-actions">
-          <button type="submit" className="button button-danger" aria-disabled={cancelling} aria-busy={cancelling}>
-            {cancelling ? (
-              <>
-                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-                Cancelling…
-              </>
-            ) : (
-              "Cancel event"
-            )}
-          </button>
+          <BusyButton
+            busy={cancelling}
+            busyLabel="Cancelling…"
+            className="button button-danger"
+            aria-disabled={cancelling}
+          >
+            Cancel event
+          </BusyButton>
           <p className="form-progress" role="status">
             {cancelling ? "Cancelling…" : ""}
           </p>

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
+import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import type { FormResult } from "~/lib/forms";
 import { londonDate, londonTime } from "~/lib/london-time";
@@ -253,16 +254,14 @@ export function RefundForm({
           error={errors.reason}
         />
         <div className="form-actions">
-          <button type="submit" className="button button-danger" aria-disabled={refunding} aria-busy={refunding}>
-            {refunding ? (
-              <>
-                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-                Refunding…
-              </>
-            ) : (
-              "Refund"
-            )}
-          </button>
+          <BusyButton
+            busy={refunding}
+            busyLabel="Refunding…"
+            className="button button-danger"
+            aria-disabled={refunding}
+          >
+            Refund
+          </BusyButton>
           <p className="form-progress" role="status">
             {refunding ? "Refunding…" : ""}
           </p>
@@ -312,36 +311,22 @@ export function BuyerForm({ booking, result }: { booking: StaffBooking; result: 
         <input type="hidden" name="intent" value="correct" />
         {field("name", "Name", "text")}
         {field("email", "Email", "email")}
-        <button type="submit" className="button" aria-disabled={busy === "correct"} aria-busy={busy === "correct"}>
-          {busy === "correct" ? (
-            <>
-              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-              Saving…
-            </>
-          ) : (
-            "Save the buyer's details"
-          )}
-        </button>
+        <BusyButton busy={busy === "correct"} busyLabel="Saving…" aria-disabled={busy === "correct"}>
+          Save the buyer's details
+        </BusyButton>
       </Form>
       {booking.validTickets > 0 ? (
         <Form method="post" className="form">
           <input type="hidden" name="intent" value="resend" />
           <p>The receipt goes to {booking.email}, for the tickets still valid.</p>
-          <button
-            type="submit"
+          <BusyButton
+            busy={busy === "resend"}
+            busyLabel="Sending…"
             className="button button-secondary"
             aria-disabled={busy === "resend"}
-            aria-busy={busy === "resend"}
           >
-            {busy === "resend" ? (
-              <>
-                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-                Sending…
-              </>
-            ) : (
-              "Resend receipt"
-            )}
-          </button>
+            Resend receipt
+          </BusyButton>
         </Form>
       ) : null}
     </section>

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
+import { BusyButton } from "~/components/ui/spinner";
 import { formatPounds } from "~/lib/money";
 
 /** Refund donation: a required reason, asked about first, sent once with the page's one-time key. */
@@ -59,16 +60,14 @@ export function RefundDonationForm({
           error={message}
         />
         <div className="form-actions">
-          <button type="submit" className="button button-danger" aria-disabled={refunding} aria-busy={refunding}>
-            {refunding ? (
-              <>
-                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-                Refunding…
-              </>
-            ) : (
-              "Refund donation"
-            )}
-          </button>
+          <BusyButton
+            busy={refunding}
+            busyLabel="Refunding…"
+            className="button button-danger"
+            aria-disabled={refunding}
+          >
+            Refund donation
+          </BusyButton>
           <p className="form-progress" role="status">
             {refunding ? "Refunding…" : ""}
           </p>
@@ -101,24 +100,18 @@ export function CancelDeclarationForm() {
     <>
       <Form ref={formRef} method="post">
         <input type="hidden" name="intent" value="cancel-declaration" />
-        <button
+        <BusyButton
+          busy={cancelling}
+          busyLabel="Saving…"
           type="button"
           className="button button-secondary"
           aria-disabled={cancelling}
-          aria-busy={cancelling}
           onClick={() => {
             if (!cancelling) setAsking(true);
           }}
         >
-          {cancelling ? (
-            <>
-              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-              Saving…
-            </>
-          ) : (
-            "Cancel declaration"
-          )}
-        </button>
+          Cancel declaration
+        </BusyButton>
       </Form>
       <ConfirmDialog
         open={asking}

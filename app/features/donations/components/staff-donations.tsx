@@ -1,5 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { Field } from "~/components/ui/field";
+import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
@@ -51,16 +52,9 @@ export function DonationFilterForm({
         ))}
       </Field>
       <div className="donation-filters-actions">
-        <button type="submit" className="button" aria-busy={loading}>
-          {loading ? (
-            <>
-              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-              Showing…
-            </>
-          ) : (
-            "Show donations"
-          )}
-        </button>
+        <BusyButton busy={loading} busyLabel="Showing…">
+          Show donations
+        </BusyButton>
         <Link to="/admin/donations" className="button button-secondary">
           Clear filters
         </Link>

@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
+import { BusyButton } from "~/components/ui/spinner";
 import type { FieldErrors } from "~/lib/errors";
 import {
   eventFieldLabel,
@@ -252,24 +253,9 @@ export function EventForm({
 
         <div className="form-actions">
           {/* aria-disabled, not disabled: a disabled button would drop keyboard focus mid-send. */}
-          <button
-            ref={saveRef}
-            type="submit"
-            name="intent"
-            value="save"
-            className="button"
-            aria-disabled={saving}
-            aria-busy={saving}
-          >
-            {saving ? (
-              <>
-                <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-                Saving…
-              </>
-            ) : (
-              submitLabel
-            )}
-          </button>
+          <BusyButton busy={saving} busyLabel="Saving…" ref={saveRef} name="intent" value="save" aria-disabled={saving}>
+            {submitLabel}
+          </BusyButton>
           <p className="form-progress" role="status">
             {saving ? (filesChosen ? "Uploading the pictures and saving…" : "Saving…") : ""}
           </p>

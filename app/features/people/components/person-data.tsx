@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
+import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { londonDate, londonTime } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
@@ -61,16 +62,9 @@ export function PersonSearch({ email, error }: { email: string; error?: string }
               maxLength={254}
               required
             />
-            <button type="submit" className="button" aria-busy={searching}>
-              {searching ? (
-                <>
-                  <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-                  Searching…
-                </>
-              ) : (
-                "Find their data"
-              )}
-            </button>
+            <BusyButton busy={searching} busyLabel="Searching…">
+              Find their data
+            </BusyButton>
           </div>
         )}
       />
@@ -359,24 +353,18 @@ export function EraseButton({ email }: { email: string }) {
       <Form method="post" id="erase-person" className="person-erase">
         <input type="hidden" name="intent" value="erase" />
         <input type="hidden" name="email" value={email} />
-        <button
+        <BusyButton
+          busy={erasing}
+          busyLabel="Erasing…"
           type="button"
           className="button button-danger"
           aria-disabled={erasing}
-          aria-busy={erasing}
           onClick={() => {
             if (!erasing) setAsking(true);
           }}
         >
-          {erasing ? (
-            <>
-              <span className="spinner-ring spinner-ring-small" aria-hidden="true" />
-              Erasing…
-            </>
-          ) : (
-            "Erase their data"
-          )}
-        </button>
+          Erase their data
+        </BusyButton>
         <p className="form-progress" role="status">
           {erasing ? "Erasing their data…" : ""}
         </p>
