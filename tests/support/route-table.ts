@@ -1,0 +1,39 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routes from "../../app/routes";
+
+// The route table of app/routes.ts, walked once for every test that goes through all the routes.
+
+export interface RouteEntry {
+  /** React Router's id for it: its file without the extension (`routes/about`). */
+  id: string;
+  /** Its parent's id (`root` for a route at the top of app/routes.ts). */
+  parentId: string;
+  /** Its module, from app/ (`routes/about.tsx`). */
+  file: string;
+  /** Its own path, as app/routes.ts writes it (`:id`); none for an index route. */
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  /** Its full path without the leading slash: `about`, `admin/events/:id`, `api/*`; `` for the home page. */
+  pattern: string;
+}
+
+function walk(entries: RouteConfigEntry[], parentId: string, prefix: string): RouteEntry[] {
+  return entries.flatMap((entry) => {
+    const id = entry.id ?? entry.file.replace(/\.[^/.]+$/, "");
+    const pattern = entry.index ? prefix : [prefix, entry.path].filter(Boolean).join("/");
+    const own: RouteEntry = {
+      id,
+      parentId,
+      file: entry.file,
+      pattern,
+      ...(entry.path !== undefined && { path: entry.path }),
+      ...(entry.index && { index: true }),
+      ...(entry.caseSensitive && { caseSensitive: true }),
+    };
+    return [own, ...walk(entry.children ?? [], id, pattern)];
+  });
+}
+
+/** Every route of app/routes.ts, each parent before its children. */
+export const routeTable: RouteEntry[] = walk(routes, "root", "");
