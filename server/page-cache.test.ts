@@ -17,14 +17,10 @@ import { staffUsers } from "../db/schema";
 import { testCharity as charity, contentCopy, readContent } from "../tests/support/content";
 import { testClock, type TestClock } from "../tests/support/clock";
 import { createPostgresDatabase, engines, freshDatabase, insertEvent } from "../tests/support/databases";
-import {
-  chooseEncoding,
-  inlineScriptSources,
-  isCandidate,
-  PageCache,
-  pageCacheLimits,
-  type PageRenderer,
-} from "./page-cache";
+import { PageCache, type PageRenderer } from "./page-cache";
+import { chooseEncoding, inlineScriptSources } from "./page-cache-answers";
+import { isCandidate } from "./page-cache-paths";
+import { pageCacheLimits } from "./page-cache-store";
 import { securityHeaders } from "./security-headers";
 
 // The page cache in front of a stand-in for the site's renderer that reads the real database and
