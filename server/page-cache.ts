@@ -1,8 +1,9 @@
 import type http from "node:http";
 import type express from "express";
+import type { ServerBuild } from "react-router";
 import type { PageCacheMark, PublicCacheKind } from "~/infra/http/public-cache";
 import { makePage, sendPage, sendResponse, writeKeptPage } from "./page-cache-answers";
-import { cacheKey, isCandidate, requestUrl } from "./page-cache-paths";
+import { cacheKey, isCandidate, PublicPages, requestUrl } from "./page-cache-paths";
 import {
   PageStore,
   pageCacheLimits,
@@ -21,6 +22,11 @@ import {
 // changed (page-cache-store.ts); sent with its compressed forms and hashed policy (page-cache-answers.ts).
 
 export interface PageCacheSources extends PageStoreSources {
+  /**
+   * The server build's routes: a path is a public page's when the route React Router matches for
+   * it says `handle = { publicCache }` (docs/decisions/064-cached-pages-named-by-their-routes.md).
+   */
+  routes: ServerBuild["routes"];
   /**
    * The next moment a live page may change by the clock alone (a sale closing, a hold running
    * out): a live page is kept until then, at most `liveMaxMs`. Without it, at most `liveMs`.
@@ -41,6 +47,7 @@ export type PageRenderer = (
 
 export class PageCache {
   private readonly store: PageStore;
+  private readonly pages: PublicPages;
   private readonly rendering = new Map<string, { stamp: Stamp; page: Promise<CachedPage | undefined> }>();
   /** Counters for operators and tests. */
   readonly counts: PageStore["counts"];
@@ -50,6 +57,7 @@ export class PageCache {
     readonly limits: typeof pageCacheLimits = pageCacheLimits,
   ) {
     this.store = new PageStore(sources, limits);
+    this.pages = new PublicPages(sources.routes);
     this.counts = this.store.counts;
   }
 
@@ -68,7 +76,7 @@ export class PageCache {
 
   /** Whether this request may be answered from, or fill, the cache now. */
   private takes(method: string | undefined, url: string | undefined, cookie: string | undefined) {
-    return isCandidate(method, url, cookie) && !this.sources.content.mayBeStale;
+    return isCandidate(method, url, cookie, this.pages) && !this.sources.content.mayBeStale;
   }
 
   /**

@@ -1,4 +1,6 @@
+import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
+import type { ServerBuild } from "react-router";
 import routes from "../../app/routes";
 
 // The route table of app/routes.ts, walked once for every test that goes through all the routes.
@@ -37,3 +39,19 @@ function walk(entries: RouteConfigEntry[], parentId: string, prefix: string): Ro
 
 /** Every route of app/routes.ts, each parent before its children. */
 export const routeTable: RouteEntry[] = walk(routes, "root", "");
+
+type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
+
+/**
+ * The routes as the production build hands them to the server (`ServerBuild["routes"]`): the root
+ * and every route of app/routes.ts with its module. For Vitest, which loads the modules itself.
+ */
+export async function serverRoutes(): Promise<ServerBuild["routes"]> {
+  const load = (file: string) => import(/* @vite-ignore */ path.resolve("app", file)) as Promise<RouteModule>;
+  const manifest: ServerBuild["routes"] = { root: { id: "root", path: "", module: await load("root.tsx") } };
+  for (const route of routeTable) {
+    const { file: _file, pattern: _pattern, ...shape } = route;
+    manifest[route.id] = { ...shape, module: await load(route.file) };
+  }
+  return manifest;
+}
