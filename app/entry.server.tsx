@@ -11,7 +11,7 @@ import {
   type EntryContext,
   type HandleErrorFunction,
 } from "react-router";
-import type { PublicCacheHandle } from "~/infra/http/public-cache";
+import { publicCacheOf } from "~/infra/http/public-cache";
 import { logUnexpectedError } from "~/infra/log.server";
 
 // How long a streamed page may wait for what it defers: longer than the Stripe client's own 20 s
@@ -37,8 +37,7 @@ function isStreamed(context: EntryContext) {
 function publicCacheKind(context: EntryContext, loadContext: AppLoadContext) {
   if (loadContext.contentPreview) return undefined;
   const leaf = context.staticHandlerContext.matches.at(-1);
-  const handle = leaf ? (context.routeModules[leaf.route.id]?.handle as PublicCacheHandle | undefined) : undefined;
-  return handle?.publicCache;
+  return leaf ? publicCacheOf(context.routeModules[leaf.route.id]?.handle) : undefined;
 }
 
 /**

@@ -64,9 +64,8 @@ export async function startSite(): Promise<Site> {
   const mode = config.production ? "production" : "development";
   // In production the build is loaded once and its route table derived once; in development
   // it is asked for on every request, so that Vite's latest modules answer.
-  const build = config.production
-    ? await import("virtual:react-router/server-build")
-    : () => import("virtual:react-router/server-build");
+  const serverBuild = await import("virtual:react-router/server-build");
+  const build = config.production ? serverBuild : () => import("virtual:react-router/server-build");
   const loadContext = async (req: express.Request, res: express.Response) => ({
     nonce: String(res.locals.cspNonce ?? ""),
     ...(await servicesFor(await services.forRequest(), req)),
@@ -75,6 +74,9 @@ export async function startSite(): Promise<Site> {
   });
   // Public pages rendered once per change (docs/decisions/035-public-pages-rendered-once.md).
   const pageCache = new PageCache({
+    // Read once: in development the cache keeps nothing (the content files are watched, decision
+    // 035), so a route changed later cannot matter to it.
+    routes: serverBuild.routes,
     database: services,
     content: services.contentStore,
     clock: services.clock,

@@ -17,15 +17,18 @@ import { staffUsers } from "~db/schema";
 import { testCharity as charity, contentCopy, readContent } from "../tests/support/content";
 import { testClock, type TestClock } from "../tests/support/clock";
 import { createPostgresDatabase, engines, freshDatabase, insertEvent } from "../tests/support/databases";
-import {
-  chooseEncoding,
-  inlineScriptSources,
-  isCandidate,
-  PageCache,
-  pageCacheLimits,
-  type PageRenderer,
-} from "./page-cache";
+import { serverRoutes } from "../tests/support/route-table";
+import { PageCache, type PageRenderer } from "./page-cache";
+import { chooseEncoding, inlineScriptSources } from "./page-cache-answers";
+import { isCandidate as isCandidateOf, PublicPages } from "./page-cache-paths";
+import { pageCacheLimits } from "./page-cache-store";
 import { securityHeaders } from "./security-headers";
+
+/** The site's own routes, as the production build hands them to the cache. */
+const routes = await serverRoutes();
+const publicPages = new PublicPages(routes);
+const isCandidate = (method: string, url: string, cookie: string | undefined) =>
+  isCandidateOf(method, url, cookie, publicPages);
 
 // The page cache in front of a stand-in for the site's renderer that reads the real database and
 // content store: what a page shows comes from the same places the real pages read it from, so a
@@ -102,6 +105,7 @@ async function startProcess(
   await store.start();
   const cache = new PageCache(
     {
+      routes,
       database,
       content: store,
       clock,

@@ -8,10 +8,10 @@ import type { DatabaseHandle } from "../app/infra/db/database.server";
 import { logUnexpected } from "../app/infra/http/api.server";
 import { bodyLimits } from "../app/infra/http/body-limits.server";
 import { offlineProvider } from "../app/infra/payments/offline.server";
-import routes from "../app/routes";
 import { testClock } from "../tests/support/clock";
 import { testCharity as charity } from "../tests/support/content";
 import { freshDatabase } from "../tests/support/databases";
+import { routeTable } from "../tests/support/route-table";
 import { bodyCeiling, bodyLimit, malformedPaths, requestLog } from "./requests";
 
 const megabyte = 1024 * 1024;
@@ -167,21 +167,6 @@ describe("every request", () => {
   });
 });
 
-interface RouteNode {
-  file: string;
-  path?: string;
-  index?: boolean;
-  children?: RouteNode[];
-}
-
-/** Every route of app/routes.ts with its full path pattern. */
-function routeTable(nodes: RouteNode[], prefix = ""): { file: string; pattern: string }[] {
-  return nodes.flatMap((node) => {
-    const pattern = node.index ? prefix : [prefix, node.path].filter(Boolean).join("/");
-    return [{ file: node.file, pattern }, ...routeTable(node.children ?? [], pattern)];
-  });
-}
-
 /** A path the route answers: a page's name where it takes one (checked before its body is read), an id elsewhere. */
 function samplePath(pattern: string) {
   const id = "00000000-0000-4000-8000-000000000000";
@@ -294,7 +279,7 @@ describe("each route's body ceiling", () => {
     "image/png",
   ];
 
-  it.each(routeTable(routes as RouteNode[]))("$file: $pattern", async ({ file, pattern }) => {
+  it.each(routeTable)("$file: $pattern", async ({ file, pattern }) => {
     const path = samplePath(pattern);
     const ceiling = bodyCeiling(path);
     // A form posted with JavaScript goes to the same path with .data, to the same action.

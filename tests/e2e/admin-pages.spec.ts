@@ -1,9 +1,8 @@
 import fs from "node:fs/promises";
 import { join as joinPath } from "node:path";
-import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { simpleParser } from "mailparser";
-import routes from "../../app/routes";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
+import { routeTable } from "../support/route-table";
 import { giveDonation, londonDaysAgo } from "../support/donations";
 import { buyTickets } from "../support/bookings";
 import { createEvent, signIn, staffApi } from "../support/staff-api";
@@ -11,16 +10,10 @@ import { createEvent, signIn, staffApi } from "../support/staff-api";
 // Every staff page, taken from the route table so a new one cannot be missed, on a 390 px phone:
 // no serious accessibility fault, and nothing wider than the screen but a table that scrolls.
 
-/** Each page route's path (those with a default export, i.e. a .tsx file), with its file. */
-function pagePaths(entries: RouteConfigEntry[], parent = ""): string[] {
-  return entries.flatMap((entry) => {
-    const path = entry.index ? parent : [parent, entry.path ?? ""].filter(Boolean).join("/");
-    const own = (entry.path !== undefined || entry.index) && entry.file.endsWith(".tsx") ? [path] : [];
-    return [...own, ...pagePaths(entry.children ?? [], path)];
-  });
-}
-
-const staffPages = [...new Set(pagePaths(routes))].filter((path) => /^admin(\/|$)/.test(path));
+/** Each staff page's path (a page route has a default export, i.e. a .tsx file). */
+const staffPages = [
+  ...new Set(routeTable.filter((route) => route.file.endsWith(".tsx")).map((route) => route.pattern)),
+].filter((path) => /^admin(\/|$)/.test(path));
 
 test.slow(); // every staff page, with axe on each
 

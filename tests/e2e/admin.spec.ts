@@ -1,25 +1,18 @@
 import crypto from "node:crypto";
-import type { RouteConfigEntry } from "@react-router/dev/routes";
-import routes from "../../app/routes";
 import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
+import { routeTable } from "../support/route-table";
 import { staffAccount } from "../support/site-process";
 import { createEvent, pastDates, signIn, staffApi } from "../support/staff-api";
-
-/** Every path in the route table, with its parameters filled in. */
-function allPaths(entries: RouteConfigEntry[], parent = ""): string[] {
-  return entries.flatMap((entry) => {
-    const path = entry.index ? parent : [parent, entry.path ?? ""].filter(Boolean).join("/");
-    const own = entry.path !== undefined || entry.index ? [path.replace(/:\w+/g, crypto.randomUUID())] : [];
-    return [...own, ...allPaths(entry.children ?? [], path)];
-  });
-}
 
 // A wrong password is answered 401, and a form sent from another site 403, which the browser
 // reports in its console.
 test.use({ allowedConsoleErrors: [/the server responded with a status of (401|403)/] });
 
-const staffPaths = [...new Set(allPaths(routes))].filter((path) => /^(admin|api\/admin)(\/|$)/.test(path));
+/** Every staff path in the route table, with its parameters filled in. */
+const staffPaths = [...new Set(routeTable.map((route) => route.pattern.replace(/:\w+/g, crypto.randomUUID())))].filter(
+  (path) => /^(admin|api\/admin)(\/|$)/.test(path),
+);
 
 test("a visitor without a session is sent to sign in from every staff page, and refused by every staff API route", async ({
   request,

@@ -5,7 +5,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
-import routes from "../../app/routes";
+import { routeTable } from "../support/route-table";
 import { staffAccount, startSiteProcess, type RunningSite } from "../support/site-process";
 
 // Hostile input at every route of the route table (docs/decisions/024-bad-input.md): malformed,
@@ -112,23 +112,6 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/api.not-found.ts": none,
   "routes/not-found.tsx": none,
 };
-
-interface RouteNode {
-  file: string;
-  path?: string;
-  index?: boolean;
-  children?: RouteNode[];
-}
-
-/** Every route of app/routes.ts with its full path pattern. */
-function routeTable(nodes: RouteNode[], prefix = ""): { file: string; pattern: string }[] {
-  return nodes.flatMap((node) => {
-    const pattern = node.index ? prefix : [prefix, node.path].filter(Boolean).join("/");
-    return [{ file: node.file, pattern }, ...routeTable(node.children ?? [], pattern)];
-  });
-}
-
-const table = routeTable(routes as RouteNode[]);
 
 /** Seeded data whose owners' names and addresses no visitor may ever see. */
 const person = { name: "Zephyrine Quist", email: "zephyrine.quist@example.org" };
@@ -412,7 +395,7 @@ test.afterAll(async () => {
 });
 
 test("every route of the route table has a fuzz entry", () => {
-  const files = table.map((route) => route.file);
+  const files = routeTable.map((route) => route.file);
   expect(
     files.filter((file) => !(file in fuzzEntries)),
     "routes with no fuzz entry",
@@ -424,7 +407,7 @@ test("every route of the route table has a fuzz entry", () => {
 });
 
 test("an over-large body is refused with 413 before it is read, declared or chunked", async () => {
-  const bodyRoutes = table.filter((route) => fuzzEntries[route.file]!.body !== "none");
+  const bodyRoutes = routeTable.filter((route) => fuzzEntries[route.file]!.body !== "none");
   for (const route of bodyRoutes) {
     const urlPath = "/" + route.pattern.replace(/:[^/]+/g, "00000000-0000-4000-8000-000000000000");
     const type = fuzzEntries[route.file]!.body === "form" ? "application/x-www-form-urlencoded" : "application/json";
@@ -464,7 +447,7 @@ test("hostile input at every route: no 5xx, nothing stored, no person's data sho
   const problems: string[] = [];
 
   for (const signedIn of [false, true]) {
-    for (const route of table) {
+    for (const route of routeTable) {
       const entry = fuzzEntries[route.file]!;
       // Signing out is what those two do when asked by the signed-in staff member: not hostile.
       if (signedIn && ["routes/admin.sign-out.ts", "routes/api.admin.session.ts"].includes(route.file)) continue;
@@ -539,5 +522,5 @@ test("hostile input at every route: no 5xx, nothing stored, no person's data sho
   expect(output, "a person's data in the log").not.toMatch(/quist/i);
   await site.stop();
   expect(await rowCounts(dataDir)).toEqual(before);
-  console.log(`Hostile input: ${sent} requests to ${table.length} routes.`);
+  console.log(`Hostile input: ${sent} requests to ${routeTable.length} routes.`);
 });

@@ -9,6 +9,11 @@ export interface PublicCacheHandle {
   publicCache?: PublicCacheKind;
 }
 
+/** What a route module's `handle` says its page may be kept as, if anything. */
+export function publicCacheOf(handle: unknown): PublicCacheKind | undefined {
+  return (handle as PublicCacheHandle | undefined)?.publicCache;
+}
+
 /** Filled in by the page's render (app/entry.server.tsx): what the matched route says. */
 export interface PageCacheMark {
   kind?: PublicCacheKind;
