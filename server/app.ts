@@ -6,7 +6,9 @@ import type { AvailabilityFeed } from "../app/features/events/availability-feed.
 import { nextTimedChange } from "../app/features/events/events.server";
 import { servicesFor, type ContentPreview } from "./content-preview";
 import type { PageCacheMark } from "~/infra/http/public-cache";
+import { SiteMetrics } from "./metrics";
 import { PageCache } from "./page-cache";
+import { RouteTable } from "./route-table";
 import { createServices, type Services } from "./services";
 
 declare module "react-router" {
@@ -41,6 +43,8 @@ export interface Site {
   liveFeed: AvailabilityFeed;
   /** Public pages kept once rendered, which server/http.ts answers in front of `handler`. */
   pageCache: PageCache;
+  /** The figures GET /metrics shows, which server/http.ts counts every answered request into. */
+  metrics: SiteMetrics;
   /** Ends long-lived responses (the live feed), so that the HTTP server can close. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -72,11 +76,19 @@ export async function startSite(): Promise<Site> {
     clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
     noteRefusal: (reason: string) => void (res.locals.refused = reason),
   });
+  // The routes as the server matches them, read once: in development the cache keeps nothing (the
+  // content files are watched, decision 035), so a route changed later cannot matter to it, and
+  // the metrics name a new route only after a restart.
+  const routeTable = new RouteTable(serverBuild.routes);
+  const metrics = new SiteMetrics(routeTable, {
+    db: services.db,
+    now: () => services.clock.now(),
+    liveFeedConnections: () => services.availability.connections,
+  });
   // Public pages rendered once per change (docs/decisions/035-public-pages-rendered-once.md).
   const pageCache = new PageCache({
-    // Read once: in development the cache keeps nothing (the content files are watched, decision
-    // 035), so a route changed later cannot matter to it.
     routes: serverBuild.routes,
+    routeTable,
     database: services,
     content: services.contentStore,
     clock: services.clock,
@@ -95,6 +107,7 @@ export async function startSite(): Promise<Site> {
     handler,
     liveFeed: services.availability,
     pageCache,
+    metrics,
     drain: () => services.drain(),
     async close() {
       await pageCache.stop();

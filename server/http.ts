@@ -6,7 +6,7 @@ import { logLine, loggedPath, newRequestId } from "../app/infra/log.server";
 import type { Config } from "../app/infra/config.server";
 import type { Site } from "./app.ts";
 import { serveLiveFeedFirst } from "./live-feed.ts";
-import { bodyLimit, malformedPaths, requestLog } from "./requests.ts";
+import { bodyLimit, malformedPaths, pathOf, requestLog } from "./requests.ts";
 import { sameOriginOnly } from "./same-origin.ts";
 
 // The HTTP server around the site, the same in production and development: the request log and
@@ -37,10 +37,13 @@ export function serveSite(
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", site.config.trustProxy);
-  app.use(requestLog());
+  const observe = site.metrics.observe.bind(site.metrics);
+  app.use(requestLog(observe));
   app.use(malformedPaths());
   app.use(bodyLimit());
   app.use(compression());
+  // For a scraper with METRICS_TOKEN: before the site, so never rate limited or cached.
+  app.use(site.metrics.handler(site.config.metricsToken));
   for (const handler of before) app.use(handler);
   app.use(sameOriginOnly(site.config.publicUrl));
   let stopping = false;
@@ -57,14 +60,16 @@ export function serveSite(
     const started = process.hrtime.bigint();
     let id = "";
     if (!site.pageCache.answer(req, res, () => (id = newRequestId()))) return false;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     logLine("info", {
       msg: "request",
       id,
       method: req.method,
       path: loggedPath(req.url ?? "/"),
       status: res.statusCode,
-      ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+      ms: Math.round(seconds * 1e5) / 100,
     });
+    observe(req.method ?? "GET", pathOf(req.url ?? "/"), res.statusCode, seconds);
     return true;
   }
   const server = http.createServer((req, res) => {

@@ -1,61 +1,42 @@
 import type http from "node:http";
 import type express from "express";
-import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import type { ServerBuild } from "react-router";
 import { sessionCookieName } from "~/features/staff/staff.server";
 import { publicCacheOf, type PublicCacheKind } from "~/infra/http/public-cache";
+import { RouteTable } from "./route-table";
 
 // Which requests the page cache (server/page-cache.ts) takes, and the key it keeps their page
 // under. The public pages are the routes whose module says `handle = { publicCache }`, read from
 // the server build's routes (docs/decisions/064-cached-pages-named-by-their-routes.md).
 
-/** A route as the page cache matches it: React Router's path and nesting, and what its handle says. */
-type CacheRoute = RouteObject & { kind?: PublicCacheKind };
-
-/** Characters of paths `PublicPages` remembers, at most, before it forgets them all. */
-const rememberedChars = 256 * 1024;
-
 /**
  * The public pages, named by their routes: what a request's path may be kept as, if anything. The
- * route is matched as React Router matches it (`matchRoutes`), over the routes the server renders
- * with; the page's render then has the last word (app/entry.server.tsx reads the same handle).
+ * route is matched as React Router matches it, over the routes the server renders with
+ * (server/route-table.ts); the page's render then has the last word (app/entry.server.tsx reads
+ * the same handle).
  */
 export class PublicPages {
-  private readonly routes: CacheRoute[];
-  /** Paths already matched: React Router flattens and ranks every route on each match (about 1 ms). */
-  private readonly known = new Map<string, PublicCacheKind | null>();
-  private knownChars = 0;
+  private readonly kinds = new Map<string, PublicCacheKind>();
 
-  constructor(routes: ServerBuild["routes"]) {
-    const childrenOf = (parentId: string | undefined): CacheRoute[] =>
-      Object.values(routes).flatMap((route): CacheRoute[] => {
-        if (!route || route.parentId !== parentId) return [];
-        const kind = publicCacheOf(route.module.handle);
-        if (route.index) return [{ index: true, caseSensitive: true, kind }];
-        const children = childrenOf(route.id);
-        return [{ path: route.path, caseSensitive: true, kind, ...(children.length > 0 && { children }) }];
-      });
-    this.routes = childrenOf(undefined);
+  constructor(
+    routes: ServerBuild["routes"],
+    private readonly table = new RouteTable(routes),
+  ) {
+    for (const route of Object.values(routes)) {
+      const kind = route && publicCacheOf(route.module.handle);
+      if (route && kind) this.kinds.set(route.id, kind);
+    }
   }
 
   /**
    * What the page at `path` (no query string) may be kept as. Only an address written as its
    * route writes it: React Router also answers `/About`, `/about/` and `/%61bout` with the about
    * page, but each would be a key of its own in the plain pool, so anyone could push the kept
-   * pages out by inventing spellings. So the path is matched letter for letter (its `%` escaped,
-   * so that nothing is decoded; the routes case-sensitive) and must be all of what matched.
+   * pages out by inventing spellings. So the path must be all of what matched, letter for letter.
    */
   kindOf(path: string): PublicCacheKind | undefined {
-    const known = this.known.get(path);
-    if (known !== undefined) return known ?? undefined;
-    const leaf = matchRoutes(this.routes, { pathname: path.replaceAll("%", "%25") })?.at(-1);
-    const kind = leaf && leaf.pathnameBase === path ? leaf.route.kind : undefined;
-    if (this.knownChars + path.length > rememberedChars) {
-      this.known.clear();
-      this.knownChars = 0;
-    }
-    this.known.set(path, kind ?? null);
-    this.knownChars += path.length;
-    return kind;
+    const match = this.table.match(path);
+    return match?.whole ? this.kinds.get(match.id) : undefined;
   }
 }
 

@@ -4,6 +4,7 @@ import type { ServerBuild } from "react-router";
 import type { PageCacheMark, PublicCacheKind } from "~/infra/http/public-cache";
 import { makePage, sendPage, sendResponse, writeKeptPage } from "./page-cache-answers";
 import { cacheKey, isCandidate, PublicPages, requestUrl } from "./page-cache-paths";
+import type { RouteTable } from "./route-table";
 import {
   PageStore,
   pageCacheLimits,
@@ -27,6 +28,8 @@ export interface PageCacheSources extends PageStoreSources {
    * it says `handle = { publicCache }` (docs/decisions/064-cached-pages-named-by-their-routes.md).
    */
   routes: ServerBuild["routes"];
+  /** The same routes as the server matches them, when another part of it (the metrics) shares the table. */
+  routeTable?: RouteTable;
   /**
    * The next moment a live page may change by the clock alone (a sale closing, a hold running
    * out): a live page is kept until then, at most `liveMaxMs`. Without it, at most `liveMs`.
@@ -57,7 +60,7 @@ export class PageCache {
     readonly limits: typeof pageCacheLimits = pageCacheLimits,
   ) {
     this.store = new PageStore(sources, limits);
-    this.pages = new PublicPages(sources.routes);
+    this.pages = new PublicPages(sources.routes, sources.routeTable);
     this.counts = this.store.counts;
   }
 

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { gatherMetricsForProcesses } from "./metrics-processes";
 
 // Several processes answering on one port (SITE_PROCESSES, decision 047). The site's JavaScript runs
 // on one thread per process; on PostgreSQL, where every process shares the sales, the holds, the rate
@@ -20,6 +21,7 @@ export interface ProcessesOptions {
 const pauses = { firstMs: 1_000, longestMs: 30_000 };
 
 export function runProcesses({ count, announce }: ProcessesOptions) {
+  gatherMetricsForProcesses();
   const answering = new Set<Worker>();
   const numbers = new Map<Worker, number>();
   let stopping = false;

@@ -6,12 +6,21 @@ import type { AppError, ApiError } from "../app/lib/errors";
 // What every request goes through before the site (docs/decisions/024-bad-input.md): an id and a
 // line in the log, and a ceiling on the size of its body.
 
+/** Told of each request once it is answered (the metrics): its path has no query string. */
+export type AnsweredRequest = (method: string, path: string, status: number, seconds: number) => void;
+
+/** A request's path as it arrived, without its query string. */
+export function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
 /**
  * Gives each request an id (sent back as X-Request-Id), runs it with that id so that any error it
  * logs carries it, and logs one JSON line when it is answered: id, method, path (no query
  * string), status and milliseconds. A request the visitor gave up on is logged with status 499.
  */
-export function requestLog(): RequestHandler {
+export function requestLog(observe?: AnsweredRequest): RequestHandler {
   return (req, res, next) => {
     const id = newRequestId();
     const started = process.hrtime.bigint();
@@ -20,16 +29,19 @@ export function requestLog(): RequestHandler {
     const log = () => {
       if (logged) return;
       logged = true;
+      const status = res.writableFinished ? res.statusCode : 499;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       logLine("info", {
         msg: "request",
         id,
         method: req.method,
         path: loggedPath(req.originalUrl),
-        status: res.writableFinished ? res.statusCode : 499,
+        status,
         // Why the site refused it before any route saw it (server/same-origin.ts), when it did.
         ...(typeof res.locals.refused === "string" && { refused: res.locals.refused }),
-        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        ms: Math.round(seconds * 1e5) / 100,
       });
+      observe?.(req.method, pathOf(req.originalUrl), status, seconds);
     };
     res.once("finish", log);
     res.once("close", log);

@@ -33,6 +33,15 @@ describe("the configuration", () => {
     expect(attempt).toThrow(/SESSION_SECRET: must be at least 32 characters/);
   });
 
+  it("offers /metrics only with a METRICS_TOKEN long enough not to be guessed", () => {
+    expect(parseConfig({}).metricsToken).toBeUndefined();
+    expect(parseConfig({ METRICS_TOKEN: "a".repeat(24) }).metricsToken).toBe("a".repeat(24));
+    expect(() => parseConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN: must be at least 24 characters/);
+    expect(() => parseConfig({ METRICS_TOKEN: `${"a".repeat(24)} b` })).toThrow(
+      /METRICS_TOKEN: must be printable characters without spaces/,
+    );
+  });
+
   it("wants the three Stripe keys together", () => {
     expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_1" })).toThrow(/STRIPE_SECRET_KEY: set all three/);
     const config = parseConfig({

@@ -9,10 +9,10 @@ import { createEvent, staffApi } from "../support/staff-api";
 // Several processes answering on one port, on PostgreSQL (SITE_PROCESSES, decision 047).
 
 /** A GET on a connection of its own: Node's cluster hands each new connection to the next process. */
-function getAlone(url: string): Promise<{ status: number; body: string }> {
+function getAlone(url: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { agent: false }, (res) => {
+      .get(url, { agent: false, headers }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => (body += chunk));
@@ -42,7 +42,12 @@ test.describe("several processes on one PostgreSQL database", () => {
   }) => {
     test.slow();
     const database = await createPostgresDatabase();
-    const site = await startSiteProcess({ DATABASE_URL: database.url, SITE_PROCESSES: "2" });
+    const metricsToken = "a-scraper-token-of-32-characters";
+    const site = await startSiteProcess({
+      DATABASE_URL: database.url,
+      SITE_PROCESSES: "2",
+      METRICS_TOKEN: metricsToken,
+    });
     try {
       // The site says it is up once both answer, each having said so with its pid.
       const started = site.output();
@@ -61,6 +66,13 @@ test.describe("several processes on one PostgreSQL database", () => {
       // Each connection went to the next process: both answered.
       await expect.poll(() => new Set(answeredBy(site.output(), "/fundraising")).size).toBe(2);
       expect(new Set(answeredBy(site.output(), "/fundraising"))).toEqual(new Set(["1 of 2", "2 of 2"]));
+
+      // One scrape of /metrics, whichever process it reaches, counts every process's requests.
+      for (let i = 0; i < 2; i += 1) {
+        const scraped = await getAlone(`${site.url}/metrics`, { authorization: `Bearer ${metricsToken}` });
+        expect(scraped.status).toBe(200);
+        expect(scraped.body).toContain('kilele_http_requests_total{route="/fundraising",method="GET",status="200"} 6');
+      }
 
       // A visitor's browser on the events page, following the live feed of whichever process its
       // connection reached (each process hears every sale through the database).

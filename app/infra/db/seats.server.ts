@@ -156,3 +156,12 @@ export async function nextHoldExpiry(db: Queryable, now: Date): Promise<Date | n
     .where(countedHolds(now));
   return row?.at ?? null;
 }
+
+/** Seats held across every event at `now`, in checkouts not yet paid (the operator's view, /metrics). */
+export async function seatsHeldNow(db: Queryable, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ seats: sql<number>`coalesce(sum(${bookings.quantity}), 0)::int`.mapWith(Number) })
+    .from(bookings)
+    .where(countedHolds(now));
+  return row?.seats ?? 0;
+}

@@ -52,6 +52,18 @@ const leaseMs = 2 * 60 * 1000;
 
 export type DeliveryResult = { ok: true } | { ok: false; error: string } | { ok: "not-due" };
 
+/** E-mails not yet sent, and when the oldest of them was queued (the operator's view, /metrics). */
+export async function outboxBacklog(db: Queryable): Promise<{ unsent: number; oldestQueuedAt: Date | null }> {
+  const [row] = await db
+    .select({
+      unsent: sql<number>`count(*)::int`.mapWith(Number),
+      oldestQueuedAt: sql<Date | null>`min(${outbox.createdAt})`.mapWith(outbox.createdAt),
+    })
+    .from(outbox)
+    .where(isNull(outbox.sentAt));
+  return { unsent: row?.unsent ?? 0, oldestQueuedAt: row?.oldestQueuedAt ?? null };
+}
+
 /**
  * Delivers the outbox: every few seconds, and at once when asked (`deliver(key)`). Each e-mail is
  * claimed with a row lock so that two processes never send the same one, and a failure is retried
