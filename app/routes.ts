@@ -72,6 +72,7 @@ export default [
     route("check-in/:id", "routes/admin.check-in.id.tsx"),
     route("volunteers", "routes/admin.volunteers.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("system", "routes/admin.system.tsx"),
     route("people", "routes/admin.people.tsx"),
     route("donations", "routes/admin.donations._index.tsx"),
     route("donations/:donationId", "routes/admin.donations.id.tsx"),

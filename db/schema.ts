@@ -599,3 +599,31 @@ export const contentDrafts = pgTable("content_drafts", {
   /** The number of the published version the draft started from. */
   basedOn: integer("based_on"),
 });
+
+/**
+ * Unexpected errors (app/infra/log.server.ts logUnexpectedError), kept for /admin/system and the
+ * alerts: when, the reference the visitor was shown, the request's id, where, and the message with
+ * any e-mail address taken out. Kept 30 days.
+ */
+export const siteErrors = pgTable(
+  "site_errors",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    ref: text("ref").notNull(),
+    requestId: text("request_id"),
+    where: text("where").notNull(),
+    message: text("message").notNull(),
+  },
+  (t) => [index("site_errors_at_idx").on(t.at)],
+);
+
+/**
+ * The alerts e-mailed to whoever looks after the site (app/infra/alerts.server.ts): one row per
+ * kind, when it was last sent, and how many were held back since (at most one of a kind an hour).
+ */
+export const alertsSent = pgTable("alerts_sent", {
+  kind: text("kind").primaryKey(),
+  lastSentAt: timestamp("last_sent_at", { withTimezone: true }).notNull(),
+  heldBack: integer("held_back").notNull().default(0),
+});

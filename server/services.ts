@@ -20,6 +20,8 @@ import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { MailSeal } from "~/infra/email/sealed-words.server";
 import { BackgroundJob } from "~/infra/jobs/background-job.server";
+import { onUnexpectedError } from "~/infra/log.server";
+import { raiseAlerts, recordError } from "~/infra/signals.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import { charityOf, type Charity, type PaymentProvider } from "~/infra/payments/provider.server";
@@ -33,6 +35,8 @@ import { systemClock, type Clock } from "~/lib/clock";
 export interface SiteServices {
   config: Config;
   db: Database;
+  /** Which database it is: the embedded PGlite or a PostgreSQL server. */
+  engine: DatabaseHandle["engine"];
   /** Hears what any process sharing the database announces (pg_notify), as the live feed and the page cache do. */
   listen: DatabaseHandle["listen"];
   /** The site's one clock (docs/decisions/009-one-clock.md). */
@@ -162,9 +166,31 @@ export async function createServices(
       },
       5_000,
     );
+    // Unexpected errors kept for /admin/system and the alerts; a failure to keep one is only logged.
+    const stopKeepingErrors = onUnexpectedError((error) => {
+      recordError(db, error, clock.now()).catch((failure: Error) =>
+        console.error(JSON.stringify({ level: "error", msg: "an error could not be kept", error: failure.message })),
+      );
+    });
+    const alerts = new BackgroundJob(
+      "The alerts' check",
+      async () => {
+        const charity = await charityNow();
+        const sent = await raiseAlerts({
+          db,
+          now: clock.now(),
+          to: config.alertEmail ? { address: config.alertEmail } : { name: charity.name, address: charity.email },
+          siteName: charity.name,
+          website: config.publicUrl,
+        });
+        if (sent.length > 0) void outbox.deliverDue();
+      },
+      60_000,
+    );
     const services: SiteServices = {
       config,
       db,
+      engine: database.engine,
       listen: (channel, onNotify) => database.listen(channel, onNotify),
       clock,
       pictures,
@@ -189,6 +215,7 @@ export async function createServices(
         outbox.start();
         void refunds.start();
         void expiredHolds.start();
+        void alerts.start();
         await office.start();
       },
       drain: () => availability.close(),
@@ -197,6 +224,8 @@ export async function createServices(
         await refunds.stop();
         await expiredHolds.stop();
         await office.stop();
+        await alerts.stop();
+        stopKeepingErrors();
         await outbox.stop();
         await database.close();
       },

@@ -55,6 +55,7 @@ const envSchema = z
     ADMIN_PASSWORD: optionalString.pipe(z.string().min(12, "must be at least 12 characters").optional()),
     SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     REFUND_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+    ALERT_EMAIL: optionalString.pipe(z.email().optional()),
     METRICS_TOKEN: optionalString.pipe(
       z
         .string()
@@ -183,6 +184,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
     sessionSecret: e.SESSION_SECRET,
     /** A pause between the bookings a cancelled event refunds: 0 normally; the tests slow it to stop it half way. */
     refundPauseMs: e.REFUND_PAUSE_MS ?? 0,
+    /** Who the site's alerts go to (e-mails not going out, errors piling up); unset, the charity's own address. */
+    alertEmail: e.ALERT_EMAIL,
     /** The bearer token a scraper sends for GET /metrics; unset, /metrics is not offered at all. */
     metricsToken: e.METRICS_TOKEN,
     /** How many processes answer on the port, `npm start` forking them (decision 047); more than one only on PostgreSQL. */

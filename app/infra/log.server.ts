@@ -136,12 +136,37 @@ function describeError(error: unknown): Record<string, unknown> {
 export function logUnexpectedError(error: unknown, where: string): string {
   const requestId = currentRequestId();
   const ref = (requestId ?? newRequestId()).slice(0, 8);
+  const described = describeError(error);
   logLine("error", {
     msg: "unexpected error",
     ref,
     ...(requestId && { requestId }),
     where,
-    error: describeError(error),
+    error: described,
   });
+  const noted: NotedError = { ref, requestId, where, message: String(described.message).slice(0, 500) };
+  for (const listener of errorListeners) {
+    try {
+      listener(noted);
+    } catch {
+      // A listener that fails must not turn one error into two; the line above has it.
+    }
+  }
   return ref;
+}
+
+/** An unexpected error as the site keeps it (app/infra/signals.server.ts): no stack, no address. */
+export interface NotedError {
+  ref: string;
+  requestId: string | undefined;
+  where: string;
+  message: string;
+}
+
+const errorListeners = new Set<(error: NotedError) => void>();
+
+/** Tells `listener` of each unexpected error this process logs; returns the call that stops it. */
+export function onUnexpectedError(listener: (error: NotedError) => void): () => void {
+  errorListeners.add(listener);
+  return () => errorListeners.delete(listener);
 }

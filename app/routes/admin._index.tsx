@@ -9,16 +9,22 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { seatsByEvent } from "~/infra/db/seats.server";
 import { pageWork } from "~/infra/http/page.server";
+import { currentProblems } from "~/infra/signals.server";
 import { londonDay } from "~/lib/london-time";
 import { requestedPage, slicePage } from "~/lib/pagination";
 
-// /admin: today's and upcoming events, soonest first, with their seats sold, held and left.
+// /admin: what needs attention (the site's own problems, page content it passed over), then today's
+// and upcoming events, soonest first, with their seats sold, held and left.
 export const loader = pageWork("The staff home page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
   const { db, clock } = context.services;
   const now = clock.now();
   const today = londonDay(now);
-  const [events, seats] = await Promise.all([listEvents(context.services), seatsByEvent(db, now)]);
+  const [events, seats, problems] = await Promise.all([
+    listEvents(context.services),
+    seatsByEvent(db, now),
+    currentProblems(db, now),
+  ]);
   const upcoming = events
     .filter((event) => londonDay(event.eventDate) >= today)
     .sort((a, b) => a.eventDate.localeCompare(b.eventDate))
@@ -35,16 +41,30 @@ export const loader = pageWork("The staff home page", async ({ request, context 
   return {
     upcoming: slicePage(upcoming, requestedPage(new URL(request.url).searchParams.get("page"))),
     contentWarnings,
+    problems,
   };
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Staff home");
 
-export default function AdminHome({ loaderData: { upcoming, contentWarnings } }: Route.ComponentProps) {
+export default function AdminHome({ loaderData: { upcoming, contentWarnings, problems } }: Route.ComponentProps) {
   const search = useQuery();
   return (
     <main id="main" className="page">
       <h1>Staff home</h1>
+      {problems.length > 0 ? (
+        <section className="notice notice-error" aria-labelledby="problems-heading">
+          <h2 id="problems-heading">The site needs attention</h2>
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem.kind}>{problem.problem}</li>
+            ))}
+          </ul>
+          <p>
+            <Link to="/admin/system">See the system page</Link>
+          </p>
+        </section>
+      ) : null}
       {contentWarnings.length > 0 ? (
         <section className="notice notice-error" aria-labelledby="content-warnings-heading">
           <h2 id="content-warnings-heading">Page content needs attention</h2>
@@ -97,6 +117,9 @@ export default function AdminHome({ loaderData: { upcoming, contentWarnings } }:
           </li>
           <li>
             <Link to="/admin/audit">Audit log</Link>
+          </li>
+          <li>
+            <Link to="/admin/system">System</Link>
           </li>
         </ul>
       </nav>

@@ -53,15 +53,15 @@ export function stripeConfigured(stripe: {
   };
 }
 
-/** A route module's action or loader, called as React Router calls it. */
-type RouteHandler = (args: never) => Promise<Response>;
+/** A route module's action or loader, called as React Router calls it: it answers a Response or its data. */
+type RouteHandler<T> = (args: never) => Promise<T>;
 
 /** Calls a route module's action (or loader) with `request`, as a request from `clientAddress` would reach it. */
-export function callRoute(
-  handler: RouteHandler,
+export function callRoute<T>(
+  handler: RouteHandler<T>,
   request: Request,
   services: Services,
   { clientAddress = "203.0.113.7", params = {} }: { clientAddress?: string; params?: Record<string, string> } = {},
-): Promise<Response> {
+): Promise<T> {
   return handler({ request, params, context: { services, clientAddress } } as never);
 }

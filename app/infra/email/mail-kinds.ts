@@ -18,6 +18,8 @@ export const mailKinds = {
   "office-donation": { label: "Office: a donation", about: "donation id" },
   "office-volunteer": { label: "Office: a volunteer sign-up", about: "volunteer sign-up id" },
   "office-summary": { label: "Office: the day's summary", about: "London date (YYYY-MM-DD)" },
+  // Whoever looks after the site (app/infra/signals.server.ts).
+  "site-alert": { label: "Alert: the site needs attention", about: "kind@time" },
 } as const satisfies Record<string, { label: string; about: string }>;
 
 export type MailKind = keyof typeof mailKinds;
