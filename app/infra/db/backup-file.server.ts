@@ -324,21 +324,25 @@ function parseMarker(file: string, line: string): z.infer<typeof markerSchema> {
 
 /** The file's lines, decompressed; a file that cannot be read or decompressed is a BackupFileError. */
 async function* linesOf(file: string): AsyncGenerator<string> {
-  const source = fsSync.createReadStream(file);
-  const gunzip = zlib.createGunzip();
+  const source = fsSync.createReadStream(file, { highWaterMark: 1 << 20 });
+  const gunzip = zlib.createGunzip({ chunkSize: 1 << 20 });
   source.on("error", (error) => gunzip.destroy(error));
   source.pipe(gunzip);
   const decoder = new StringDecoder("utf8");
-  let rest = "";
+  // A row holding a picture is a megabyte or more: its pieces are kept and joined once, and only
+  // each new piece is searched for the line's end.
+  let pieces: string[] = [];
   try {
     for await (const chunk of gunzip) {
-      rest += decoder.write(chunk as Buffer);
+      const text = decoder.write(chunk as Buffer);
       let start = 0;
-      for (let end = rest.indexOf("\n"); end >= 0; end = rest.indexOf("\n", start)) {
-        yield rest.slice(start, end);
+      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+        pieces.push(text.slice(start, end));
+        yield pieces.join("");
+        pieces = [];
         start = end + 1;
       }
-      rest = rest.slice(start);
+      if (start < text.length) pieces.push(text.slice(start));
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -356,6 +360,7 @@ async function* linesOf(file: string): AsyncGenerator<string> {
   } finally {
     source.destroy();
   }
-  rest += decoder.end();
-  if (rest !== "") yield rest;
+  pieces.push(decoder.end());
+  const last = pieces.join("");
+  if (last !== "") yield last;
 }
