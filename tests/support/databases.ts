@@ -45,6 +45,25 @@ export async function freshDatabase(engine: Engine): Promise<DatabaseHandle> {
 }
 
 /**
+ * A new database for one test that is not migrated when opened: empty (what a restore starts from),
+ * or with `migrations` a folder of the first few (`migrationsUpTo`), a database as an earlier
+ * version of the site left it. An in-memory PGlite, or a new database on the PostgreSQL server
+ * (dropped again by close()).
+ */
+export async function unmigratedDatabase(engine: Engine, migrations: string | false = false): Promise<DatabaseHandle> {
+  if (engine === "pglite") return openDatabase({ dataDir: "memory", migrations });
+  const { url, drop } = await createPostgresDatabase();
+  const handle = await openDatabase({ url, migrations });
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+/**
  * Creates a database on the TEST_DATABASE_URL server: empty, or with `migrated: true` a copy of
  * one with every migration applied; returns its URL and how to drop it.
  */

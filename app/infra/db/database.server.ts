@@ -24,6 +24,8 @@ export interface DatabaseHandle {
    * process sharing the database; resolves with a function that stops listening.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Applies the migrations in `migrationsFolder` (db/migrations unless given) that it lacks. */
+  migrate(migrationsFolder?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,9 +39,16 @@ export interface DatabaseOptions {
    * of an empty one. Tests start from a migrated copy; the migrations still run (a no-op when current).
    */
   startFrom?: Blob;
+  /**
+   * The migrations it is brought up to when opened: db/migrations (the default), another folder of
+   * them (the first few, `migrationsUpTo`), or none (`false`: a backup, which must not change the
+   * database, and a restore, which migrates it itself).
+   */
+  migrations?: string | false;
 }
 
-const migrationsFolder = path.resolve("db/migrations");
+/** The site's migrations, drizzle-kit's folder: SQL files and `meta/_journal.json` listing them in order. */
+export const migrationsFolder = path.resolve("db/migrations");
 
 /** Any fixed number names the migrations' lock: every process of the site asks for the same one. */
 const migrationsLockKey = 5_347_001;
@@ -48,12 +57,12 @@ const migrationsLockKey = 5_347_001;
  * Runs the migrations holding a PostgreSQL advisory lock, so processes starting together on one
  * database migrate one at a time: the first applies them, the others find them applied.
  */
-async function migrateUnderLock(pool: pg.Pool) {
+async function migrateUnderLock(pool: pg.Pool, folder: string) {
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [migrationsLockKey]);
     try {
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
     } finally {
       await client.query("select pg_advisory_unlock($1)", [migrationsLockKey]);
     }
@@ -72,13 +81,14 @@ const pgliteSettings = ["shared_buffers=16MB"];
 
 /** Opens the database and brings its tables up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const migrations = options.migrations ?? migrationsFolder;
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // A dropped idle connection must not take the process down; the pool replaces it.
     pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
     const db = drizzlePg(pool, { schema });
     try {
-      await migrateUnderLock(pool);
+      if (migrations) await migrateUnderLock(pool, migrations);
     } catch (error) {
       await pool.end();
       throw error;
@@ -88,6 +98,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       db: db as unknown as Database,
       engine: "postgres",
       listen: (channel, onNotify) => listener.listen(channel, onNotify),
+      migrate: (folder = migrationsFolder) => migrateUnderLock(pool, folder),
       async close() {
         await listener.close();
         await pool.end();
@@ -116,7 +127,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const db = drizzlePglite(client, { schema });
   try {
-    await migratePglite(db, { migrationsFolder });
+    if (migrations) await migratePglite(db, { migrationsFolder: migrations });
   } catch (error) {
     await client.close();
     await releaseLock();
@@ -126,6 +137,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db: db as unknown as Database,
     engine: "pglite",
     listen: (channel, onNotify) => client.listen(channel, onNotify),
+    migrate: async (folder = migrationsFolder) => {
+      await migratePglite(db, { migrationsFolder: folder });
+    },
     async close() {
       await client.close();
       await releaseLock();
@@ -135,6 +149,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 export class DatabaseInUseError extends Error {
   override name = "DatabaseInUseError";
+  constructor(
+    message: string,
+    /** The process holding the embedded database open, when known. */
+    readonly owner?: number,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -153,6 +174,7 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
       if (owner && owner !== process.pid && isAlive(owner)) {
         throw new DatabaseInUseError(
           `The embedded database in ${dir} is in use by process ${owner}. Stop the site first, or set DATABASE_URL to share a PostgreSQL database.`,
+          owner,
         );
       }
       await fs.rm(lockFile, { force: true });
