@@ -3,11 +3,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import * as schema from "~db/schema";
+import { applyMigrations, committedMigrations, type Migration } from "./migrations.server";
 
 /** One drizzle database, whichever engine is behind it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -24,6 +23,8 @@ export interface DatabaseHandle {
    * process sharing the database; resolves with a function that stops listening.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The migrations this opening applied (their tags), in order: none when the database was current. */
+  migrationsApplied: string[];
   close(): Promise<void>;
 }
 
@@ -37,9 +38,9 @@ export interface DatabaseOptions {
    * of an empty one. Tests start from a migrated copy; the migrations still run (a no-op when current).
    */
   startFrom?: Blob;
+  /** The migrations to bring it to: the committed ones (db/migrations) unless given (tests give fewer, or one that fails). */
+  migrations?: Migration[];
 }
-
-const migrationsFolder = path.resolve("db/migrations");
 
 /** Any fixed number names the migrations' lock: every process of the site asks for the same one. */
 const migrationsLockKey = 5_347_001;
@@ -48,12 +49,12 @@ const migrationsLockKey = 5_347_001;
  * Runs the migrations holding a PostgreSQL advisory lock, so processes starting together on one
  * database migrate one at a time: the first applies them, the others find them applied.
  */
-async function migrateUnderLock(pool: pg.Pool) {
+async function migrateUnderLock(pool: pg.Pool, migrations: Migration[]): Promise<string[]> {
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [migrationsLockKey]);
     try {
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+      return await applyMigrations(drizzlePg(client, { schema }) as unknown as Database, migrations);
     } finally {
       await client.query("select pg_advisory_unlock($1)", [migrationsLockKey]);
     }
@@ -72,13 +73,15 @@ const pgliteSettings = ["shared_buffers=16MB"];
 
 /** Opens the database and brings its tables up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const migrations = options.migrations ?? committedMigrations();
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // A dropped idle connection must not take the process down; the pool replaces it.
     pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
     const db = drizzlePg(pool, { schema });
+    let migrationsApplied: string[];
     try {
-      await migrateUnderLock(pool);
+      migrationsApplied = await migrateUnderLock(pool, migrations);
     } catch (error) {
       await pool.end();
       throw error;
@@ -88,6 +91,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       db: db as unknown as Database,
       engine: "postgres",
       listen: (channel, onNotify) => listener.listen(channel, onNotify),
+      migrationsApplied,
       async close() {
         await listener.close();
         await pool.end();
@@ -115,8 +119,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
   }
   const db = drizzlePglite(client, { schema });
+  let migrationsApplied: string[];
   try {
-    await migratePglite(db, { migrationsFolder });
+    migrationsApplied = await applyMigrations(db as unknown as Database, migrations);
   } catch (error) {
     await client.close();
     await releaseLock();
@@ -126,6 +131,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db: db as unknown as Database,
     engine: "pglite",
     listen: (channel, onNotify) => client.listen(channel, onNotify),
+    migrationsApplied,
     async close() {
       await client.close();
       await releaseLock();
