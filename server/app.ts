@@ -7,6 +7,7 @@ import { nextTimedChange } from "../app/features/events/events.server";
 import { servicesFor, type ContentPreview } from "./content-preview";
 import type { PageCacheMark } from "~/infra/http/public-cache";
 import { PageCache } from "./page-cache";
+import type { ReadinessReport } from "./readiness";
 import { createServices, type Services } from "./services";
 
 declare module "react-router" {
@@ -41,6 +42,8 @@ export interface Site {
   liveFeed: AvailabilityFeed;
   /** Public pages kept once rendered, which server/http.ts answers in front of `handler`. */
   pageCache: PageCache;
+  /** What `GET /readyz` reports (server/health.ts, answered in front of everything else). */
+  readiness(stopping: boolean): Promise<ReadinessReport>;
   /** Ends long-lived responses (the live feed), so that the HTTP server can close. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -95,6 +98,7 @@ export async function startSite(): Promise<Site> {
     handler,
     liveFeed: services.availability,
     pageCache,
+    readiness: (stopping) => services.readiness.report(stopping),
     drain: () => services.drain(),
     async close() {
       await pageCache.stop();

@@ -6,7 +6,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import * as schema from "~db/schema";
-import { applyMigrations, committedMigrations, type Migration } from "./migrations.server";
+import { appliedMigrationsQuery, applyMigrations, committedMigrations, type Migration } from "./migrations.server";
 
 /** One drizzle database, whichever engine is behind it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -25,6 +25,12 @@ export interface DatabaseHandle {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** The migrations this opening applied (their tags), in order: none when the database was current. */
   migrationsApplied: string[];
+  /**
+   * For the readiness check: the `when` of every migration the database has applied, read on a
+   * connection of its own (PostgreSQL) so that a busy pool does not delay it; rejects when the
+   * database has not answered within `timeoutMs`.
+   */
+  appliedMigrations(timeoutMs: number): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -78,6 +84,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // A dropped idle connection must not take the process down; the pool replaces it.
     pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+    survivesLostConnections(pool);
     const db = drizzlePg(pool, { schema });
     let migrationsApplied: string[];
     try {
@@ -87,13 +94,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       throw error;
     }
     const listener = new PostgresListener(options.url);
+    const checks = new ReadinessConnection(options.url);
     return {
       db: db as unknown as Database,
       engine: "postgres",
       listen: (channel, onNotify) => listener.listen(channel, onNotify),
       migrationsApplied,
+      appliedMigrations: (timeoutMs) => checks.appliedMigrations(timeoutMs),
       async close() {
         await listener.close();
+        await checks.close();
         await pool.end();
       },
     };
@@ -132,11 +142,90 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     engine: "pglite",
     listen: (channel, onNotify) => client.listen(channel, onNotify),
     migrationsApplied,
+    appliedMigrations: (timeoutMs) =>
+      withinTime(
+        client.query<{ created_at: string | number }>(appliedMigrationsQuery).then(({ rows }) => whensOf(rows)),
+        timeoutMs,
+      ),
     async close() {
       await client.close();
       await releaseLock();
     },
   };
+}
+
+/**
+ * A connection lost while it is lent out (a transaction between two statements, a query under way)
+ * makes pg emit "error" on it, where the pool listens only while it is idle: unheard, that event
+ * ended the process. The work using the connection is told by its own query failing, and the pool
+ * drops the connection when it comes back; this only keeps the event from being unheard.
+ */
+function survivesLostConnections(pool: pg.Pool) {
+  pool.on("connect", (client) => client.on("error", () => undefined));
+}
+
+/** The record's `created_at`s (bigint: a string from pg, a number from PGlite) as numbers. */
+function whensOf(rows: { created_at: string | number }[]): number[] {
+  return rows.map((row) => Number(row.created_at));
+}
+
+/** `work`, or a rejection once `timeoutMs` has passed without it. */
+function withinTime<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })),
+      timeoutMs,
+    );
+  });
+  // The work that lost the race may still fail later: nobody is waiting for it then.
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The readiness check's own connection to PostgreSQL, apart from the site's pool: a pool full of
+ * slow requests must not make the check wait, and a check must not take a request's connection.
+ * Connecting and each query are bounded (a second, or the check's own limit if shorter), and a
+ * connection that failed is thrown away, so the next check after an outage connects afresh.
+ */
+class ReadinessConnection {
+  private readonly pool: pg.Pool;
+
+  constructor(url: string) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      connectionTimeoutMillis: 1_000,
+      query_timeout: 1_000,
+      statement_timeout: 1_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // The site's pool reports an outage; this one's idle connection dropping is replaced at the next check.
+    this.pool.on("error", () => undefined);
+    survivesLostConnections(this.pool);
+  }
+
+  appliedMigrations(timeoutMs: number): Promise<number[]> {
+    return withinTime(
+      (async () => {
+        const client = await this.pool.connect();
+        try {
+          const { rows } = await client.query<{ created_at: string }>(appliedMigrationsQuery);
+          client.release();
+          return whensOf(rows);
+        } catch (error) {
+          client.release(error as Error);
+          throw error;
+        }
+      })(),
+      timeoutMs,
+    );
+  }
+
+  close() {
+    return this.pool.end();
+  }
 }
 
 export class DatabaseInUseError extends Error {

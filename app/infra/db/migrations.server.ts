@@ -101,6 +101,21 @@ export async function applyMigrations(db: MigratingDatabase, migrations: Migrati
   return applied;
 }
 
+/** The query that reads which migrations a database has applied (their `when`s), for the readiness check. */
+export const appliedMigrationsQuery = "SELECT created_at FROM drizzle.__drizzle_migrations";
+
+/** What a database's record of applied migrations (`when`s) says against the committed ones. */
+export function migrationsState(
+  applied: number[],
+  committed: Migration[],
+): { current: boolean; pending: string[]; unknown: number } {
+  const appliedSet = new Set(applied);
+  const committedSet = new Set(committed.map((migration) => migration.when));
+  const pending = committed.filter((migration) => !appliedSet.has(migration.when)).map((migration) => migration.tag);
+  const unknown = applied.filter((when) => !committedSet.has(when)).length;
+  return { current: pending.length === 0 && unknown === 0, pending, unknown };
+}
+
 function rowsOf<T>(result: unknown): T[] {
   // Both engines' drivers answer with { rows }.
   return (result as { rows: T[] }).rows;
