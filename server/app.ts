@@ -9,6 +9,7 @@ import type { PageCacheMark } from "~/infra/http/public-cache";
 import { SiteMetrics } from "./metrics";
 import { PageCache } from "./page-cache";
 import { RouteTable } from "./route-table";
+import type { ReadinessReport } from "./readiness";
 import { createServices, type Services } from "./services";
 
 declare module "react-router" {
@@ -45,6 +46,8 @@ export interface Site {
   pageCache: PageCache;
   /** The figures GET /metrics shows, which server/http.ts counts every answered request into. */
   metrics: SiteMetrics;
+  /** What `GET /readyz` reports (server/health.ts, answered in front of everything else). */
+  readiness(stopping: boolean): Promise<ReadinessReport>;
   /** Ends long-lived responses (the live feed), so that the HTTP server can close. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +111,7 @@ export async function startSite(): Promise<Site> {
     liveFeed: services.availability,
     pageCache,
     metrics,
+    readiness: (stopping) => services.readiness.report(stopping),
     drain: () => services.drain(),
     async close() {
       await pageCache.stop();

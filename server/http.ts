@@ -5,13 +5,15 @@ import express from "express";
 import { logLine, loggedPath, newRequestId } from "../app/infra/log.server";
 import type { Config } from "../app/infra/config.server";
 import type { Site } from "./app.ts";
+import { healthHandler } from "./health.ts";
 import { serveLiveFeedFirst } from "./live-feed.ts";
 import { bodyLimit, malformedPaths, pathOf, requestLog } from "./requests.ts";
 import { sameOriginOnly } from "./same-origin.ts";
 
-// The HTTP server around the site, the same in production and development: the request log and
-// body ceiling, compression, what the caller adds (security headers and static files, or Vite's
-// development server), the same-origin rule for changes, the site, and a clean shutdown.
+// The HTTP server around the site, the same in production and development: the health checks in
+// front of everything, then the request log and body ceiling, compression, what the caller adds
+// (security headers and static files, or Vite's development server), the same-origin rule for
+// changes, the site, and a clean shutdown.
 
 /** Start-up problems (a bad variable, a broken content file, no database) stop the process with their message. */
 export function stopOnStartupError(error: Error): never {
@@ -72,7 +74,14 @@ export function serveSite(
     observe(req.method ?? "GET", pathOf(req.url ?? "/"), res.statusCode, seconds);
     return true;
   }
+  // The health checks come first: no cache, static file, session, limit or origin rule applies to them.
+  const serveHealth = healthHandler({
+    readiness: (shuttingDown) => site.readiness(shuttingDown),
+    stopping: () => stopping,
+    production: site.config.production,
+  });
   const server = http.createServer((req, res) => {
+    if (serveHealth(req, res)) return;
     if (!stopping && fromCache(req, res)) return;
     app(req, res);
   });

@@ -6,6 +6,7 @@ import {
   type FeedFrame,
 } from "../app/features/events/availability-feed.server";
 import { logLine, loggedPath, newRequestId } from "../app/infra/log.server";
+import { nonDocumentHeaders } from "./security-headers.ts";
 
 // The live availability feed (`GET /api/live/availability`, server-sent events) answered in front
 // of Express and React Router (docs/decisions/038-a-lean-live-feed.md). Each subscriber holds its
@@ -29,13 +30,7 @@ export function liveFeedHeaders(production: boolean): Record<string, string> {
     // no-transform: no compression, so each update leaves at once and is encoded once for everyone.
     "Cache-Control": "no-cache, no-transform",
     "X-Accel-Buffering": "no",
-    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
-    ...(production && { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" }),
+    ...nonDocumentHeaders(production),
   };
 }
 

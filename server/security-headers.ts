@@ -6,6 +6,22 @@ import { youtubeEmbedOrigin } from "../app/lib/video";
 const videoOrigins = [youtubeEmbedOrigin];
 
 /**
+ * The security headers of an answer that is never a document (the live feed, the health checks),
+ * written in front of Express: its Content-Security-Policy allows nothing at all.
+ */
+export function nonDocumentHeaders(production: boolean): Record<string, string> {
+  return {
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+    ...(production && { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" }),
+  };
+}
+
+/**
  * Security headers on every response. The Content-Security-Policy allows exactly what the pages
  * use: our own scripts (plus React Router's inline ones, which carry this response's nonce),
  * our own styles (the stylesheet written into each page allowed by its hash), images, fetches and video files, and YouTube's privacy-enhanced player's frame.

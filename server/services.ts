@@ -27,6 +27,7 @@ import { offlineProvider } from "~/infra/payments/offline.server";
 import { charityOf, type Charity, type PaymentProvider } from "~/infra/payments/provider.server";
 import { stripeProvider } from "~/infra/payments/stripe.server";
 import { systemClock, type Clock } from "~/lib/clock";
+import { Readiness } from "./readiness";
 
 /**
  * The running site's parts, built once (createServices): the database, the clock, the providers,
@@ -67,6 +68,8 @@ export interface SiteServices {
   refunds: BackgroundJob;
   /** Holds whose time is over while their payment may be on its way: settled, or freed when unpaid (decision 030). */
   expiredHolds: BackgroundJob;
+  /** Whether the process can serve requests now, as `GET /readyz` says (server/health.ts). */
+  readiness: Readiness;
   /**
    * SESSION_SECRET, or the secret the site made and keeps in its database: signs known-device
    * cookies (decision 025).
@@ -112,6 +115,9 @@ export async function createServices(
   database?: DatabaseHandle,
 ): Promise<SiteServices> {
   database ??= await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  if (database.migrationsApplied.length > 0) {
+    console.log(`Applied the migrations ${database.migrationsApplied.join(", ")}.`);
+  }
   const { db } = database;
   try {
     await ensureFirstStaffUser(db, config.firstStaff, clock.now());
@@ -203,6 +209,7 @@ export async function createServices(
       office,
       refunds,
       expiredHolds,
+      readiness: new Readiness({ database, outbox, holdSweeper: expiredHolds }),
       sessionSecret,
       limits: {
         volunteerSignUps: new RateLimiter(db, { name: "volunteer-sign-ups", limit: 5, windowMs: 15 * 60_000 }),

@@ -20,6 +20,30 @@ test("every response carries the security headers, and no X-Powered-By", async (
   }
 });
 
+test("/healthz and /readyz answer in front of the site, as JSON that nothing keeps", async ({ request }) => {
+  const live = await request.get("/healthz");
+  expect(live.status()).toBe(200);
+  expect(await live.json()).toEqual({ status: "ok" });
+  const ready = await request.get("/readyz");
+  expect(ready.status()).toBe(200);
+  const report = (await ready.json()) as { status: string; checks: Record<string, { ok: boolean; reason: string }> };
+  expect(report.status).toBe("ready");
+  expect(Object.keys(report.checks)).toEqual(["database", "migrations", "outbox", "holdSweeper", "shutdown"]);
+  expect(Object.values(report.checks).every((check) => check.ok)).toBe(true);
+  for (const response of [live, ready]) {
+    expect(response.headers()["cache-control"]).toBe("no-store");
+    expect(response.headers()["content-type"]).toBe("application/json; charset=utf-8");
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers()["x-request-id"]).toMatch(/^[0-9A-F]{16}$/);
+  }
+  // Asked again and again, as monitors do, with a browser's compression: answered afresh each time.
+  for (let i = 0; i < 20; i++) {
+    const again = await request.get("/readyz", { headers: { "Accept-Encoding": "br, gzip" } });
+    expect(again.status()).toBe(200);
+    expect(again.headers()["content-encoding"]).toBeUndefined();
+  }
+});
+
 test("a GET to an API address that only takes posts is told which methods it takes", async ({ request }) => {
   for (const [url, allow] of [
     ["/api/bookings", "POST"],

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle, type Queryable } from "~/infra/db/database.server";
+import type { Migration } from "~/infra/db/migrations.server";
 import { events } from "~db/schema";
 
 export type Engine = "pglite" | "postgres";
@@ -46,11 +47,14 @@ export async function freshDatabase(engine: Engine): Promise<DatabaseHandle> {
 
 /**
  * A new database for one test that is not migrated when opened: empty (what a restore starts from),
- * or with `migrations` a folder of the first few (`migrationsUpTo`), a database as an earlier
+ * or with `migrations` the first few (`migrationsUpTo`), a database as an earlier
  * version of the site left it. An in-memory PGlite, or a new database on the PostgreSQL server
  * (dropped again by close()).
  */
-export async function unmigratedDatabase(engine: Engine, migrations: string | false = false): Promise<DatabaseHandle> {
+export async function unmigratedDatabase(
+  engine: Engine,
+  migrations: Migration[] | false = false,
+): Promise<DatabaseHandle> {
   if (engine === "pglite") return openDatabase({ dataDir: "memory", migrations });
   const { url, drop } = await createPostgresDatabase();
   const handle = await openDatabase({ url, migrations });

@@ -10,7 +10,7 @@ import {
   type BackupManifest,
   type TableManifest,
 } from "./backup-file.server";
-import { appliedMigration, knownMigrations, rowsOf } from "./migrations.server";
+import { appliedMigration, committedMigrations, rowsOf } from "./migrations.server";
 
 // A backup of the whole database, the same on either engine (docs/decisions/066-backups-one-file-either-engine.md):
 // every table of the `public` schema, read in one snapshot, each row as a line of JSON.
@@ -244,7 +244,7 @@ export async function makeBackup(
           ...sums,
         });
       }
-      const known = knownMigrations().find((entry) => entry.when === migration.when);
+      const known = committedMigrations().find((entry) => entry.when === migration.when);
       return {
         format: backupFormat,
         formatVersion: backupFormatVersion,

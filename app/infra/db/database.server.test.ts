@@ -1,10 +1,11 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { volunteers } from "~db/schema";
 import { createPostgresDatabase, engines, freshDatabase } from "../../../tests/support/databases";
+import { TcpProxy } from "../../../tests/support/tcp-proxy";
 import { openDatabase, type Database } from "./database.server";
 
 describe.each(engines)("the database on %s", (engine) => {
@@ -74,6 +75,41 @@ describe.runIf(engines.includes("postgres"))("an empty PostgreSQL database opene
     } finally {
       for (const handle of handles) await handle.close();
       await drop();
+    }
+  });
+});
+
+// A connection PostgreSQL drops while the site is using it (a transaction between statements)
+// must fail that work only: pg reports it as an "error" event that nobody heard, which ended the process.
+describe.runIf(engines.includes("postgres"))("a PostgreSQL connection lost while in use", () => {
+  it("fails the work using it, not the process, and the pool carries on once the database is back", async () => {
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args.join(" ")));
+    const target = new URL(process.env.TEST_DATABASE_URL!);
+    const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+    const { url, drop } = await createPostgresDatabase({ migrated: true });
+    const database = await openDatabase({ url: proxy.through(url) });
+    try {
+      let began: () => void = () => undefined;
+      const inTransaction = new Promise<void>((resolve) => (began = resolve));
+      const transaction = database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        began();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await tx.execute(sql`select 2`);
+      });
+      await inTransaction;
+      proxy.cut();
+      await expect(transaction).rejects.toThrow();
+      // Idle connections and the one lent out are gone; once the database is back, new ones serve.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      proxy.restore();
+      expect(await database.db.$count(volunteers)).toBe(0);
+    } finally {
+      await database.close();
+      await proxy.close();
+      await drop();
+      vi.restoreAllMocks();
     }
   });
 });

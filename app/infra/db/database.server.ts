@@ -3,11 +3,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import * as schema from "~db/schema";
+import { appliedMigrationsQuery, applyMigrations, committedMigrations, type Migration } from "./migrations.server";
 
 /** One drizzle database, whichever engine is behind it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -24,8 +23,19 @@ export interface DatabaseHandle {
    * process sharing the database; resolves with a function that stops listening.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
-  /** Applies the migrations in `migrationsFolder` (db/migrations unless given) that it lacks. */
-  migrate(migrationsFolder?: string): Promise<void>;
+  /**
+   * Applies the migrations it lacks of `migrations` (the committed ones unless given): a restore
+   * brings a database to its backup's migration, then forward.
+   */
+  migrate(migrations?: Migration[]): Promise<void>;
+  /** The migrations this opening applied (their tags), in order: none when the database was current. */
+  migrationsApplied: string[];
+  /**
+   * For the readiness check: the `when` of every migration the database has applied, read on a
+   * connection of its own (PostgreSQL) so that a busy pool does not delay it; rejects when the
+   * database has not answered within `timeoutMs`.
+   */
+  appliedMigrations(timeoutMs: number): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -40,15 +50,12 @@ export interface DatabaseOptions {
    */
   startFrom?: Blob;
   /**
-   * The migrations it is brought up to when opened: db/migrations (the default), another folder of
-   * them (the first few, `migrationsUpTo`), or none (`false`: a backup, which must not change the
-   * database, and a restore, which migrates it itself).
+   * The migrations it is brought to when opened: the committed ones (db/migrations) unless given
+   * (tests give fewer, or one that fails; `migrationsUpTo` the first few), or none (`false`: a
+   * backup, which must not change the database, and a restore, which migrates it itself).
    */
-  migrations?: string | false;
+  migrations?: Migration[] | false;
 }
-
-/** The site's migrations, drizzle-kit's folder: SQL files and `meta/_journal.json` listing them in order. */
-export const migrationsFolder = path.resolve("db/migrations");
 
 /** Any fixed number names the migrations' lock: every process of the site asks for the same one. */
 const migrationsLockKey = 5_347_001;
@@ -57,12 +64,12 @@ const migrationsLockKey = 5_347_001;
  * Runs the migrations holding a PostgreSQL advisory lock, so processes starting together on one
  * database migrate one at a time: the first applies them, the others find them applied.
  */
-async function migrateUnderLock(pool: pg.Pool, folder: string) {
+async function migrateUnderLock(pool: pg.Pool, migrations: Migration[]): Promise<string[]> {
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [migrationsLockKey]);
     try {
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
+      return await applyMigrations(drizzlePg(client, { schema }) as unknown as Database, migrations);
     } finally {
       await client.query("select pg_advisory_unlock($1)", [migrationsLockKey]);
     }
@@ -81,26 +88,34 @@ const pgliteSettings = ["shared_buffers=16MB"];
 
 /** Opens the database and brings its tables up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const migrations = options.migrations ?? migrationsFolder;
+  const migrations = options.migrations ?? committedMigrations();
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // A dropped idle connection must not take the process down; the pool replaces it.
     pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+    survivesLostConnections(pool);
     const db = drizzlePg(pool, { schema });
+    let migrationsApplied: string[];
     try {
-      if (migrations) await migrateUnderLock(pool, migrations);
+      migrationsApplied = migrations ? await migrateUnderLock(pool, migrations) : [];
     } catch (error) {
       await pool.end();
       throw error;
     }
     const listener = new PostgresListener(options.url);
+    const checks = new ReadinessConnection(options.url);
     return {
       db: db as unknown as Database,
       engine: "postgres",
       listen: (channel, onNotify) => listener.listen(channel, onNotify),
-      migrate: (folder = migrationsFolder) => migrateUnderLock(pool, folder),
+      migrate: async (list = committedMigrations()) => {
+        await migrateUnderLock(pool, list);
+      },
+      migrationsApplied,
+      appliedMigrations: (timeoutMs) => checks.appliedMigrations(timeoutMs),
       async close() {
         await listener.close();
+        await checks.close();
         await pool.end();
       },
     };
@@ -126,8 +141,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
   }
   const db = drizzlePglite(client, { schema });
+  let migrationsApplied: string[];
   try {
-    if (migrations) await migratePglite(db, { migrationsFolder: migrations });
+    migrationsApplied = migrations ? await applyMigrations(db as unknown as Database, migrations) : [];
   } catch (error) {
     await client.close();
     await releaseLock();
@@ -137,14 +153,94 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db: db as unknown as Database,
     engine: "pglite",
     listen: (channel, onNotify) => client.listen(channel, onNotify),
-    migrate: async (folder = migrationsFolder) => {
-      await migratePglite(db, { migrationsFolder: folder });
+    migrate: async (list = committedMigrations()) => {
+      await applyMigrations(db as unknown as Database, list);
     },
+    migrationsApplied,
+    appliedMigrations: (timeoutMs) =>
+      withinTime(
+        client.query<{ created_at: string | number }>(appliedMigrationsQuery).then(({ rows }) => whensOf(rows)),
+        timeoutMs,
+      ),
     async close() {
       await client.close();
       await releaseLock();
     },
   };
+}
+
+/**
+ * A connection lost while it is lent out (a transaction between two statements, a query under way)
+ * makes pg emit "error" on it, where the pool listens only while it is idle: unheard, that event
+ * ended the process. The work using the connection is told by its own query failing, and the pool
+ * drops the connection when it comes back; this only keeps the event from being unheard.
+ */
+function survivesLostConnections(pool: pg.Pool) {
+  pool.on("connect", (client) => client.on("error", () => undefined));
+}
+
+/** The record's `created_at`s (bigint: a string from pg, a number from PGlite) as numbers. */
+function whensOf(rows: { created_at: string | number }[]): number[] {
+  return rows.map((row) => Number(row.created_at));
+}
+
+/** `work`, or a rejection once `timeoutMs` has passed without it. */
+function withinTime<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })),
+      timeoutMs,
+    );
+  });
+  // The work that lost the race may still fail later: nobody is waiting for it then.
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The readiness check's own connection to PostgreSQL, apart from the site's pool: a pool full of
+ * slow requests must not make the check wait, and a check must not take a request's connection.
+ * Connecting and each query are bounded (a second, or the check's own limit if shorter), and a
+ * connection that failed is thrown away, so the next check after an outage connects afresh.
+ */
+class ReadinessConnection {
+  private readonly pool: pg.Pool;
+
+  constructor(url: string) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      connectionTimeoutMillis: 1_000,
+      query_timeout: 1_000,
+      statement_timeout: 1_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // The site's pool reports an outage; this one's idle connection dropping is replaced at the next check.
+    this.pool.on("error", () => undefined);
+    survivesLostConnections(this.pool);
+  }
+
+  appliedMigrations(timeoutMs: number): Promise<number[]> {
+    return withinTime(
+      (async () => {
+        const client = await this.pool.connect();
+        try {
+          const { rows } = await client.query<{ created_at: string }>(appliedMigrationsQuery);
+          client.release();
+          return whensOf(rows);
+        } catch (error) {
+          client.release(error as Error);
+          throw error;
+        }
+      })(),
+      timeoutMs,
+    );
+  }
+
+  close() {
+    return this.pool.end();
+  }
 }
 
 export class DatabaseInUseError extends Error {

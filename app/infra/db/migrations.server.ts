@@ -1,42 +1,136 @@
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import fsSync from "node:fs";
-import os from "node:os";
+import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { migrationsFolder, type Queryable } from "./database.server";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type * as schema from "~db/schema";
+import type { Queryable } from "./database.server";
 
-/** One of the site's migrations, as drizzle-kit's journal lists it and drizzle records it once applied. */
+// The committed migrations (db/migrations, written by drizzle-kit) and how they are applied: each
+// in a transaction of its own, so a failure undoes that migration alone and names its file
+// (docs/decisions/065-health-and-safe-migrations.md). drizzle's own migrator applies every pending
+// migration in one transaction and names none; the record it keeps is kept the same way here
+// (`drizzle.__drizzle_migrations`: the file's SHA-256 and the journal's `when`), so databases
+// migrated by either are read by both.
+
+/** One migration file, as the journal (db/migrations/meta/_journal.json) lists it. */
 export interface Migration {
   /** Its place in the journal, from 0. */
   index: number;
-  /** Its file's name without `.sql`: "0014_outbox_sealed_words". */
+  /** The file's name without `.sql`: `0008_cards_on_receipts`. */
   tag: string;
-  /** The journal's time for it, which drizzle records as `created_at` when it is applied. */
+  /** Where the file is, relative to the working folder: what a failure names. */
+  file: string;
+  /** The journal's `when`: the migration's place in the order, and its key in the record. */
   when: number;
-  /** SHA-256 of its SQL file, as drizzle records it. */
+  /** SHA-256 of the file, as drizzle records it. */
   hash: string;
+  statements: string[];
 }
 
-interface Journal {
-  entries: { idx: number; tag: string; when: number }[];
+export const migrationsFolder = path.resolve("db/migrations");
+
+/** The migrations in `folder` (db/migrations unless given), in the journal's order. */
+export function committedMigrations(folder: string = migrationsFolder): Migration[] {
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string; when: number }[];
+  };
+  return journal.entries.map(({ tag, when }, index) => {
+    const file = path.join(folder, `${tag}.sql`);
+    const text = fs.readFileSync(file, "utf8");
+    return {
+      index,
+      tag,
+      file: path.relative(process.cwd(), file) || file,
+      when,
+      hash: crypto.createHash("sha256").update(text).digest("hex"),
+      statements: text.split("--> statement-breakpoint").filter((statement) => statement.trim() !== ""),
+    };
+  });
 }
 
-/** The migrations this code has, oldest first. */
-export function knownMigrations(folder: string = migrationsFolder): Migration[] {
-  const journal = JSON.parse(fsSync.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as Journal;
-  return journal.entries.map((entry, index) => ({
-    index,
-    tag: entry.tag,
-    when: entry.when,
-    hash: crypto
-      .createHash("sha256")
-      .update(fsSync.readFileSync(path.join(folder, `${entry.tag}.sql`)))
-      .digest("hex"),
-  }));
+/** A migration that failed: undone, with its file named. */
+export class MigrationError extends Error {
+  override name = "MigrationError";
+  constructor(
+    /** The failing migration's file. */
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`The migration ${file} failed and was undone, so the database is as it was before it: ${reasonOf(cause)}`, {
+      cause,
+    });
+  }
 }
 
-/** The newest migration applied to a database, as drizzle recorded it; undefined when none has been. */
+/** The database's own words (drizzle wraps them with the whole statement). */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  const own = cause instanceof Error ? cause : error instanceof Error ? error : new Error(String(error));
+  return own.message;
+}
+
+type MigratingDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+const record = sql`drizzle.__drizzle_migrations`;
+
+/**
+ * Applies the migrations the database lacks, in order, each in its own transaction with its line
+ * in the record; returns the tags applied. As drizzle does, a migration is pending when its `when`
+ * is later than the last one recorded. On PostgreSQL `db` must be one connection (a transaction
+ * per migration, under the caller's advisory lock).
+ */
+export async function applyMigrations(db: MigratingDatabase, migrations: Migration[]): Promise<string[]> {
+  await db.execute(sql`CREATE SCHEMA IF NOT EXISTS drizzle`);
+  await db.execute(
+    sql`CREATE TABLE IF NOT EXISTS ${record} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`,
+  );
+  const [last] = resultRows<{ created_at: string | number }>(
+    await db.execute(sql`SELECT created_at FROM ${record} ORDER BY created_at DESC LIMIT 1`),
+  );
+  const lastWhen = last ? Number(last.created_at) : -Infinity;
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    if (migration.when <= lastWhen) continue;
+    try {
+      await db.transaction(async (tx) => {
+        for (const statement of migration.statements) await tx.execute(sql.raw(statement));
+        await tx.execute(sql`INSERT INTO ${record} (hash, created_at) VALUES (${migration.hash}, ${migration.when})`);
+      });
+    } catch (error) {
+      throw new MigrationError(migration.file, error);
+    }
+    applied.push(migration.tag);
+  }
+  return applied;
+}
+
+/** The query that reads which migrations a database has applied (their `when`s), for the readiness check. */
+export const appliedMigrationsQuery = "SELECT created_at FROM drizzle.__drizzle_migrations";
+
+/** What a database's record of applied migrations (`when`s) says against the committed ones. */
+export function migrationsState(
+  applied: number[],
+  committed: Migration[],
+): { current: boolean; pending: string[]; unknown: number } {
+  const appliedSet = new Set(applied);
+  const committedSet = new Set(committed.map((migration) => migration.when));
+  const pending = committed.filter((migration) => !appliedSet.has(migration.when)).map((migration) => migration.tag);
+  const unknown = applied.filter((when) => !committedSet.has(when)).length;
+  return { current: pending.length === 0 && unknown === 0, pending, unknown };
+}
+
+function resultRows<T>(result: unknown): T[] {
+  // Both engines' drivers answer with { rows }.
+  return (result as { rows: T[] }).rows;
+}
+
+/** The rows a raw statement answers, on either engine. */
+export async function rowsOf<T>(db: Queryable, statement: Parameters<Queryable["execute"]>[0]): Promise<T[]> {
+  return resultRows<T>(await db.execute(statement));
+}
+
+/** The newest migration applied to a database, as recorded; undefined when none has been. */
 export async function appliedMigration(
   db: Queryable,
 ): Promise<{ when: number; hash: string; count: number } | undefined> {
@@ -54,27 +148,13 @@ export async function appliedMigration(
 }
 
 /**
- * A folder holding this code's migrations up to and including `last` and none after it: what
+ * This code's migrations up to and including `last` and none after it: what
  * `DatabaseHandle.migrate` takes to bring a database to that migration and no further (a restore
- * of an older backup; tests of a database made at an earlier migration). Removed by `remove()`.
+ * of an older backup; tests of a database made at an earlier migration).
  */
-export async function migrationsUpTo(last: string): Promise<{ folder: string; remove(): Promise<void> }> {
-  const journal = JSON.parse(
-    await fs.readFile(path.join(migrationsFolder, "meta", "_journal.json"), "utf8"),
-  ) as Journal;
-  const end = journal.entries.findIndex((entry) => entry.tag === last);
+export function migrationsUpTo(last: string): Migration[] {
+  const migrations = committedMigrations();
+  const end = migrations.findIndex((migration) => migration.tag === last);
   if (end < 0) throw new Error(`There is no migration ${last} in ${migrationsFolder}.`);
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-migrations-"));
-  await fs.mkdir(path.join(folder, "meta"));
-  const entries = journal.entries.slice(0, end + 1);
-  await fs.writeFile(path.join(folder, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }, null, 2));
-  for (const entry of entries) {
-    await fs.copyFile(path.join(migrationsFolder, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
-  }
-  return { folder, remove: () => fs.rm(folder, { recursive: true, force: true }) };
-}
-
-/** The rows a raw statement answers, on either engine (both drivers answer `{ rows }`). */
-export async function rowsOf<T>(db: Queryable, statement: Parameters<Queryable["execute"]>[0]): Promise<T[]> {
-  return ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
+  return migrations.slice(0, end + 1);
 }

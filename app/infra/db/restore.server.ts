@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DatabaseHandle, Queryable } from "./database.server";
 import { readBackup, type BackupManifest } from "./backup-file.server";
 import { quoted, readCatalog, tableChecksums, type CatalogTable } from "./backup.server";
-import { knownMigrations, migrationsUpTo, rowsOf, type Migration } from "./migrations.server";
+import { committedMigrations, migrationsUpTo, rowsOf, type Migration } from "./migrations.server";
 
 /** A restore that was not started, or stopped before it changed anything that matters; the message says why. */
 export class RestoreRefusedError extends Error {
@@ -34,7 +34,7 @@ export async function restoreBackup(
   options: { replace?: boolean } = {},
 ): Promise<RestoreReport> {
   const manifest = await readBackup(file);
-  const migrations = knownMigrations();
+  const migrations = committedMigrations();
   const newest = migrations.at(-1)!;
   const made = migrations.find((migration) => migration.when === manifest.migration.when);
   if (!made) {
@@ -50,12 +50,7 @@ export async function restoreBackup(
   }
 
   await clearTarget(target.db, options.replace ?? false);
-  const upTo = await migrationsUpTo(made.tag);
-  try {
-    await target.migrate(upTo.folder);
-  } finally {
-    await upTo.remove();
-  }
+  await target.migrate(migrationsUpTo(made.tag));
   const catalog = await readCatalog(target.db);
   checkSameTables(manifest, catalog, made);
 

@@ -70,6 +70,11 @@ export async function outboxBacklog(db: Queryable): Promise<{ unsent: number; ol
  * with backoff until it goes; nothing is lost across a restart, because the outbox is the database.
  */
 export class OutboxWorker {
+  /**
+   * When a round of deliveries last began, sent an e-mail or ended, in the process's monotonic
+   * milliseconds (`performance.now()`): the readiness check asks that it is recent (server/readiness.ts).
+   */
+  lastActive: number | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> | undefined;
 
@@ -121,12 +126,14 @@ export class OutboxWorker {
     this.running ??= (async () => {
       try {
         for (;;) {
+          this.lastActive = performance.now();
           const result = await this.deliverOne();
           if (!result) break;
         }
       } catch (error) {
         console.error("Outbox delivery stopped for now:", (error as Error).message);
       } finally {
+        this.lastActive = performance.now();
         this.running = undefined;
       }
     })();

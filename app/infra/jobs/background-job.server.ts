@@ -5,6 +5,11 @@
  * twice across processes, its own keys and row locks prevent (docs/decisions/015-bookings-and-refunds.md).
  */
 export class BackgroundJob {
+  /**
+   * When a run last began or ended, in the process's monotonic milliseconds (`performance.now()`):
+   * the readiness check asks that it is recent (server/readiness.ts). Undefined before the first run.
+   */
+  lastActive: number | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -37,11 +42,13 @@ export class BackgroundJob {
       try {
         do {
           this.again = false;
+          this.lastActive = performance.now();
           await this.work(() => this.stopped);
         } while (this.again && !this.stopped);
       } catch (error) {
         console.error(`${this.name} stopped for now:`, (error as Error).message);
       } finally {
+        this.lastActive = performance.now();
         this.running = undefined;
       }
     })();

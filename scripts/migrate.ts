@@ -1,0 +1,33 @@
+// `npm run migrate`: brings the configured database (DATABASE_URL, or the embedded one in DATA_DIR)
+// up to this version's migrations once, says what it applied, and exits: for a deployment that
+// migrates before it starts its processes. The site migrates at start-up too, so running this
+// first is optional; each migration runs in its own transaction, and a failed one is undone and
+// named (exit code 1). With the embedded database, stop the site first.
+import { getConfig } from "../app/infra/config.server";
+import { openDatabase } from "../app/infra/db/database.server";
+import { committedMigrations } from "../app/infra/db/migrations.server";
+
+async function main() {
+  const config = getConfig();
+  const where = config.databaseUrl
+    ? "the PostgreSQL database (DATABASE_URL)"
+    : `the embedded database in ${config.dataDir}`;
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  await database.close();
+  const total = committedMigrations().length;
+  if (database.migrationsApplied.length === 0) {
+    console.log(`Up to date: all ${total} migrations were already applied to ${where}.`);
+  } else {
+    console.log(`Applied ${database.migrationsApplied.length} of ${total} migrations to ${where}:`);
+    for (const tag of database.migrationsApplied) console.log(`  ${tag}`);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(`Nothing more was migrated.\n${error.message}`);
+    process.exit(1);
+  },
+);
