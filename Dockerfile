@@ -14,8 +14,12 @@ FROM ${BASE_IMAGE} AS build
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY package.json package-lock.json ./
-# The download cache outlives the build, so a changed lockfile fetches only what changed.
-RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci
+# The download cache outlives the build, so a changed lockfile fetches only what changed. A registry
+# reached through a proxy that inspects TLS needs that proxy's certificate authority: pass it as
+# the build secret `ca` (--secret id=ca,src=ca.crt); it is not kept in the image.
+RUN --mount=type=cache,target=/root/.npm,sharing=locked \
+  --mount=type=secret,id=ca,target=/run/secrets/ca.crt \
+  if [ -f /run/secrets/ca.crt ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca.crt; fi; npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 

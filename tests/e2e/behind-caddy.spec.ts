@@ -27,7 +27,9 @@ async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer().listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
