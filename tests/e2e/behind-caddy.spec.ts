@@ -57,7 +57,6 @@ async function startCaddy(sitePort: number, httpsPort: number, folder: string): 
     config,
     `{
 	admin off
-	persist_config off
 	auto_https disable_redirects
 	skip_install_trust
 	http_port ${httpPort}
