@@ -420,7 +420,7 @@ async function main() {
     if (keep) {
       console.log(`\nKept: the container ${container} and the volume ${volume}.`);
     } else {
-      podman(["rm", "--force", "--time", "0", container], { quiet: true, mayFail: true });
+      podman(["rm", "--force", "--volumes", "--time", "0", container], { quiet: true, mayFail: true });
       podman(["volume", "rm", "--force", volume], { quiet: true, mayFail: true });
     }
   }
