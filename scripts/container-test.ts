@@ -305,6 +305,22 @@ async function main() {
     });
     const exec = (args: string[]) => podman(["exec", container, ...args], { quiet: true }).stdout.trim();
     check(exec(["id", "-u"]) === "10001", "the site runs as the image's own user (uid 10001), not root");
+    const writable = podman(["exec", container, "sh", "-c", "touch /app/build/x 2>/dev/null || echo read-only"], {
+      quiet: true,
+    });
+    check(writable.stdout.trim() === "read-only", "it cannot change its own code");
+    check(
+      podman(["exec", container, "test", "-e", "node_modules/vite"], { quiet: true, mayFail: true }).status !== 0,
+      "the image holds no development dependencies (no vite)",
+    );
+    const inspected = (field: string) =>
+      JSON.parse(
+        podman(["image", "inspect", "--format", `{{json ${field}}}`, siteImage], { quiet: true }).stdout,
+      ) as unknown;
+    const volumes = Object.keys((inspected(".Config.Volumes") ?? {}) as Record<string, unknown>);
+    check(volumes.sort().join(" ") === "/backups /data", "its volumes are /data and /backups");
+    const healthCheck = inspected(".HealthCheck") as { Test?: string[] } | null;
+    check(healthCheck?.Test?.join(" ").includes("/healthz"), "its HEALTHCHECK asks /healthz");
     const first = exec(["cat", "/proc/1/cmdline"]).split("\0").filter(Boolean);
     check(
       first[0] === "node" && first.at(-1) === "build/server/index.js",
