@@ -198,15 +198,12 @@ async function status(url: string): Promise<number> {
   }
 }
 
-/**
- * Waits until the site is ready: /readyz answers 200 (or, on a site without /readyz, the home page
- * does). Fails at once if the container stops.
- */
+/** Waits until the site is ready: /readyz answers 200. Fails at once if the container stops. */
 async function waitUntilReady(container: string, url: string) {
   const deadline = performance.now() + 120_000;
   while (performance.now() < deadline) {
     const ready = await status(`${url}/readyz`);
-    if (ready === 200 || (ready === 404 && (await status(`${url}/`)) === 200)) return;
+    if (ready === 200) return;
     const state = podman(["inspect", "--format", "{{.State.Status}}", container], { quiet: true }).stdout.trim();
     if (state !== "running") {
       throw new Error(`The container stopped (${state}):\n${podman(["logs", container], { quiet: true }).stdout}`);
@@ -326,15 +323,11 @@ async function main() {
       first[0] === "node" && first.at(-1) === "build/server/index.js",
       `node is process 1, so SIGTERM reaches the site (${first.join(" ")})`,
     );
-    if ((await status(`${url}/healthz`)) === 404) {
-      console.log("  - the health check is not run: this site has no /healthz yet");
-    } else {
-      const health = podman(["healthcheck", "run", container], { mayFail: true, quiet: true });
-      check(
-        health.status === 0,
-        `the image's HEALTHCHECK passes (${(health.stdout + health.stderr).trim() || "healthy"})`,
-      );
-    }
+    const health = podman(["healthcheck", "run", container], { mayFail: true, quiet: true });
+    check(
+      health.status === 0,
+      `the image's HEALTHCHECK passes (${(health.stdout + health.stderr).trim() || "healthy"})`,
+    );
 
     const bookingRef = await timedAsync("a ticket bought", async () => {
       const cookie = await signedInCookie(url, firstStaff);
