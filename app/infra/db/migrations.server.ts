@@ -4,7 +4,6 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type * as schema from "~db/schema";
-import type { Queryable } from "./database.server";
 
 // The committed migrations (db/migrations, written by drizzle-kit) and how they are applied: each
 // in a transaction of its own, so a failure undoes that migration alone and names its file
@@ -71,6 +70,9 @@ function reasonOf(error: unknown): string {
 }
 
 type MigratingDatabase = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** What a raw statement runs on: a database or a transaction on it (database.server's Queryable, which imports this file). */
+type Queryable = Pick<MigratingDatabase, "execute">;
 
 const record = sql`drizzle.__drizzle_migrations`;
 
