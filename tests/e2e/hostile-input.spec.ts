@@ -88,6 +88,7 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/admin.check-in.id.tsx": none,
   "routes/admin.volunteers.tsx": { body: "form", fields: ["intent", "id"] },
   "routes/admin.audit.tsx": none,
+  "routes/admin.system.tsx": none,
   "routes/admin.people.tsx": { body: "form", fields: ["intent", "email"] },
   "routes/admin.donations._index.tsx": none,
   "routes/admin.donations.id.tsx": { body: "form", fields: ["intent", "amount", "key"] },
