@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -626,4 +627,36 @@ export const alertsSent = pgTable("alerts_sent", {
   kind: text("kind").primaryKey(),
   lastSentAt: timestamp("last_sent_at", { withTimezone: true }).notNull(),
   heldBack: integer("held_back").notNull().default(0),
+});
+
+/**
+ * The backups the running site made (app/infra/backups/automatic.server.ts): each attempt, when it
+ * began and ended, and its file and size or the error that stopped it. /admin/system, the staff
+ * home's warnings, the alerts and /metrics read them, whichever process made them.
+ */
+export const backupRuns = pgTable(
+  "backup_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** "daily", or "before-migration" (the embedded database's copy before it is upgraded). */
+    kind: text("kind").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    ok: boolean("ok"),
+    error: text("error"),
+    /** The file's full path. */
+    file: text("file"),
+    bytes: bigint("bytes", { mode: "number" }),
+  },
+  (t) => [index("backup_runs_started_at_idx").on(t.startedAt)],
+);
+
+/**
+ * Which London day's daily backup a process has claimed, and when: one row, taken by a conditional
+ * UPDATE so that one process of several sharing the database makes it.
+ */
+export const backupSchedule = pgTable("backup_schedule", {
+  name: text("name").primaryKey(),
+  day: text("day").notNull(),
+  claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull(),
 });

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../app/infra/db/database.server";
 import { readBackup } from "../app/infra/db/backup-file.server";
+import { backUpInto } from "../app/infra/db/automatic-backups.server";
 import { uploadedImageFiles, uploadedImages } from "~db/schema";
 import { newSiteDataDir, testNodeFlags } from "../tests/support/site-process";
 
@@ -122,6 +123,50 @@ describe("npm run backup and npm run restore on the embedded database", () => {
         expect(await fs.readdir(folder)).toEqual([]);
       } finally {
         await site.close();
+      }
+    },
+  );
+
+  it(
+    "restores an encrypted backup with BACKUP_PASSPHRASE, and refuses without it or with a wrong one, changing nothing",
+    { timeout: 120_000 },
+    async () => {
+      const passphrase = "the trustees' long passphrase";
+      const site = await openDatabase({ dataDir });
+      let file: string;
+      try {
+        ({ file } = await backUpInto(
+          site,
+          { dir: folder, passphrase },
+          "kilele-2026-11-27T0200Z.backup.gz.age",
+          new Date(),
+        ));
+      } finally {
+        await site.close();
+      }
+      const restoreDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-restored-"));
+      try {
+        const without = await runScript("scripts/restore.ts", [file], { DATA_DIR: restoreDir });
+        expect(without.code).toBe(1);
+        expect(without.stderr).toContain("is encrypted. Set BACKUP_PASSPHRASE");
+        const wrong = await runScript("scripts/restore.ts", [file], {
+          DATA_DIR: restoreDir,
+          BACKUP_PASSPHRASE: "not the passphrase at all",
+        });
+        expect(wrong.code).toBe(1);
+        expect(wrong.stderr).toContain("Not restored, nothing changed: The passphrase does not open");
+        // Nothing was opened, let alone written.
+        expect(await fs.readdir(restoreDir)).toEqual([]);
+
+        const restored = await runScript("scripts/restore.ts", [file], {
+          DATA_DIR: restoreDir,
+          BACKUP_PASSPHRASE: passphrase,
+        });
+        expect(restored.stderr).toBe("");
+        expect(restored.code).toBe(0);
+        expect(restored.stdout).toContain("Every table's rows and checksum match the manifest");
+      } finally {
+        await fs.rm(restoreDir, { recursive: true, force: true });
       }
     },
   );

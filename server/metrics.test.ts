@@ -9,6 +9,7 @@ import { testCharity as charity } from "../tests/support/content";
 import { testClock, type TestClock } from "../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../tests/support/databases";
 import { serverRoutes } from "../tests/support/route-table";
+import { backupRuns } from "~db/schema";
 import { SiteMetrics } from "./metrics";
 import { requestLog } from "./requests";
 import { RouteTable } from "./route-table";
@@ -114,10 +115,23 @@ describe.each(engines)("GET /metrics on %s", (engine) => {
     expect(text).toContain("kilele_outbox_unsent 1");
     expect(text).toContain("kilele_outbox_oldest_unsent_seconds 90");
     expect(text).toContain("kilele_live_feed_subscribers 4");
+    expect(text).toContain("kilele_backup_last_success_age_seconds -1");
     // The process's own figures: memory and the event loop's delay.
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds [\d.e-]+/m);
     // Nothing about a person: no names or addresses, only counts.
     expect(text).not.toMatch(/amina|grace|example\.org/i);
+  });
+
+  it("reads how long ago the last good backup was made", async () => {
+    await serve(token);
+    const finishedAt = new Date(clock.now().getTime() - 3 * 3600_000);
+    await database.db.insert(backupRuns).values([
+      { kind: "daily", startedAt: finishedAt, finishedAt, ok: true, file: "/backups/kilele-a.backup.gz", bytes: 1000 },
+      // A later failure does not change the age of the last good one.
+      { kind: "daily", startedAt: clock.now(), finishedAt: clock.now(), ok: false, error: "disk full" },
+    ]);
+    const text = await (await scrape(`Bearer ${token}`)).text();
+    expect(text).toContain("kilele_backup_last_success_age_seconds 10800");
   });
 });

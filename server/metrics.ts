@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import crypto from "node:crypto";
 import type express from "express";
 import client from "prom-client";
+import { backupStatus } from "~/infra/db/automatic-backups.server";
 import { seatsHeldNow } from "~/infra/db/seats.server";
 import type { Queryable } from "~/infra/db/database.server";
 import { outboxBacklog } from "~/infra/email/outbox.server";
@@ -86,6 +87,16 @@ export class SiteMetrics {
         const { oldestQueuedAt } = await outboxBacklog(sources.db);
         const waited = oldestQueuedAt ? (sources.now().getTime() - oldestQueuedAt.getTime()) / 1000 : 0;
         this.set(Math.max(0, waited));
+      },
+    });
+    new client.Gauge({
+      name: "kilele_backup_last_success_age_seconds",
+      help: "How long ago the last good backup (made by the site, BACKUP_DIR) finished; -1 when there is none.",
+      aggregator: "max",
+      registers,
+      async collect() {
+        const { lastGood } = await backupStatus(sources.db);
+        this.set(lastGood ? Math.max(0, (sources.now().getTime() - lastGood.at.getTime()) / 1000) : -1);
       },
     });
     if (cluster.isWorker) {

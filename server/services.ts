@@ -20,6 +20,7 @@ import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker } from "~/infra/email/outbox.server";
 import { MailSeal } from "~/infra/email/sealed-words.server";
 import { BackgroundJob } from "~/infra/jobs/background-job.server";
+import { backupBeforeMigrating, runDailyBackup } from "~/infra/db/automatic-backups.server";
 import { onUnexpectedError } from "~/infra/log.server";
 import { raiseAlerts, recordError } from "~/infra/signals.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
@@ -114,12 +115,22 @@ export async function createServices(
   clock: Clock = systemClock,
   database?: DatabaseHandle,
 ): Promise<SiteServices> {
-  database ??= await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  // On the embedded database, a copy is taken before migrations are applied (decision 070).
+  const before = backupBeforeMigrating(
+    { dir: config.backups.dir ?? path.join(config.dataDir, "backups"), passphrase: config.backups.passphrase },
+    () => clock.now(),
+  );
+  database ??= await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    beforeMigrating: before.beforeMigrating,
+  });
   if (database.migrationsApplied.length > 0) {
     console.log(`Applied the migrations ${database.migrationsApplied.join(", ")}.`);
   }
   const { db } = database;
   try {
+    await before.record(db);
     await ensureFirstStaffUser(db, config.firstStaff, clock.now());
     const pictures = new PictureLibrary(path.join(config.contentDir, "images"));
     // Before anything that reads the content: a name with neither a stored version nor a valid file
@@ -188,10 +199,20 @@ export async function createServices(
           to: config.alertEmail ? { address: config.alertEmail } : { name: charity.name, address: charity.email },
           siteName: charity.name,
           website: config.publicUrl,
+          backupsSetUp: Boolean(config.backups.dir),
         });
         if (sent.length > 0) void outbox.deliverDue();
       },
       60_000,
+    );
+    // The day's backup into BACKUP_DIR, by whichever process claims it (decision 070).
+    const openDb = database;
+    const backups = new BackgroundJob(
+      "The daily backup",
+      async () => {
+        await runDailyBackup(openDb, config.backups, () => clock.now());
+      },
+      5 * 60_000,
     );
     const services: SiteServices = {
       config,
@@ -223,6 +244,7 @@ export async function createServices(
         void refunds.start();
         void expiredHolds.start();
         void alerts.start();
+        void backups.start();
         await office.start();
       },
       drain: () => availability.close(),
@@ -232,6 +254,7 @@ export async function createServices(
         await expiredHolds.stop();
         await office.stop();
         await alerts.stop();
+        await backups.stop();
         stopKeepingErrors();
         await outbox.stop();
         await database.close();

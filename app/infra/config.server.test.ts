@@ -42,6 +42,20 @@ describe("the configuration", () => {
     );
   });
 
+  it("makes backups only with BACKUP_DIR, at BACKUP_HOUR (default 2), keeping BACKUP_KEEP (default 14)", () => {
+    expect(parseConfig({}).backups).toEqual({ dir: undefined, hour: 2, keep: 14, passphrase: undefined });
+    const set = parseConfig({
+      BACKUP_DIR: "/var/backups/kilele",
+      BACKUP_HOUR: "23",
+      BACKUP_KEEP: "30",
+      BACKUP_PASSPHRASE: "twelve chars",
+    });
+    expect(set.backups).toEqual({ dir: "/var/backups/kilele", hour: 23, keep: 30, passphrase: "twelve chars" });
+    expect(() => parseConfig({ BACKUP_HOUR: "24" })).toThrow(/BACKUP_HOUR: must be an hour of the day, 0 to 23/);
+    expect(() => parseConfig({ BACKUP_KEEP: "0" })).toThrow(/BACKUP_KEEP: must be a whole number from 1 to 999/);
+    expect(() => parseConfig({ BACKUP_PASSPHRASE: "short" })).toThrow(/BACKUP_PASSPHRASE: must be at least 12/);
+  });
+
   it("wants the three Stripe keys together", () => {
     expect(() => parseConfig({ STRIPE_SECRET_KEY: "sk_test_1" })).toThrow(/STRIPE_SECRET_KEY: set all three/);
     const config = parseConfig({

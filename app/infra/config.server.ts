@@ -63,6 +63,22 @@ const envSchema = z
         .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
         .optional(),
     ),
+    BACKUP_DIR: optionalString,
+    BACKUP_HOUR: optionalString.pipe(
+      z
+        .string()
+        .regex(/^([01]?\d|2[0-3])$/, "must be an hour of the day, 0 to 23 (London time)")
+        .transform(Number)
+        .optional(),
+    ),
+    BACKUP_KEEP: optionalString.pipe(
+      z
+        .string()
+        .regex(/^([1-9]\d{0,2})$/, "must be a whole number from 1 to 999")
+        .transform(Number)
+        .optional(),
+    ),
+    BACKUP_PASSPHRASE: optionalString.pipe(z.string().min(12, "must be at least 12 characters").optional()),
     SITE_PROCESSES: optionalString.pipe(
       z
         .string()
@@ -188,6 +204,17 @@ export function parseConfig(env: Record<string, string | undefined>) {
     alertEmail: e.ALERT_EMAIL,
     /** The bearer token a scraper sends for GET /metrics; unset, /metrics is not offered at all. */
     metricsToken: e.METRICS_TOKEN,
+    /**
+     * The site's own daily backups (docs/decisions/070-backups-made-by-the-site.md): the folder
+     * (unset: none are made), the London hour they are made at or after, how many are kept besides
+     * the monthly ones, and the passphrase they are encrypted with (unset: not encrypted).
+     */
+    backups: {
+      dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : undefined,
+      hour: e.BACKUP_HOUR ?? 2,
+      keep: e.BACKUP_KEEP ?? 14,
+      passphrase: e.BACKUP_PASSPHRASE,
+    },
     /** How many processes answer on the port, `npm start` forking them (decision 047); more than one only on PostgreSQL. */
     processes: e.SITE_PROCESSES ?? 1,
   };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { outbox, siteErrors } from "~db/schema";
+import { backupRuns, outbox, siteErrors } from "~db/schema";
 import type { DatabaseHandle } from "./db/database.server";
 import { queueMail } from "./email/outbox.server";
 import { logUnexpectedError, onUnexpectedError, type NotedError } from "./log.server";
@@ -110,5 +110,34 @@ describe.each(engines)("the site's signals on %s", (engine) => {
     const raised = await Promise.all([raiseAlerts(deps()), raiseAlerts(deps()), raiseAlerts(deps())]);
     expect(raised.flat()).toEqual(["errors"]);
     expect(await alertMails()).toHaveLength(1);
+  });
+
+  it("e-mails a backup alert only when the site makes backups: a failed one, then one over 36 hours old", async () => {
+    const at = new Date(clock.now().getTime() - minutes(5));
+    await database.db.insert(backupRuns).values([
+      {
+        kind: "daily",
+        startedAt: at,
+        finishedAt: at,
+        ok: false,
+        error: "EACCES: permission denied, mkdir '/backups'",
+      },
+    ]);
+    expect(await raiseAlerts(deps())).toEqual([]);
+    expect(await raiseAlerts({ ...deps(), backupsSetUp: true })).toEqual(["backup-failed"]);
+    expect((await alertMails())[0]).toMatchObject({
+      payload: {
+        subject:
+          "Kilele Village Trust website: The backup of 01/07/2026 at 10:55 failed: EACCES: permission denied, mkdir '/backups'",
+      },
+    });
+
+    const good = new Date(clock.now().getTime() + minutes(60));
+    await database.db
+      .insert(backupRuns)
+      .values({ kind: "daily", startedAt: good, finishedAt: good, ok: true, file: "/backups/b", bytes: 10 });
+    clock.advance(minutes(60 + 36 * 60 + 1));
+    // The good backup is newer than the failure, so only its age is a problem (beside the unsent alert e-mail).
+    expect(await raiseAlerts({ ...deps(), backupsSetUp: true })).toEqual(["e-mails-unsent", "backup-late"]);
   });
 });

@@ -7,6 +7,7 @@ import type { Queryable } from "./db/database.server";
 import type { MailMessage } from "./email/mailer.server";
 import { outboxBacklog, queueMail } from "./email/outbox.server";
 import type { NotedError } from "./log.server";
+import { backupStatus, type BackupStatus } from "./db/automatic-backups.server";
 
 // What tells the person who looks after the site that something is wrong, before a visitor does:
 // unexpected errors kept for /admin/system, and alerts by e-mail when e-mails stop going out or
@@ -24,6 +25,8 @@ export const alertRules = {
   errorWindowMs: 10 * 60_000,
   /** At most one alert of a kind in this time; the next says how many were held back. */
   quietMs: 60 * 60_000,
+  /** The last good backup older than this, when the site makes them (BACKUP_DIR). */
+  backupAgeMs: 36 * 60 * 60_000,
 } as const;
 
 /** Keeps an unexpected error; clears those older than the time they are kept. */
@@ -59,10 +62,38 @@ export async function countErrorsSince(db: Queryable, since: Date): Promise<numb
   return row?.n ?? 0;
 }
 
-export type AlertKind = "e-mails-unsent" | "errors";
+export type AlertKind = "e-mails-unsent" | "errors" | "backup-failed" | "backup-late";
+
+/** What the problems are checked against besides the database: whether the site makes backups (BACKUP_DIR is set). */
+export interface ProblemSettings {
+  backupsSetUp?: boolean;
+}
+
+/** The backup problems: the newest attempt failed, or the last good backup is older than 36 hours. */
+function backupProblems(status: BackupStatus, now: Date): { kind: AlertKind; problem: string }[] {
+  const problems: { kind: AlertKind; problem: string }[] = [];
+  if (status.lastFailure) {
+    problems.push({
+      kind: "backup-failed",
+      problem: `The backup of ${londonDate(status.lastFailure.at)} at ${londonTime(status.lastFailure.at)} failed: ${status.lastFailure.error}`,
+    });
+  }
+  if (status.lastGood && now.getTime() - status.lastGood.at.getTime() > alertRules.backupAgeMs) {
+    const hours = Math.floor((now.getTime() - status.lastGood.at.getTime()) / 3_600_000);
+    problems.push({
+      kind: "backup-late",
+      problem: `The last good backup is ${hours} hours old (${londonDate(status.lastGood.at)} at ${londonTime(status.lastGood.at)}).`,
+    });
+  }
+  return problems;
+}
 
 /** What is wrong now, by the alert rules: each a kind and a sentence. */
-export async function currentProblems(db: Queryable, now: Date): Promise<{ kind: AlertKind; problem: string }[]> {
+export async function currentProblems(
+  db: Queryable,
+  now: Date,
+  settings: ProblemSettings = {},
+): Promise<{ kind: AlertKind; problem: string }[]> {
   const problems: { kind: AlertKind; problem: string }[] = [];
   const backlog = await outboxBacklog(db);
   if (backlog.oldestQueuedAt && now.getTime() - backlog.oldestQueuedAt.getTime() > alertRules.unsentMs) {
@@ -79,6 +110,7 @@ export async function currentProblems(db: Queryable, now: Date): Promise<{ kind:
       problem: `${errors} unexpected errors in the last ${alertRules.errorWindowMs / 60_000} minutes.`,
     });
   }
+  if (settings.backupsSetUp) problems.push(...backupProblems(await backupStatus(db), now));
   return problems;
 }
 
@@ -115,12 +147,14 @@ export interface AlertDeps {
   siteName: string;
   /** The site's public address, for the link to /admin/system. */
   website: string;
+  /** Whether the site makes backups (BACKUP_DIR): only then is a failed or late one a problem. */
+  backupsSetUp?: boolean;
 }
 
 /** Checks the alert rules and e-mails each problem found, at most one of a kind an hour; returns the kinds e-mailed. */
 export async function raiseAlerts(deps: AlertDeps): Promise<AlertKind[]> {
   const sent: AlertKind[] = [];
-  for (const { kind, problem } of await currentProblems(deps.db, deps.now)) {
+  for (const { kind, problem } of await currentProblems(deps.db, deps.now, { backupsSetUp: deps.backupsSetUp })) {
     const { send, heldBack } = await claimAlert(deps.db, kind, deps.now);
     if (!send) continue;
     await queueMail(deps.db, {
@@ -151,7 +185,7 @@ function alertMail({ to, siteName, website, now }: AlertDeps, problem: string, h
 }
 
 /** What /admin/system shows of the site and its database, now. */
-export async function systemReport(db: Queryable, now: Date) {
+export async function systemReport(db: Queryable, now: Date, settings: ProblemSettings = {}) {
   const since = new Date(now.getTime() - 24 * 60 * 60_000);
   const [database] = await db
     .select({
@@ -159,10 +193,11 @@ export async function systemReport(db: Queryable, now: Date) {
       sizeBytes: sql<number>`pg_database_size(current_database())`.mapWith(Number),
     })
     .from(sql`(select 1) as one`);
-  const [backlog, errors, problems] = await Promise.all([
+  const [backlog, errors, problems, backups] = await Promise.all([
     outboxBacklog(db),
     errorsSince(db, since, 100),
-    currentProblems(db, now),
+    currentProblems(db, now, settings),
+    backupStatus(db),
   ]);
   return {
     version: siteVersion,
@@ -172,5 +207,6 @@ export async function systemReport(db: Queryable, now: Date) {
     outbox: backlog,
     errors,
     problems,
+    backups,
   };
 }

@@ -17,13 +17,13 @@ import { requestedPage, slicePage } from "~/lib/pagination";
 // and upcoming events, soonest first, with their seats sold, held and left.
 export const loader = pageWork("The staff home page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
-  const { db, clock } = context.services;
+  const { db, clock, config } = context.services;
   const now = clock.now();
   const today = londonDay(now);
   const [events, seats, problems] = await Promise.all([
     listEvents(context.services),
     seatsByEvent(db, now),
-    currentProblems(db, now),
+    currentProblems(db, now, { backupsSetUp: Boolean(config.backups.dir) }),
   ]);
   const upcoming = events
     .filter((event) => londonDay(event.eventDate) >= today)
@@ -42,12 +42,16 @@ export const loader = pageWork("The staff home page", async ({ request, context 
     upcoming: slicePage(upcoming, requestedPage(new URL(request.url).searchParams.get("page"))),
     contentWarnings,
     problems,
+    /** A live site that makes no backups by itself is told so, gently: it may copy them another way. */
+    backupsNotSetUp: config.production && !config.backups.dir,
   };
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Staff home");
 
-export default function AdminHome({ loaderData: { upcoming, contentWarnings, problems } }: Route.ComponentProps) {
+export default function AdminHome({
+  loaderData: { upcoming, contentWarnings, problems, backupsNotSetUp },
+}: Route.ComponentProps) {
   const search = useQuery();
   return (
     <main id="main" className="page">
@@ -64,6 +68,12 @@ export default function AdminHome({ loaderData: { upcoming, contentWarnings, pro
             <Link to="/admin/system">See the system page</Link>
           </p>
         </section>
+      ) : null}
+      {backupsNotSetUp ? (
+        <p className="notice">
+          The site makes no backups by itself: BACKUP_DIR is not set.{" "}
+          <Link to="/admin/system">See the system page</Link>
+        </p>
       ) : null}
       {contentWarnings.length > 0 ? (
         <section className="notice notice-error" aria-labelledby="content-warnings-heading">

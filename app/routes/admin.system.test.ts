@@ -4,7 +4,9 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
 import { logUnexpectedError } from "~/infra/log.server";
 import { errorsSince } from "~/infra/signals.server";
-import { staffUsers } from "~db/schema";
+import os from "node:os";
+import path from "node:path";
+import { backupRuns, staffUsers } from "~db/schema";
 import { testClock, type TestClock } from "../../tests/support/clock";
 import { engines, freshDatabase } from "../../tests/support/databases";
 import { callRoute, testServices, type TestServices } from "../../tests/support/services";
@@ -63,6 +65,56 @@ describe.each(engines)("the system page on %s", (engine) => {
 
     const home = await callRoute(homeLoader, get("/admin"), await services.request());
     expect(home.problems.map((problem) => problem.kind)).toEqual(["e-mails-unsent"]);
+  });
+
+  it("says backups are not set up without BACKUP_DIR, and nothing on the home page outside production", async () => {
+    const report = await callRoute(systemLoader, get("/admin/system"), await services.request());
+    expect(report.backupSettings).toEqual({ dir: null, hour: 2, keep: 14, encrypted: false });
+    expect(report.backups).toEqual({ lastGood: undefined, lastFailure: undefined });
+    const home = await callRoute(homeLoader, get("/admin"), await services.request());
+    expect(home.backupsNotSetUp).toBe(false);
+    expect(home.problems).toEqual([]);
+  });
+
+  it("shows the last good backup and a failed attempt, and the home warns of it", async () => {
+    const backupDir = path.join(os.tmpdir(), "kilele-system-backups");
+    // The site as BACKUP_DIR, BACKUP_HOUR=3, BACKUP_KEEP=7 and BACKUP_PASSPHRASE configure it.
+    const withBackups = async () => {
+      const request = await services.request();
+      const backups = { dir: backupDir, hour: 3, keep: 7, passphrase: "a passphrase of some length" };
+      return { ...request, config: { ...request.config, backups } };
+    };
+    const file = path.join(backupDir, "kilele-2026-06-30T0300Z.backup.gz.age");
+    const day = (at: string) => new Date(at);
+    await database.db.insert(backupRuns).values([
+      {
+        kind: "daily",
+        startedAt: day("2026-06-30T03:00:00Z"),
+        finishedAt: day("2026-06-30T03:00:05Z"),
+        ok: true,
+        file,
+        bytes: 2_500_000,
+      },
+      {
+        kind: "daily",
+        startedAt: day("2026-07-01T03:00:00Z"),
+        finishedAt: day("2026-07-01T03:00:01Z"),
+        ok: false,
+        error: "ENOSPC: no space left on device",
+      },
+    ]);
+    const report = await callRoute(systemLoader, get("/admin/system"), await withBackups());
+    expect(report.backupSettings).toEqual({ dir: backupDir, hour: 3, keep: 7, encrypted: true });
+    expect(report.backups.lastGood).toEqual({ at: day("2026-06-30T03:00:05Z"), file, bytes: 2_500_000 });
+    expect(report.backups.lastFailure).toEqual({
+      at: day("2026-07-01T03:00:00Z"),
+      error: "ENOSPC: no space left on device",
+    });
+    expect(report.problems).toEqual([
+      { kind: "backup-failed", problem: "The backup of 01/07/2026 at 04:00 failed: ENOSPC: no space left on device" },
+    ]);
+    const home = await callRoute(homeLoader, get("/admin"), await withBackups());
+    expect(home.problems.map((problem) => problem.kind)).toEqual(["backup-failed"]);
   });
 
   it("is for staff only", async () => {

@@ -11,12 +11,12 @@ import { londonDate, londonTime } from "~/lib/london-time";
 
 // /admin/system: how the site itself is, for whoever looks after it: its version and how long it
 // has run, its database, the e-mails waiting, the unexpected errors of the last day with the
-// references visitors were shown, and where alerts go (docs/operations.md, "What to watch").
+// references visitors were shown, the backups the site makes, and where alerts go (docs/operations.md, "What to watch").
 export const loader = pageWork("The system page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request);
   const { config, clock, db } = context.services;
   const now = clock.now();
-  const report = await systemReport(db, now);
+  const report = await systemReport(db, now, { backupsSetUp: Boolean(config.backups.dir) });
   return {
     ...report,
     now,
@@ -24,6 +24,12 @@ export const loader = pageWork("The system page", async ({ request, context }: R
     processes: config.processes,
     alertsTo: config.alertEmail ?? context.services.charity.email,
     rules: alertRules,
+    backupSettings: {
+      dir: config.backups.dir ?? null,
+      hour: config.backups.hour,
+      keep: config.backups.keep,
+      encrypted: Boolean(config.backups.passphrase),
+    },
   };
 });
 
@@ -41,6 +47,9 @@ function howLong(ms: number): string {
   if (shown.length === 0) return "less than a minute";
   return shown.map(([n, unit]) => `${n} ${unit}${n === 1 ? "" : "s"}`).join(" ");
 }
+
+/** The last part of a path, whichever separator it has. */
+const fileName = (file: string) => file.split(/[\\/]/).at(-1) ?? file;
 
 const at = (date: Date | string) => `${londonDate(date)} at ${londonTime(date)}`;
 
@@ -132,12 +141,63 @@ export default function AdminSystem({ loaderData: report }: Route.ComponentProps
           </>
         )}
       </section>
+      <section className="section" aria-labelledby="backups-heading">
+        <h2 id="backups-heading">Backups</h2>
+        {report.backupSettings.dir === null ? (
+          <p className="notice">
+            Backups are not set up: the site makes none by itself. Set BACKUP_DIR to a folder, and copy what it writes
+            there to another machine (the operations guide, &ldquo;Backups&rdquo;).
+          </p>
+        ) : (
+          <dl className="facts">
+            <div>
+              <dt>Last good backup</dt>
+              <dd>
+                {report.backups.lastGood
+                  ? `${at(report.backups.lastGood.at)} (${howLong(now.getTime() - new Date(report.backups.lastGood.at).getTime())} ago), ${megabytes(report.backups.lastGood.bytes)}: ${fileName(report.backups.lastGood.file)}`
+                  : "None yet."}
+              </dd>
+            </div>
+            {report.backups.lastFailure ? (
+              <div>
+                <dt>Last attempt</dt>
+                <dd>
+                  Failed {at(report.backups.lastFailure.at)}: {report.backups.lastFailure.error}
+                </dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>Where</dt>
+              <dd>{report.backupSettings.dir}, on this server: copy them to another machine.</dd>
+            </div>
+            <div>
+              <dt>When</dt>
+              <dd>
+                Every day from {String(report.backupSettings.hour).padStart(2, "0")}:00 London time; the newest{" "}
+                {report.backupSettings.keep} are kept, and the first of each month for a year.
+              </dd>
+            </div>
+            <div>
+              <dt>Encrypted</dt>
+              <dd>
+                {report.backupSettings.encrypted
+                  ? "Yes, with the passphrase BACKUP_PASSPHRASE: a restore asks for it."
+                  : "No (BACKUP_PASSPHRASE is not set): the files hold personal data as they are."}
+              </dd>
+            </div>
+          </dl>
+        )}
+      </section>
       <section className="section" aria-labelledby="alerts-heading">
         <h2 id="alerts-heading">Alerts</h2>
         <p>
           Alerts go by e-mail to {report.alertsTo} when an e-mail has waited more than {report.rules.unsentMs / 60_000}{" "}
-          minutes, or more than {report.rules.errors} unexpected errors come within{" "}
-          {report.rules.errorWindowMs / 60_000} minutes; at most one of a kind an hour.
+          minutes, more than {report.rules.errors} unexpected errors come within {report.rules.errorWindowMs / 60_000}{" "}
+          minutes
+          {report.backupSettings.dir === null
+            ? ""
+            : `, a backup fails, or the last good backup is more than ${report.rules.backupAgeMs / 3_600_000} hours old`}
+          ; at most one of a kind an hour.
         </p>
       </section>
     </main>

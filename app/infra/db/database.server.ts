@@ -5,8 +5,16 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { sql } from "drizzle-orm";
 import * as schema from "~db/schema";
-import { appliedMigrationsQuery, applyMigrations, committedMigrations, type Migration } from "./migrations.server";
+import {
+  appliedMigration,
+  appliedMigrationsQuery,
+  applyMigrations,
+  committedMigrations,
+  rowsOf,
+  type Migration,
+} from "./migrations.server";
 
 /** One drizzle database, whichever engine is behind it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -55,6 +63,12 @@ export interface DatabaseOptions {
    * backup, which must not change the database, and a restore, which migrates it itself).
    */
   migrations?: Migration[] | false;
+  /**
+   * On the embedded database, called before migrations are applied to a database that has some
+   * already (not an empty one) and lacks some of `migrations`: the site takes a backup here
+   * (automatic-backups.server.ts). If it throws, nothing is migrated and the opening fails.
+   */
+  beforeMigrating?: (database: Pick<DatabaseHandle, "db" | "engine">, pending: Migration[]) => Promise<void>;
 }
 
 /** Any fixed number names the migrations' lock: every process of the site asks for the same one. */
@@ -143,6 +157,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const db = drizzlePglite(client, { schema });
   let migrationsApplied: string[];
   try {
+    if (migrations && options.beforeMigrating) {
+      const pending = await pendingMigrations(db as unknown as Database, migrations);
+      if (pending.length > 0)
+        await options.beforeMigrating({ db: db as unknown as Database, engine: "pglite" }, pending);
+    }
     migrationsApplied = migrations ? await applyMigrations(db as unknown as Database, migrations) : [];
   } catch (error) {
     await client.close();
@@ -180,6 +199,13 @@ function survivesLostConnections(pool: pg.Pool) {
 }
 
 /** The record's `created_at`s (bigint: a string from pg, a number from PGlite) as numbers. */
+/** Of `migrations`, those a database that has some applied lacks; none for an empty database (nothing to lose). */
+async function pendingMigrations(db: Database, migrations: Migration[]): Promise<Migration[]> {
+  if (!(await appliedMigration(db))) return [];
+  const applied = new Set(whensOf(await rowsOf<{ created_at: string | number }>(db, sql.raw(appliedMigrationsQuery))));
+  return migrations.filter((migration) => !applied.has(migration.when));
+}
+
 function whensOf(rows: { created_at: string | number }[]): number[] {
   return rows.map((row) => Number(row.created_at));
 }
