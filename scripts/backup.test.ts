@@ -128,6 +128,37 @@ describe("npm run backup and npm run restore on the embedded database", () => {
   );
 
   it(
+    "encrypts with BACKUP_PASSPHRASE, as the site's own backups are, and leaves no plain copy",
+    { timeout: 120_000 },
+    async () => {
+      const passphrase = "the trustees' long passphrase";
+      (await openDatabase({ dataDir })).close();
+      const made = await runScript("scripts/backup.ts", ["--to", path.join(folder, "by-hand.backup.gz")], {
+        DATA_DIR: dataDir,
+        BACKUP_PASSPHRASE: passphrase,
+      });
+      expect(made.stderr).toBe("");
+      expect(made.stdout).toContain(`${path.join(folder, "by-hand.backup.gz.age")} (`);
+      expect(made.stdout).toContain("encrypted with BACKUP_PASSPHRASE");
+      expect(await fs.readdir(folder)).toEqual(["by-hand.backup.gz.age"]);
+      const sealed = await fs.readFile(path.join(folder, "by-hand.backup.gz.age"));
+      expect(sealed.subarray(0, 21).toString()).toBe("age-encryption.org/v1");
+
+      const restoreDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-restored-"));
+      try {
+        const restored = await runScript("scripts/restore.ts", [path.join(folder, "by-hand.backup.gz.age")], {
+          DATA_DIR: restoreDir,
+          BACKUP_PASSPHRASE: passphrase,
+        });
+        expect(restored.code).toBe(0);
+        expect(restored.stdout).toContain("Every table's rows and checksum match the manifest");
+      } finally {
+        await fs.rm(restoreDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it(
     "restores an encrypted backup with BACKUP_PASSPHRASE, and refuses without it or with a wrong one, changing nothing",
     { timeout: 120_000 },
     async () => {

@@ -2,12 +2,14 @@
 // uploaded pictures with them) read in one snapshot, with a manifest and checksums
 // (docs/operations.md, "Backups"). Uses the same configuration as the site (DATABASE_URL or
 // DATA_DIR). On PostgreSQL it runs while the site serves; the embedded database can be opened by
-// one process only, so stop the site first.
+// one process only, so stop the site first. With BACKUP_PASSPHRASE set, as the site's own backups
+// are, the file is encrypted with it (age; FILE gains `.age`).
 import fs from "node:fs";
 import path from "node:path";
 import { getConfig } from "../app/infra/config.server";
 import { DatabaseInUseError, openDatabase } from "../app/infra/db/database.server";
 import { NothingToBackUpError, makeBackup, siteVersion } from "../app/infra/db/backup.server";
+import { encryptFile } from "../app/infra/db/backup-encryption.server";
 import { systemClock } from "../app/lib/clock";
 
 const usage = "Usage:\n  npm run backup\n  npm run backup -- --to FILE";
@@ -57,16 +59,28 @@ async function main() {
     );
     return 1;
   }
+  const passphrase = config.backups.passphrase;
+  const written = passphrase && !file.endsWith(".age") ? `${file}.age` : file;
+  // Encrypted, the plain file lives only until it is sealed, hidden beside the backup.
+  const plain = passphrase
+    ? path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.kilele-plain`)
+    : file;
   try {
-    const { manifest, bytes } = await makeBackup(database, { file, now });
+    const made = await makeBackup(database, { file: plain, now });
+    const { manifest } = made;
+    const bytes = passphrase ? await encryptFile(plain, written, passphrase) : made.bytes;
     const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
     console.log(
       `Backed up ${manifest.tables.length} tables, ${rows} rows, from the ${database.engine === "postgres" ? "PostgreSQL" : "embedded"} database ` +
         `(migration ${manifest.migration.tag ?? manifest.migration.when}, site ${manifest.site.version}) ` +
         `in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
     );
-    console.log(`${file} (${megabytes(bytes)})`);
-    console.log("It holds personal data: keep it off this server, encrypted (docs/operations.md, Backups).");
+    console.log(`${written} (${megabytes(bytes)}${passphrase ? ", encrypted with BACKUP_PASSPHRASE" : ""})`);
+    console.log(
+      passphrase
+        ? "It holds personal data: keep it off this server, and the passphrase apart from it (docs/operations.md, Backups)."
+        : "It holds personal data: keep it off this server, encrypted (docs/operations.md, Backups).",
+    );
     return 0;
   } catch (error) {
     if (error instanceof NothingToBackUpError) {
@@ -75,6 +89,7 @@ async function main() {
     }
     throw error;
   } finally {
+    if (passphrase) await fs.promises.rm(plain, { force: true });
     await database.close();
   }
 }
