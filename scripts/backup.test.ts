@@ -158,6 +158,47 @@ describe("npm run backup and npm run restore on the embedded database", () => {
     },
   );
 
+  it("at a terminal, asks for the passphrase without showing it, and restores", { timeout: 120_000 }, async () => {
+    const passphrase = "the trustees' long passphrase";
+    const site = await openDatabase({ dataDir });
+    let file: string;
+    try {
+      ({ file } = await backUpInto(
+        site,
+        { dir: folder, passphrase },
+        "kilele-2026-11-27T0200Z.backup.gz.age",
+        new Date(),
+      ));
+    } finally {
+      await site.close();
+    }
+    const restoreDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-restored-"));
+    try {
+      // `script` gives the command a terminal of its own, whose keyboard is this test's writes.
+      const command = [process.execPath, ...nodeArgs("scripts/restore.ts", file)].map((arg) => `'${arg}'`).join(" ");
+      const child = spawn("script", ["-qfec", command, "/dev/null"], {
+        env: { PATH: process.env.PATH ?? "", DATA_DIR: restoreDir },
+      });
+      let output = "";
+      let typed = false;
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => {
+        output += chunk;
+        if (!typed && output.includes("Its passphrase")) {
+          typed = true;
+          child.stdin.write(`${passphrase}\r`);
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+      expect(output).toContain("is encrypted. Its passphrase (BACKUP_PASSPHRASE when it was made):");
+      expect(output).not.toContain(passphrase);
+      expect(output).toContain("Every table's rows and checksum match the manifest");
+      expect(code).toBe(0);
+    } finally {
+      await fs.rm(restoreDir, { recursive: true, force: true });
+    }
+  });
+
   it(
     "restores an encrypted backup with BACKUP_PASSPHRASE, and refuses without it or with a wrong one, changing nothing",
     { timeout: 120_000 },
