@@ -38,6 +38,19 @@ describe("npm run backup and npm run restore on the embedded database", () => {
     await fs.rm(folder, { recursive: true, force: true });
   });
 
+  const passphrase = "the trustees' long passphrase";
+
+  /** The site's own encrypted daily backup of the data folder, as its job writes it; answers the file. */
+  async function encryptedBackup(): Promise<string> {
+    const site = await openDatabase({ dataDir });
+    try {
+      const name = "kilele-2026-11-27T0200Z.backup.gz.age";
+      return (await backUpInto(site, { dir: folder, passphrase }, name, new Date())).file;
+    } finally {
+      await site.close();
+    }
+  }
+
   it(
     "a backup killed part way leaves no file that looks complete; the next one succeeds and restores",
     { timeout: 120_000 },
@@ -131,8 +144,6 @@ describe("npm run backup and npm run restore on the embedded database", () => {
     "encrypts with BACKUP_PASSPHRASE, as the site's own backups are, and leaves no plain copy",
     { timeout: 120_000 },
     async () => {
-      const passphrase = "the trustees' long passphrase";
-      (await openDatabase({ dataDir })).close();
       const made = await runScript("scripts/backup.ts", ["--to", path.join(folder, "by-hand.backup.gz")], {
         DATA_DIR: dataDir,
         BACKUP_PASSPHRASE: passphrase,
@@ -159,19 +170,7 @@ describe("npm run backup and npm run restore on the embedded database", () => {
   );
 
   it("at a terminal, asks for the passphrase without showing it, and restores", { timeout: 120_000 }, async () => {
-    const passphrase = "the trustees' long passphrase";
-    const site = await openDatabase({ dataDir });
-    let file: string;
-    try {
-      ({ file } = await backUpInto(
-        site,
-        { dir: folder, passphrase },
-        "kilele-2026-11-27T0200Z.backup.gz.age",
-        new Date(),
-      ));
-    } finally {
-      await site.close();
-    }
+    const file = await encryptedBackup();
     const restoreDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-restored-"));
     try {
       // `script` gives the command a terminal of its own, whose keyboard is this test's writes.
@@ -203,19 +202,7 @@ describe("npm run backup and npm run restore on the embedded database", () => {
     "restores an encrypted backup with BACKUP_PASSPHRASE, and refuses without it or with a wrong one, changing nothing",
     { timeout: 120_000 },
     async () => {
-      const passphrase = "the trustees' long passphrase";
-      const site = await openDatabase({ dataDir });
-      let file: string;
-      try {
-        ({ file } = await backUpInto(
-          site,
-          { dir: folder, passphrase },
-          "kilele-2026-11-27T0200Z.backup.gz.age",
-          new Date(),
-        ));
-      } finally {
-        await site.close();
-      }
+      const file = await encryptedBackup();
       const restoreDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-restored-"));
       try {
         const without = await runScript("scripts/restore.ts", [file], { DATA_DIR: restoreDir });
