@@ -15,8 +15,9 @@ import { WrongPassphraseError, decryptToTemporaryFile, isEncrypted } from "../ap
 function askHidden(question: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const input = process.stdin;
-    process.stderr.write(question);
+    // Echo off before the question shows, so nothing typed after it is ever shown.
     input.setRawMode(true);
+    process.stderr.write(question);
     input.resume();
     input.setEncoding("utf8");
     let typed = "";
