@@ -25,8 +25,9 @@
 // podman-compose 1.0 reads `.env` beside compose.yaml over the environment and has no --env-file,
 // so the settings go to it in the environment, and the test stops if there is a `.env` there (an
 // operator's, which it must not use or overwrite). It does not wait for `condition: service_healthy`
-// either: it starts the three containers in order at once, and the site's restart policy starts it
-// again if PostgreSQL is not yet up; the test says how many times that happened. The project is
+// either: it starts the three containers in order at once. The site does not wait for PostgreSQL at
+// its start; if it exits for that, its restart policy is what starts it again, so the test says how
+// many times the site started. The project is
 // named kilele-compose-test (-p), apart from an operator's `kilele`. `--keep` keeps it all running
 // at the end, for a look (then: podman-compose -p kilele-compose-test down -v).
 import crypto from "node:crypto";
