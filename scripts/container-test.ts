@@ -25,17 +25,18 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { createBenchEvent, signedInCookie, testCard } from "./bench/staff-api";
 
-const cacheDir = process.env.KILELE_CONTAINER_CACHE || path.join(os.homedir(), ".cache", "kilele-container");
-const siteImage = "localhost/kilele-site:test";
+export const cacheDir = process.env.KILELE_CONTAINER_CACHE || path.join(os.homedir(), ".cache", "kilele-container");
+export const siteImage = "localhost/kilele-site:test";
 const keep = process.argv.includes("--keep");
 const firstStaff = { email: "staff@example.org", password: "a long staff password" };
 const secondStaff = { email: "door@example.org", password: "another long password" };
-const timings: [step: string, seconds: number, note?: string][] = [];
+export const timings: [step: string, seconds: number, note?: string][] = [];
 
 fs.mkdirSync(cacheDir, { recursive: true });
-const podmanEnv = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF || containersConf() };
+export const podmanEnv = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF || containersConf() };
 
 function containersConf(): string {
   const file = path.join(cacheDir, "containers.conf");
@@ -43,14 +44,14 @@ function containersConf(): string {
   return file;
 }
 
-interface Ran {
+export interface Ran {
   status: number | null;
   stdout: string;
   stderr: string;
 }
 
 /** Runs a command; its output is shown as it comes unless `quiet`; a failure stops the test unless `mayFail`. */
-function run(
+export function run(
   command: string,
   args: string[],
   {
@@ -76,28 +77,28 @@ function run(
   return ran;
 }
 
-const podman = (args: string[], options: Parameters<typeof run>[2] = {}) => run("podman", args, options);
+export const podman = (args: string[], options: Parameters<typeof run>[2] = {}) => run("podman", args, options);
 
-function timed<T>(step: string, work: () => T, note?: string): T {
+export function timed<T>(step: string, work: () => T, note?: string): T {
   const started = performance.now();
   const result = work();
   timings.push([step, (performance.now() - started) / 1000, note]);
   return result;
 }
 
-async function timedAsync<T>(step: string, work: () => Promise<T>, note?: string): Promise<T> {
+export async function timedAsync<T>(step: string, work: () => Promise<T>, note?: string): Promise<T> {
   const started = performance.now();
   const result = await work();
   timings.push([step, (performance.now() - started) / 1000, note]);
   return result;
 }
 
-function check(condition: unknown, message: string): asserts condition {
+export function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
   console.log(`  ✓ ${message}`);
 }
 
-function requireTool(tool: string, packageName: string) {
+export function requireTool(tool: string, packageName: string) {
   if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
     console.error(`${tool} is not installed. On Debian: apt-get install -y ${packageName}`);
     process.exit(1);
@@ -105,7 +106,7 @@ function requireTool(tool: string, packageName: string) {
 }
 
 /** Debian's own package lines for this machine's mirror (bookworm, its updates and its security fixes). */
-function debianSources(): string[] {
+export function debianSources(): string[] {
   const file = "/etc/apt/sources.list.d/debian.sources";
   const lines: string[] = [];
   if (fs.existsSync(file)) {
@@ -127,7 +128,7 @@ function debianSources(): string[] {
 }
 
 /** The base image: Debian bookworm with this process's Node and npm, as node:20-bookworm-slim has. */
-function baseImage(): { image: string; made: boolean } {
+export function baseImage(): { image: string; made: boolean } {
   if (process.env.CONTAINER_BASE_IMAGE) return { image: process.env.CONTAINER_BASE_IMAGE, made: false };
   const nodeVersion = process.version.slice(1);
   const npmVersion = run("npm", ["--version"], { quiet: true, env: process.env }).stdout.trim();
@@ -188,7 +189,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function status(url: string): Promise<number> {
   try {
@@ -213,16 +214,83 @@ async function waitUntilReady(container: string, url: string) {
   throw new Error(`The site was not ready in 2 minutes:\n${podman(["logs", container], { quiet: true }).stdout}`);
 }
 
-async function json(response: Response, expected: number, what: string) {
+export async function json(response: Response, expected: number, what: string) {
   const text = await response.text();
   if (response.status !== expected) throw new Error(`${what} answered ${response.status}: ${text}`);
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
-async function readBooking(url: string, staff: { email: string; password: string }, bookingRef: string) {
+export async function readBooking(url: string, staff: { email: string; password: string }, bookingRef: string) {
   const cookie = await signedInCookie(url, staff);
   const response = await fetch(`${url}/api/admin/bookings/${bookingRef}`, { headers: { Cookie: cookie } });
   return (await json(response, 200, "Reading the booking")) as { status: string; quantity: number; email: string };
+}
+
+/** The site's image, tagged siteImage, FROM `baseImage` (podman's layer cache makes an unchanged tree quick). */
+export function buildSiteImage(baseImage: string) {
+  const extraCertificates =
+    process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS)
+      ? process.env.NODE_EXTRA_CA_CERTS
+      : undefined;
+  console.log(`\nBuilding ${siteImage} from ${baseImage}...`);
+  timed("site image build", () =>
+    podman([
+      "build",
+      // Docker's image format keeps the HEALTHCHECK (the OCI format has no place for it).
+      "--format",
+      "docker",
+      // The build's `npm ci` reaches the npm registry as this machine does.
+      "--network",
+      "host",
+      "--build-arg",
+      `BASE_IMAGE=${baseImage}`,
+      // The certificate authorities this machine's Node trusts, for a registry behind a proxy.
+      ...(extraCertificates ? ["--secret", `id=ca,src=${extraCertificates}`] : []),
+      "--tag",
+      siteImage,
+      ".",
+    ]),
+  );
+}
+
+/**
+ * A ticket bought through the site's JSON API at `url` with the offline card provider: an event
+ * made by `staff` (20 seats), then a booking for 2 paid with the test card. Returns its reference.
+ */
+export async function buyTicket(
+  url: string,
+  staff: { email: string; password: string },
+  { name, description }: { name: string; description: string },
+): Promise<string> {
+  const cookie = await signedInCookie(url, staff);
+  const event = await createBenchEvent(url, cookie, { name, description, seats: 20 });
+  const started = await json(
+    await fetch(`${url}/api/bookings`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ eventId: event.id, name: "Amina Mushi", email: "amina@example.org", quantity: 2 }),
+    }),
+    201,
+    "Starting the booking",
+  );
+  const paid = await json(
+    await fetch(`${url}/api/payments/offline/confirm`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ clientSecret: started.clientSecret, card: testCard() }),
+    }),
+    200,
+    "Paying with the test card",
+  );
+  check(paid.status === "succeeded", "the offline card provider took the test card");
+  return String(started.bookingRef);
+}
+
+export function printTimings() {
+  console.log("\nTimings:");
+  for (const [step, seconds, note] of timings) {
+    console.log(`  ${step.padEnd(36)} ${seconds.toFixed(1).padStart(6)} s${note ? `  (${note})` : ""}`);
+  }
 }
 
 async function main() {
@@ -236,29 +304,7 @@ async function main() {
     `${base.made ? "made" : "already there"}: ${base.image}`,
   ]);
 
-  const extraCertificates =
-    process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS)
-      ? process.env.NODE_EXTRA_CA_CERTS
-      : undefined;
-  console.log(`\nBuilding ${siteImage} from ${base.image}...`);
-  timed("site image build", () =>
-    podman([
-      "build",
-      // Docker's image format keeps the HEALTHCHECK (the OCI format has no place for it).
-      "--format",
-      "docker",
-      // The build's `npm ci` reaches the npm registry as this machine does.
-      "--network",
-      "host",
-      "--build-arg",
-      `BASE_IMAGE=${base.image}`,
-      // The certificate authorities this machine's Node trusts, for a registry behind a proxy.
-      ...(extraCertificates ? ["--secret", `id=ca,src=${extraCertificates}`] : []),
-      "--tag",
-      siteImage,
-      ".",
-    ]),
-  );
+  buildSiteImage(base.image);
   const size = Number(podman(["image", "inspect", "--format", "{{.Size}}", siteImage], { quiet: true }).stdout);
   const baseSize = Number(podman(["image", "inspect", "--format", "{{.Size}}", base.image], { quiet: true }).stdout);
   const megabytes = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
@@ -329,34 +375,12 @@ async function main() {
       `the image's HEALTHCHECK passes (${(health.stdout + health.stderr).trim() || "healthy"})`,
     );
 
-    const bookingRef = await timedAsync("a ticket bought", async () => {
-      const cookie = await signedInCookie(url, firstStaff);
-      const event = await createBenchEvent(url, cookie, {
+    const bookingRef = await timedAsync("a ticket bought", () =>
+      buyTicket(url, firstStaff, {
         name: "Container Quiz Night",
         description: "Eight rounds of questions, asked inside a container.",
-        seats: 20,
-      });
-      const started = await json(
-        await fetch(`${url}/api/bookings`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ eventId: event.id, name: "Amina Mushi", email: "amina@example.org", quantity: 2 }),
-        }),
-        201,
-        "Starting the booking",
-      );
-      const paid = await json(
-        await fetch(`${url}/api/payments/offline/confirm`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ clientSecret: started.clientSecret, card: testCard() }),
-        }),
-        200,
-        "Paying with the test card",
-      );
-      check(paid.status === "succeeded", "the offline card provider took the test card");
-      return String(started.bookingRef);
-    });
+      }),
+    );
     const before = await readBooking(url, firstStaff, bookingRef);
     check(before.status === "paid" && before.quantity === 2, `booking ${bookingRef} is paid, for 2 tickets`);
 
@@ -420,10 +444,7 @@ async function main() {
     console.log(
       `\nThe image ${siteImage}: ${megabytes(size)} (its base ${megabytes(baseSize)}, the site ${megabytes(size - baseSize)})`,
     );
-    console.log("\nTimings:");
-    for (const [step, seconds, note] of timings) {
-      console.log(`  ${step.padEnd(36)} ${seconds.toFixed(1).padStart(6)} s${note ? `  (${note})` : ""}`);
-    }
+    printTimings();
     console.log("\nThe container test passed.");
   } finally {
     if (keep) {
@@ -435,7 +456,10 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`\nThe container test failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+// Run, not imported (scripts/compose-test.ts uses the helpers above).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(`\nThe container test failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -12,7 +12,8 @@ export class TestSmtpServer {
   private server: SMTPServer | undefined;
   port = 0;
 
-  async start(port = 0) {
+  /** Listens on loopback unless given `host` (0.0.0.0 for containers that reach this machine). */
+  async start(port = 0, host = "127.0.0.1") {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],
@@ -34,7 +35,7 @@ export class TestSmtpServer {
     this.server.on("error", (error) => this.connectionErrors.push(error));
     await new Promise<void>((resolve, reject) => {
       this.server!.once("error", reject);
-      this.server!.listen(port, "127.0.0.1", () => {
+      this.server!.listen(port, host, () => {
         this.server!.off("error", reject);
         resolve();
       });
