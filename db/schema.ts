@@ -15,6 +15,9 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+/** A member of staff's role; what each may do is app/features/staff/roles.ts. */
+type StaffRole = "owner" | "treasurer" | "events" | "door";
+
 // The site's tables. Column names are ours (snake_case); the JSON the pages see uses the
 // specification's field names, mapped in each feature's .server.ts module.
 // Migrations are generated from this file with `npm run db:generate` and applied at start-up.
@@ -144,8 +147,12 @@ export const staffUsers = pgTable("staff_users", {
   id: uuid("id").primaryKey().defaultRandom(),
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
+  /** What this member may do: app/features/staff/roles.ts. Accounts made before roles are Owners. */
+  role: text("role").$type<StaffRole>().notNull().default("owner"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+  /** The sign-in before the latest: the staff home counts what is new since then. */
+  previousSignInAt: timestamp("previous_sign_in_at", { withTimezone: true }),
 });
 
 /**
@@ -158,6 +165,10 @@ export const staffInvitations = pgTable(
     tokenHash: text("token_hash").primaryKey(),
     email: text("email").notNull(),
     invitedByEmail: text("invited_by_email").notNull(),
+    /** `invitation` makes a new account; `reset` sets a new password on an existing one. */
+    purpose: text("purpose").$type<"invitation" | "reset">().notNull().default("invitation"),
+    /** The role an invitation gives the new account (a reset keeps the account's own). */
+    role: text("role").$type<StaffRole>().notNull().default("owner"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
@@ -278,6 +289,11 @@ export const outbox = pgTable(
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
     lastError: text("last_error"),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    /**
+     * How it left: `smtp` (handed to the mail server) or `folder` (written to the outbox folder
+     * because no mail server is set). Null for e-mails sent before this was recorded.
+     */
+    deliveredBy: text("delivered_by").$type<"smtp" | "folder">(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("outbox_due_idx").on(t.sentAt, t.nextAttemptAt), index("outbox_recipient_idx").on(t.recipient)],

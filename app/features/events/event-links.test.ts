@@ -26,7 +26,7 @@ describe.each(engines)("an event's link on the staff pages on %s", (engine) => {
     const [member] = await database.db
       .insert(staffUsers)
       .values({ email: "staff@example.org", passwordHash: "not used here", createdAt: clock.now() })
-      .returning({ id: staffUsers.id, email: staffUsers.email });
+      .returning({ id: staffUsers.id, email: staffUsers.email, role: staffUsers.role });
     staff = member!;
     cookie = `${sessionCookieName}=${(await startSession(database.db, staff, clock.now())).token}`;
   });

@@ -219,13 +219,17 @@ export async function acceptInvitation(
           gt(staffInvitations.expiresAt, now),
         ),
       )
-      .returning({ email: staffInvitations.email, invitedBy: staffInvitations.invitedByEmail });
+      .returning({
+        email: staffInvitations.email,
+        invitedBy: staffInvitations.invitedByEmail,
+        role: staffInvitations.role,
+      });
     if (!invitation) throw new AppError("not-found", invitationGone);
     const [user] = await tx
       .insert(staffUsers)
-      .values({ email: invitation.email, passwordHash, createdAt: now })
+      .values({ email: invitation.email, passwordHash, role: invitation.role, createdAt: now })
       .onConflictDoNothing()
-      .returning({ id: staffUsers.id, email: staffUsers.email });
+      .returning({ id: staffUsers.id, email: staffUsers.email, role: staffUsers.role });
     if (!user)
       throw new AppError("conflict", `There is already a staff account for ${invitation.email}. Sign in instead.`);
     await recordAudit(tx, {

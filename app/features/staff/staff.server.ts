@@ -5,6 +5,7 @@ import type { Database } from "~/infra/db/database.server";
 import type { Clock } from "~/lib/clock";
 import { AppError } from "~/lib/errors";
 import { staffSessions, staffUsers } from "~db/schema";
+import type { StaffRole } from "./roles";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword, type PasswordCheckPlace } from "./passwords.server";
 
 export const sessionCookieName = "kt_staff";
@@ -13,6 +14,7 @@ const sessionLifetimeMs = 8 * 60 * 60 * 1000;
 export interface StaffUser {
   id: string;
   email: string;
+  role: StaffRole;
 }
 
 export class StaffAccountError extends Error {}
@@ -21,16 +23,22 @@ function normaliseEmail(email: string) {
   return email.trim().toLowerCase();
 }
 
-export async function createStaffUser(db: Database, email: string, password: string, now: Date): Promise<StaffUser> {
+export async function createStaffUser(
+  db: Database,
+  email: string,
+  password: string,
+  now: Date,
+  role: StaffRole = "owner",
+): Promise<StaffUser> {
   const problem = passwordProblem(password);
   if (problem) throw new StaffAccountError(`The password ${problem}.`);
   const address = normaliseEmail(email);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) throw new StaffAccountError(`"${email}" is not an e-mail address.`);
   const [row] = await db
     .insert(staffUsers)
-    .values({ email: address, passwordHash: await hashPassword(password), createdAt: now })
+    .values({ email: address, passwordHash: await hashPassword(password), role, createdAt: now })
     .onConflictDoNothing()
-    .returning({ id: staffUsers.id, email: staffUsers.email });
+    .returning({ id: staffUsers.id, email: staffUsers.email, role: staffUsers.role });
   if (!row) throw new StaffAccountError(`There is already a staff account for ${address}.`);
   return row;
 }
@@ -54,7 +62,12 @@ export async function ensureFirstStaffUser(
 /** The account with this e-mail and its password hash, if there is one. */
 export async function staffAccountByEmail(db: Database, email: string) {
   const [user] = await db
-    .select({ id: staffUsers.id, email: staffUsers.email, passwordHash: staffUsers.passwordHash })
+    .select({
+      id: staffUsers.id,
+      email: staffUsers.email,
+      role: staffUsers.role,
+      passwordHash: staffUsers.passwordHash,
+    })
     .from(staffUsers)
     .where(eq(staffUsers.email, normaliseEmail(email)));
   return user;
@@ -66,12 +79,12 @@ export async function staffAccountByEmail(db: Database, email: string) {
  * "too-many-requests" AppError when too many checks are waiting.
  */
 export async function passwordMatches(
-  account: { id: string; email: string; passwordHash: string } | undefined,
+  account: { id: string; email: string; role: StaffRole; passwordHash: string } | undefined,
   password: string,
   place?: PasswordCheckPlace,
 ): Promise<StaffUser | undefined> {
   const ok = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()), place);
-  return ok && account ? { id: account.id, email: account.email } : undefined;
+  return ok && account ? { id: account.id, email: account.email, role: account.role } : undefined;
 }
 
 /** The account for these credentials, or undefined; takes as long whether or not the e-mail exists. */
@@ -88,11 +101,14 @@ export function tokenHash(token: string) {
  * Starts a session (signing in, or joining through an invitation) and records it as the member's
  * last sign-in; the returned token goes in the cookie, only its hash in the database.
  */
-export async function startSession(db: Database, user: StaffUser, now: Date) {
+export async function startSession(db: Database, user: Pick<StaffUser, "id">, now: Date) {
   const token = crypto.randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
   await db.insert(staffSessions).values({ tokenHash: tokenHash(token), userId: user.id, createdAt: now, expiresAt });
-  await db.update(staffUsers).set({ lastSignInAt: now }).where(eq(staffUsers.id, user.id));
+  await db
+    .update(staffUsers)
+    .set({ previousSignInAt: staffUsers.lastSignInAt, lastSignInAt: now })
+    .where(eq(staffUsers.id, user.id));
   // Old sessions are swept as new ones start.
   await db.delete(staffSessions).where(lt(staffSessions.expiresAt, now));
   return { token, expiresAt };
@@ -104,7 +120,7 @@ export async function endSession(db: Database, token: string) {
 
 export async function userForSession(db: Database, token: string, now: Date): Promise<StaffUser | undefined> {
   const [row] = await db
-    .select({ id: staffUsers.id, email: staffUsers.email })
+    .select({ id: staffUsers.id, email: staffUsers.email, role: staffUsers.role })
     .from(staffSessions)
     .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.userId))
     .where(and(eq(staffSessions.tokenHash, tokenHash(token)), gt(staffSessions.expiresAt, now)));
