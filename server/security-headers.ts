@@ -52,7 +52,8 @@ export function securityHeaders(options: {
       // Vite's development server injects inline styles and scripts and talks over a web socket.
       `script-src ${options.development ? "'self' 'unsafe-inline'" : `'self' ${inlineScripts}`}${stripe.script}`,
       `style-src ${styleSrc}`,
-      "img-src 'self' data:",
+      // blob: is a file staff have just chosen, shown before it is uploaded (an object URL of the page's own).
+      "img-src 'self' data: blob:",
       "font-src 'self'",
       `connect-src ${connectSrc}`,
       `frame-src ${videoOrigins.join(" ")}${stripe.frame}`,

@@ -52,7 +52,7 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
           sizes="(min-width: 70rem) 70rem, 100vw"
           width={1600}
           height={1000}
-          className="page-header-image"
+          className="page-header-image event-poster"
           priority
         />
         <h1>{event.name}</h1>

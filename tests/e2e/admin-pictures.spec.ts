@@ -140,6 +140,80 @@ testWithOwnSite(
 );
 
 testWithOwnSite(
+  "after a refused text file named .jpg, a real PNG is saved and visitors see it; a save that stored nothing never says Saved",
+  async ({ page, ownSite }) => {
+    const api = await staffApi(ownSite);
+    const event = await createEvent(api, { name: "Harvest Quiz" });
+    await signIn(page);
+    await page.goto(`/admin/events/${event.id}`);
+    await page.getByLabel("Poster", { exact: true }).setInputFiles(notAPicture);
+
+    // A file input the page has since replaced (a script holding it, or a choice made as the form
+    // was drawn again): what it holds is not on the form, so the save must not say "Saved".
+    const replaced = await page.locator('input[name="posterFile"]').elementHandle();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Nothing was saved: please correct the fields marked below.");
+    const png = await photo("#1f5130", "png", 420, 594);
+    await replaced!.setInputFiles(png);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "nothing to save" })).toHaveText(
+      "There was nothing to save: the form matched the event as it was.",
+    );
+    await expect(page.getByText("Saved: the public pages show the change.")).toHaveCount(0);
+
+    // The real PNG chosen on the form as it is now: previewed, then stored.
+    await page.getByLabel("Poster", { exact: true }).setInputFiles(png);
+    await expect(page.getByRole("img", { name: "The poster you have chosen, not yet saved" })).toBeVisible();
+    await expect(page.getByText("Chosen: photo.png.")).toBeVisible();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toHaveText(
+      "Saved: the public pages show the change.",
+      renditionsMade,
+    );
+
+    const stored = (await (await api.get(`/api/admin/events/${event.id}`)).json()) as { posterImage: string };
+    expect(stored.posterImage).toMatch(/^uploads\/[0-9a-f-]{36}$/);
+    await page.goto(`/fundraising-event/${event.id}`);
+    const { src } = await shown(page.getByRole("img", { name: "Poster for Harvest Quiz" }));
+    expect(src).toContain(`/images/${stored.posterImage}-`);
+  },
+);
+
+testWithOwnSite(
+  "a chosen poster is shown before saving, and a portrait poster is shown whole on the card and the event page",
+  async ({ page, ownSite }) => {
+    const api = await staffApi(ownSite);
+    const event = await createEvent(api, { name: "Ceilidh Night", posterImage: "" });
+    await signIn(page);
+    await page.goto(`/admin/events/${event.id}`);
+    await expect(page.getByText("No poster yet: the public pages show a plain placeholder.")).toBeVisible();
+    await page.getByLabel("Poster", { exact: true }).setInputFiles(await photo("#a85a12", "png", 420, 594));
+    await expect(page.getByRole("img", { name: "The poster you have chosen, not yet saved" })).toBeVisible();
+    await expect(page.getByText("No poster yet")).toHaveCount(0);
+    const card = page.getByRole("region", { name: "Preview of the public card" });
+    await expect(card.getByRole("img", { name: "Poster for Ceilidh Night" })).toHaveAttribute("src", /^blob:/);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible(renditionsMade);
+
+    // Visitors see all of it: letterboxed, never cropped, in a box whose shape is set before it loads.
+    for (const [path, name] of [
+      ["/fundraising", "Poster for Ceilidh Night"],
+      [`/fundraising-event/${event.id}`, "Poster for Ceilidh Night"],
+    ] as const) {
+      await page.goto(path);
+      const poster = page.getByRole("img", { name }).first();
+      await shown(poster);
+      const style = await poster.evaluate((img) => {
+        const css = getComputedStyle(img);
+        return { fit: css.objectFit, ratio: css.aspectRatio };
+      });
+      expect(style.fit, path).toBe("contain");
+      expect(style.ratio, path).not.toBe("auto");
+    }
+  },
+);
+
+testWithOwnSite(
   "a file over 15 MB is refused with its size, in the browser at once and by the server",
   async ({ page, ownSite }) => {
     const api = await staffApi(ownSite);
@@ -333,7 +407,7 @@ testWithOwnSite.describe("on a 390 px phone", () => {
 
       await page.getByRole("button", { name: "Create event" }).focus();
       await page.keyboard.press("Enter");
-      await expect(page.getByRole("heading", { name: "Edit Barn Dance" })).toBeVisible(renditionsMade);
+      await expect(page.getByRole("heading", { level: 1, name: "Barn Dance" })).toBeVisible(renditionsMade);
       await expect(page.getByRole("status").filter({ hasText: "created" })).toBeVisible();
       await shown(preview.getByRole("img", { name: "Poster for Barn Dance" }));
       expect(await width()).toBeLessThanOrEqual(390);

@@ -51,6 +51,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 const expectedConsoleErrors = [
   /Failed to load resource: the server responded with a status of (400|404|429|503)/,
   /net::ERR_FAILED/,
+  // The trace's snapshots fetch a picture shown from a blob: address (a file just chosen on a
+  // form); the page's policy lets images, not fetches, use such an address.
+  /^Connecting to 'blob:.*connect-src/,
 ];
 
 /** Like `test`, but every test gets a server and data folder of its own (for tests that count or store). */

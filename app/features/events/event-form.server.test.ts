@@ -158,6 +158,41 @@ describe.each(engines)("the staff event form on %s", (engine) => {
     expect(await findEvent(database, id)).toMatchObject({ name: "Quiz Night", testimonial: null });
   });
 
+  it("after a refused file, the next post with a real picture stores it, and the save names the poster as changed", async () => {
+    const created = await saveEventForm(post({}), "new", services(), staff);
+    if (!("event" in created)) throw new Error(JSON.stringify(created.errors));
+    const id = created.event.id;
+    const refused = await saveEventForm(post({ posterFile: textFile() }), { id }, services(), staff);
+    if ("event" in refused) throw new Error("saved");
+    // The form is drawn again from what came back: its hidden poster field names the old poster.
+    const again = await saveEventForm(
+      post({ posterImage: refused.values.posterImage, posterFile: await png("poster.png") }),
+      { id },
+      services(),
+      staff,
+    );
+    if (!("event" in again)) throw new Error(JSON.stringify(again.errors));
+    expect(again.changed).toEqual(["posterImage"]);
+    expect(again.event.posterImage).toMatch(/^uploads\//);
+    expect(await findEvent(database, id)).toMatchObject({ posterImage: again.event.posterImage });
+    expect(await stored()).toBe(1);
+  });
+
+  it("a post that changes nothing is saved as nothing changed, never reported as a change", async () => {
+    const created = await saveEventForm(post({}), "new", services(), staff);
+    if (!("event" in created)) throw new Error(JSON.stringify(created.errors));
+    expect(created.changed).toContain("posterImage");
+    const same = await saveEventForm(post({ posterFile: noFile() }), { id: created.event.id }, services(), staff);
+    expect(same).toMatchObject({ changed: [] });
+    const renamed = await saveEventForm(
+      post({ name: "Grand Quiz Night" }),
+      { id: created.event.id },
+      services(),
+      staff,
+    );
+    expect(renamed).toMatchObject({ changed: ["name"] });
+  });
+
   it("removes the poster, the reviewer's photo and ticked gallery pictures, and names a missing picture by its row", async () => {
     const created = await saveEventForm(
       post({

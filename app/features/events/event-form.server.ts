@@ -8,12 +8,14 @@ import {
   eventFormFromPost,
   eventFormSummary,
   eventInputFromForm,
+  changedEventFields,
   formErrors,
   pictureInputs,
   rowIndices,
+  type EventFormField,
   type EventFormValues,
 } from "./event-form";
-import { createEvent, updateEvent } from "./events.server";
+import { createEvent, findEvent, updateEvent } from "./events.server";
 import { eventChangesSchema, newEventSchema, type EventView, type NewEvent } from "./schema";
 
 interface EventFormServices {
@@ -22,7 +24,9 @@ interface EventFormServices {
   pictures: PictureLibrary;
 }
 
-export type EventFormResult = { event: EventView } | { values: EventFormValues; errors: FieldErrors };
+/** A saved event with the fields the save changed (by their labels; every field for a new event), or the form refused. */
+export type EventFormResult =
+  { event: EventView; changed: EventFormField[] } | { values: EventFormValues; errors: FieldErrors };
 
 /** What an event's page shows again after a refusal: the event form as sent (its good pictures stored), or the reason typed to cancel it. */
 export interface EventPageValues {
@@ -94,17 +98,21 @@ export async function saveEventForm(
   if (!parsed.success || Object.keys(errors).length > 0) return { values, errors };
 
   try {
-    const event = await db.transaction(async (tx) => {
-      const saved =
-        target === "new"
-          ? // A new event's values passed newEventSchema just above.
-            await createEvent(tx, parsed.data as NewEvent, now, pictures, { staff })
-          : await updateEvent(tx, target.id, parsed.data, now, pictures, { staff });
-      if (saved) await announceChange(tx, "events");
-      return saved;
+    const saved = await db.transaction(async (tx) => {
+      if (target === "new") {
+        // A new event's values passed newEventSchema just above.
+        const event = await createEvent(tx, parsed.data as NewEvent, now, pictures, { staff });
+        await announceChange(tx, "events");
+        return { event, changed: changedEventFields(undefined, event) };
+      }
+      const before = await findEvent({ db: tx }, target.id);
+      const event = before && (await updateEvent(tx, target.id, parsed.data, now, pictures, { staff }));
+      if (!event) return undefined;
+      await announceChange(tx, "events");
+      return { event, changed: changedEventFields(before, event) };
     });
-    if (!event) throw new AppError("not-found", "There is no such event.");
-    return { event };
+    if (!saved) throw new AppError("not-found", "There is no such event.");
+    return saved;
   } catch (error) {
     if (!(error instanceof AppError && error.code === "invalid" && error.fields)) throw error;
     return { values, errors: formErrors(error.fields, values) };

@@ -43,6 +43,27 @@ export function eventFieldLabel(field: string): string {
   return field in eventFormLabels ? eventFormLabels[field as EventFormField] : field;
 }
 
+/** What a save changed, by the fields' labels: `before` undefined (a new event) names every field. */
+export function changedEventFields(before: EventView | undefined, after: EventView): EventFormField[] {
+  const same = (field: keyof EventView) =>
+    before !== undefined && JSON.stringify(before[field]) === JSON.stringify(after[field]);
+  const fields: [EventFormField, keyof EventView][] = [
+    ["name", "name"],
+    ["description", "description"],
+    ["posterImage", "posterImage"],
+    ["eventDate", "eventDate"],
+    ["ticketSaleExpiry", "ticketSaleExpiry"],
+    ["location", "location"],
+    ["ticketCost", "ticketCostPence"],
+    ["totalAvailableTickets", "totalAvailableTickets"],
+    ["isTest", "isTest"],
+    ["link", "link"],
+    ["testimonial", "testimonial"],
+    ["galleryImages", "galleryImages"],
+  ];
+  return fields.filter(([, key]) => !same(key)).map(([field]) => field);
+}
+
 /** What the form's summary says when nothing was saved. */
 export const eventFormSummary = "Nothing was saved: please correct the fields marked below.";
 

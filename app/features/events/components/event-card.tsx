@@ -16,13 +16,22 @@ interface EventPosterProps {
   height: number;
   className: string;
   priority?: boolean;
+  /** A poster chosen on the staff form and not yet saved (an object URL), shown in its place. */
+  localUrl?: string;
 }
 
 /**
  * The event's poster, or for an event without one a plain panel in the site's colours: decoration
  * only (the event's name is right beside it), never an image that could break.
  */
-export function EventPoster({ event, className, ...picture }: EventPosterProps) {
+export function EventPoster({ event, className, localUrl, ...picture }: EventPosterProps) {
+  if (localUrl) {
+    return (
+      <picture className={className}>
+        <img src={localUrl} alt={`Poster for ${event.name}`} width={picture.width} height={picture.height} />
+      </picture>
+    );
+  }
   if (!event.posterImage) {
     return (
       <div className={`${className} poster-placeholder`} aria-hidden="true" data-testid="poster-placeholder">
@@ -45,13 +54,22 @@ interface EventCardProps {
   headingLevel?: 2 | 3;
   /** The staff form's preview: the name is not a link, and Book cannot be pressed. */
   preview?: boolean;
+  /** In the preview, a poster chosen and not yet saved (an object URL). */
+  posterUrl?: string;
 }
 
 /**
  * An event in a list: poster, name, date, location, cost, and Book, Sold out, the reserved notice
  * or the external ticket link.
  */
-export function EventCard({ event, availability, current, headingLevel = 3, preview = false }: EventCardProps) {
+export function EventCard({
+  event,
+  availability,
+  current,
+  headingLevel = 3,
+  preview = false,
+  posterUrl,
+}: EventCardProps) {
   const Heading = `h${headingLevel}` as const;
   const soldOut = availability?.soldOut ?? false;
   const action = <EventAction event={event} availability={availability} current={current} soldOut={soldOut} />;
@@ -63,6 +81,7 @@ export function EventCard({ event, availability, current, headingLevel = 3, prev
         width={480}
         height={300}
         className="event-card-image"
+        localUrl={posterUrl}
       />
       <div className="event-card-body">
         <Heading>

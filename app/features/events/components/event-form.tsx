@@ -45,6 +45,7 @@ export function EventForm({
   submitLabel,
   now,
   eventId = "",
+  onEdit,
 }: {
   values: EventFormValues;
   errors?: FieldErrors;
@@ -52,6 +53,8 @@ export function EventForm({
   /** The site's time when the page was served, for the preview's Book button. */
   now: string;
   eventId?: string;
+  /** Called at each change to the form, before it is saved. */
+  onEdit?: () => void;
 }) {
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
@@ -59,30 +62,32 @@ export function EventForm({
   const saveRef = useRef<HTMLButtonElement>(null);
   const summaryRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
   const [hydrated, setHydrated] = useState(false);
-  // A new answer from the server (values or messages) starts the form afresh: its file inputs
-  // empty (their pictures are stored and named on the form now), its fields as the server has them.
-  const [generation, setGeneration] = useState(0);
-  const firstAnswer = useRef(true);
   /** Messages from checking a chosen file in the browser; null when a new choice clears the server's. */
   const [fileProblems, setFileProblems] = useState<Record<string, string | null>>({});
   const [newRows, setNewRows] = useState(Math.max(1, values.galleryNew.length));
   const [preview, setPreview] = useState(() => previewEvent(values, eventId, now));
   const [filesChosen, setFilesChosen] = useState(false);
+  /** The object URL of a poster chosen and not yet saved, for the card's preview. */
+  const [posterUrl, setPosterUrl] = useState<string | null>(null);
   const [question, setQuestion] = useState<string | null>(null);
   const confirmed = useRef(false);
-
-  useEffect(() => setHydrated(true), []);
-  useEffect(() => {
-    if (firstAnswer.current) {
-      firstAnswer.current = false;
-      return;
-    }
-    setGeneration((g) => g + 1);
+  // A new answer from the server (values or messages) starts the form afresh: its file inputs
+  // empty (their pictures are stored and named on the form now), its fields as the server has them.
+  // It is decided while rendering, never in an effect afterwards: otherwise the answer's messages
+  // are first drawn on the old form, and a file chosen in that moment goes into an input about to
+  // be thrown away, so the next save says "Saved" without it (docs/decisions/076-*).
+  const [answer, setAnswer] = useState({ values, errors, eventId, now, generation: 0 });
+  if (answer.values !== values || answer.errors !== errors || answer.eventId !== eventId || answer.now !== now) {
+    setAnswer({ values, errors, eventId, now, generation: answer.generation + 1 });
     setFileProblems({});
     setFilesChosen(false);
+    setPosterUrl(null);
     setNewRows(Math.max(1, values.galleryNew.length));
     setPreview(previewEvent(values, eventId, now));
-  }, [values, errors, eventId, now]);
+  }
+  const generation = answer.generation;
+
+  useEffect(() => setHydrated(true), []);
   // After an answer with messages, the summary takes the focus (on the form just drawn afresh).
   useEffect(() => {
     if (generation > 0) summaryRef.current?.focus();
@@ -134,6 +139,7 @@ export function EventForm({
 
   function onChange(event: FormEvent<HTMLFormElement>) {
     const form = event.currentTarget;
+    onEdit?.();
     setPreview(previewEvent(eventFormFromPost(new FormData(form)), eventId, now));
     setFilesChosen([...form.querySelectorAll<HTMLInputElement>('input[type="file"]')].some((i) => i.files?.length));
   }
@@ -186,6 +192,7 @@ export function EventForm({
         />
         <PictureInput
           field="posterImage"
+          onChosen={setPosterUrl}
           name={pictureInputs.posterImage}
           label={eventFormLabels.posterImage}
           hint={
@@ -243,12 +250,22 @@ export function EventForm({
           <h2 id="event-preview-heading">Preview of the public card</h2>
           {preview ? (
             <div className="event-preview-card">
-              <EventCard event={preview.event} availability={undefined} current={preview.current} preview />
+              <EventCard
+                event={preview.event}
+                availability={undefined}
+                current={preview.current}
+                preview
+                posterUrl={posterUrl ?? undefined}
+              />
             </div>
           ) : (
             <p className="field-hint">The preview appears once the event has a name and an event date.</p>
           )}
-          {filesChosen ? <p className="field-hint">Pictures you have just chosen show here once saved.</p> : null}
+          {filesChosen ? (
+            <p className="field-hint">
+              The pictures you have chosen are stored when you save; until then the site is unchanged.
+            </p>
+          ) : null}
         </section>
 
         <div className="form-actions">

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Field, FieldGroup, FieldMessage } from "~/components/ui/field";
 import { Picture } from "~/components/ui/picture";
 import { notAPictureMessage, uploadSizeProblem, uploadTypes } from "~/lib/images";
@@ -29,7 +29,19 @@ function fileProblem(file: File | undefined): string | null {
   );
 }
 
-/** A file input for one picture, with the picture the field holds now. */
+/** A file chosen in the browser and not yet saved: its name, and an object URL to show it with. */
+interface ChosenFile {
+  name: string;
+  url: string;
+  /** The browser could not draw it: most likely not a picture (the server says for sure). */
+  unreadable: boolean;
+}
+
+/**
+ * A file input for one picture, with the picture the field holds now; once a file is chosen (with
+ * JavaScript), that file is shown in its place, marked as not yet saved. Without JavaScript the
+ * input posts as it is.
+ */
 export function PictureInput({
   field,
   name,
@@ -37,6 +49,7 @@ export function PictureInput({
   hint,
   current,
   messages,
+  onChosen,
 }: {
   field: string;
   name: string;
@@ -44,19 +57,51 @@ export function PictureInput({
   hint?: string;
   current?: ReactNode;
   messages: EventFormMessages;
+  /** The chosen file's object URL (null when none is chosen), for a preview elsewhere on the form. */
+  onChosen?: (url: string | null) => void;
 }) {
+  const [chosen, setChosen] = useState<ChosenFile | null>(null);
+  // The object URL lives as long as this choice: a new choice or leaving the form lets it go.
+  useEffect(() => (chosen ? () => URL.revokeObjectURL(chosen.url) : undefined), [chosen]);
+  const aside = chosen ? (
+    <div className="current-picture chosen-picture">
+      {chosen.unreadable ? (
+        <p className="field-hint">{chosen.name} cannot be shown here: it may not be a picture.</p>
+      ) : (
+        <img
+          src={chosen.url}
+          alt={`The ${label.toLowerCase()} you have chosen, not yet saved`}
+          width={160}
+          height={100}
+          onError={() => {
+            setChosen((c) => (c ? { ...c, unreadable: true } : c));
+            onChosen?.(null);
+          }}
+        />
+      )}
+    </div>
+  ) : (
+    current
+  );
   return (
     <Field
       id={eventFieldId(field)}
       label={label}
-      aside={current}
-      hint={hint}
+      aside={aside}
+      hint={chosen ? `Chosen: ${chosen.name}. It is stored when you save; until then the site is unchanged.` : hint}
       error={messages.errorFor(field)}
       input={{
         name,
         type: "file",
         accept,
-        onChange: (event) => messages.fileChecked(field, fileProblem(event.currentTarget.files?.[0])),
+        onChange: (event) => {
+          const file = event.currentTarget.files?.[0];
+          const problem = fileProblem(file);
+          messages.fileChecked(field, problem);
+          const next = file && !problem ? { name: file.name, url: URL.createObjectURL(file), unreadable: false } : null;
+          setChosen(next);
+          onChosen?.(next?.url ?? null);
+        },
       }}
     />
   );
