@@ -64,12 +64,12 @@ export default function AuditLog({ loaderData: { entries, only, kinds } }: Route
             <tbody>
               {entries.rows.map((entry) => (
                 <tr key={entry.id}>
-                  <td>
+                  <td data-label="When">
                     {londonDate(entry.at)} {londonTime(entry.at)}
                   </td>
-                  <td>{entry.by}</td>
+                  <td data-label="Who">{entry.by}</td>
                   <th scope="row">{entry.label}</th>
-                  <td>
+                  <td data-label="Details">
                     {entry.summary}
                     <br />
                     <small className="booking-ref">{entry.subject}</small>

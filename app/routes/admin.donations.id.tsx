@@ -169,17 +169,17 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
               <tbody>
                 {refunds.map((refund) => (
                   <tr key={refund.id}>
-                    <td>{when(refund.createdAt)}</td>
-                    <td>{formatPounds(refund.amountPence)}</td>
-                    <td>{refund.reason}</td>
-                    <td>
+                    <td data-label="Asked for">{when(refund.createdAt)}</td>
+                    <td data-label="Amount">{formatPounds(refund.amountPence)}</td>
+                    <td data-label="Reason">{refund.reason}</td>
+                    <td data-label="Status">
                       {refund.status === "succeeded"
                         ? `Refunded ${when(refund.completedAt)}`
                         : refund.status === "pending"
                           ? `Waiting for the card payment service (${refund.attempts} ${refund.attempts === 1 ? "attempt" : "attempts"}); tried again every 30 seconds`
                           : "Failed"}
                     </td>
-                    <td>{refund.staffEmail}</td>
+                    <td data-label="By">{refund.staffEmail}</td>
                   </tr>
                 ))}
               </tbody>

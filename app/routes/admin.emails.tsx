@@ -104,12 +104,14 @@ export default function AdminEmails({ loaderData: { emails, status }, actionData
               <tbody>
                 {emails.rows.map((email) => (
                   <tr key={email.id}>
-                    <td>{when(email.createdAt)}</td>
-                    <td>{email.kindLabel}</td>
-                    <td>{email.recipient}</td>
+                    <td data-label="Created">{when(email.createdAt)}</td>
+                    <td data-label="Kind">{email.kindLabel}</td>
+                    <td data-label="To">{email.recipient}</td>
                     <th scope="row">{email.subject}</th>
-                    <td className={`email-status email-${email.status}`}>{statusText(email)}</td>
-                    <td>
+                    <td data-label="Status" className={`email-status email-${email.status}`}>
+                      {statusText(email)}
+                    </td>
+                    <td data-label="Actions">
                       <div className="email-actions">
                         <Link to={`/admin/emails/${email.id}`} aria-label={`Preview: ${email.subject}`}>
                           Preview

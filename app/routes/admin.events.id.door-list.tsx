@@ -61,10 +61,12 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
               {tickets.map((t) => (
                 <tr key={t.bookingRef}>
                   <th scope="row">{t.name}</th>
-                  <td className="booking-code">{t.code}</td>
-                  <td>{t.quantity}</td>
-                  <td>{t.checkedIn}</td>
-                  <td aria-label="Arrived (to tick on paper)">
+                  <td data-label="Booking code" className="booking-code">
+                    {t.code}
+                  </td>
+                  <td data-label="Tickets">{t.quantity}</td>
+                  <td data-label="Already in">{t.checkedIn}</td>
+                  <td data-label="Arrived" aria-label="Arrived (to tick on paper)">
                     <span className="door-list-box" aria-hidden="true" />
                   </td>
                 </tr>

@@ -1,18 +1,23 @@
-import { Form, Link, redirect } from "react-router";
+import { useState } from "react";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.events.id";
 import { ErrorPage } from "~/components/layout/error-page";
 import { FormNotice } from "~/components/ui/form-notice";
 import { cancelEvent, cancellationProgress } from "~/features/booking/cancellation.server";
 import { EventCancellation } from "~/features/booking/components/event-cancellation";
 import { EventTickets } from "~/features/booking/components/event-tickets";
+import { salesByEvent } from "~/features/booking/staff-bookings.server";
 import { ticketsPage } from "~/features/booking/tickets.server";
+import { EventFigures } from "~/features/events/components/event-figures";
 import { EventForm } from "~/features/events/components/event-form";
+import { seatFigures } from "~/features/events/components/event-seats-table";
 import { eventFormFromPost, eventFormValues } from "~/features/events/event-form";
 import { eventFormRefused, saveEventForm, type EventPageValues } from "~/features/events/event-form.server";
 import { addEvent, findEvent } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
+import { seatsByEvent } from "~/infra/db/seats.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
@@ -22,6 +27,7 @@ import { requestedPage } from "~/lib/pagination";
 const savedMessages = {
   created: "The event is created and on the public pages.",
   saved: "Saved: the public pages show the change.",
+  unchanged: "There was nothing to save: the form matched the event as it was.",
   duplicated: "This is a copy: change its dates and save it.",
   cancelled: "The event is cancelled: sales have stopped, and every paid booking is being refunded.",
 } as const;
@@ -34,11 +40,18 @@ export const loader = pageWork("The edit event page", async ({ request, context,
   const query = new URL(request.url).searchParams;
   const saved = query.get("saved");
   const search = (query.get("q") ?? "").slice(0, 100);
+  const now = context.services.clock.now();
+  const [seats, sales] = await Promise.all([seatsByEvent(context.services.db, now), salesByEvent(context.services)]);
   return {
     id: event.id,
     name: event.name,
     values: eventFormValues(event),
-    now: context.services.clock.now().toISOString(),
+    now: now.toISOString(),
+    figures: {
+      ...seatFigures(event, seats[event.id]),
+      checkedIn: sales[event.id]?.checkedIn ?? 0,
+      takenPence: sales[event.id]?.takenPence ?? 0,
+    },
     saved: saved && saved in savedMessages ? savedMessages[saved as keyof typeof savedMessages] : null,
     search,
     tickets: await ticketsPage(context.services, event.id, { search, page: requestedPage(query.get("page")) }),
@@ -51,7 +64,10 @@ export const action = pageWork("Changing an event", async ({ request, context, p
   const handlers: Record<"save" | "cancel" | "duplicate", FormHandler<EventPageValues>> = {
     save: async (form) => {
       const result = await saveEventForm(form, { id: params.id }, context.services, staff);
-      if ("event" in result) return redirect(`/admin/events/${params.id}?saved=saved`);
+      // "Saved" only when something was: a post that changed nothing says so.
+      if ("event" in result) {
+        return redirect(`/admin/events/${params.id}?saved=${result.changed.length > 0 ? "saved" : "unchanged"}`);
+      }
       return eventFormRefused(result);
     },
     cancel: async (form) => {
@@ -87,44 +103,67 @@ export const action = pageWork("Changing an event", async ({ request, context, p
   });
 });
 
-export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Edit ${data.name}` : "Edit event");
+export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? data.name : "Event");
 
 export default function EditEvent({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <main id="main" className="page narrow">
-      <p>
-        <Link to="/admin/events">All events</Link>
-      </p>
-      <h1>Edit {loaderData.name}</h1>
-      {loaderData.cancellation ? (
-        <p className="notice" role="note">
-          <span className="badge">Cancelled</span> This event is cancelled.
-        </p>
-      ) : null}
-      {loaderData.saved && !actionData ? <FormNotice ok>{loaderData.saved}</FormNotice> : null}
-      <p>
-        <Link to={`/fundraising-event/${loaderData.id}`}>See it as visitors do</Link>
-      </p>
+  const navigation = useNavigation();
+  // "Saved" speaks of the last save only: not while another is on its way, nor once the form is changed again.
+  const [edited, setEdited] = useState(false);
+  const [shown, setShown] = useState(loaderData);
+  if (shown !== loaderData) {
+    setShown(loaderData);
+    setEdited(false);
+  }
+  const saved = loaderData.saved && !actionData && !edited && navigation.state === "idle" ? loaderData.saved : null;
+  // After a refused save the form comes first, so what needs correcting is at the top.
+  const refused = actionData?.intent === "save";
+  const edit = (
+    <section className="section narrow event-edit" id="edit-event" aria-labelledby="edit-event-title">
+      <h2 id="edit-event-title">Edit event</h2>
       <EventForm
         key={loaderData.id}
-        values={(actionData?.intent === "save" && actionData.values?.event) || loaderData.values}
-        errors={actionData?.intent === "save" ? actionData.fields : undefined}
+        values={(refused && actionData.values?.event) || loaderData.values}
+        errors={refused ? actionData.fields : undefined}
         submitLabel="Save changes"
         now={loaderData.now}
         eventId={loaderData.id}
+        onEdit={() => setEdited(true)}
       />
       <Form method="post" className="form">
         <button type="submit" name="intent" value="duplicate" className="button button-secondary">
           Duplicate
         </button>
       </Form>
+    </section>
+  );
+  return (
+    <main id="main" className="page event-staff">
+      <p>
+        <Link to="/admin/events">All events</Link>
+      </p>
+      <h1>{loaderData.name}</h1>
+      {loaderData.cancellation ? (
+        <p className="notice" role="note">
+          <span className="badge">Cancelled</span> This event is cancelled.
+        </p>
+      ) : null}
+      {saved ? <FormNotice ok>{saved}</FormNotice> : null}
+      <p className="event-staff-links">
+        <Link to={`/fundraising-event/${loaderData.id}`}>See it as visitors do</Link>
+        {refused ? null : <a href="#edit-event">Edit event</a>}
+      </p>
+      {refused ? edit : null}
+      <EventFigures row={loaderData.figures} />
       <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
-      <EventCancellation
-        eventName={loaderData.name}
-        progress={loaderData.cancellation}
-        error={actionData?.intent === "cancel" ? (actionData.fields?.reason ?? actionData.message) : undefined}
-        reason={actionData?.intent === "cancel" ? actionData.values?.reason : undefined}
-      />
+      {refused ? null : edit}
+      <div className="narrow event-cancel">
+        <EventCancellation
+          eventName={loaderData.name}
+          progress={loaderData.cancellation}
+          error={actionData?.intent === "cancel" ? (actionData.fields?.reason ?? actionData.message) : undefined}
+          reason={actionData?.intent === "cancel" ? actionData.values?.reason : undefined}
+        />
+      </div>
     </main>
   );
 }

@@ -153,11 +153,11 @@ export default function AdminGiftAid({ loaderData, actionData }: Route.Component
                         {londonDate(`${claim.claimedOn}T12:00:00Z`)}
                       </Link>
                     </th>
-                    <td>{claim.count}</td>
-                    <td>{formatPounds(claim.totalPence)}</td>
-                    <td>{formatPounds(claim.giftAidPence)}</td>
-                    <td>{claim.staffEmail}</td>
-                    <td>
+                    <td data-label="Donations">{claim.count}</td>
+                    <td data-label="Total">{formatPounds(claim.totalPence)}</td>
+                    <td data-label="Gift Aid">{formatPounds(claim.giftAidPence)}</td>
+                    <td data-label="By">{claim.staffEmail}</td>
+                    <td data-label="Download">
                       <a
                         href={`/admin/gift-aid/claims/${claim.id}/claim.csv`}
                         download

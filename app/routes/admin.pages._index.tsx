@@ -55,13 +55,15 @@ export default function Pages({ loaderData }: Route.ComponentProps) {
                 <th scope="row">
                   <Link to={`/admin/pages/${page.name}`}>{page.title}</Link>
                 </th>
-                <td>
+                <td data-label="Last published">
                   {page.published
                     ? `${when(page.published.at)} by ${page.published.by ?? "the site's own files"} (version ${page.published.number})`
                     : "Not yet: the site's own files"}
                 </td>
-                <td>{page.draft ? `Saved ${when(page.draft.at)} by ${page.draft.by ?? "the site"}` : "None"}</td>
-                <td>
+                <td data-label="Draft">
+                  {page.draft ? `Saved ${when(page.draft.at)} by ${page.draft.by ?? "the site"}` : "None"}
+                </td>
+                <td data-label="History">
                   <Link to={`/admin/pages/${page.name}/history`}>
                     History <span className="visually-hidden">of {page.title}</span>
                   </Link>

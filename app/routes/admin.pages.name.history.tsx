@@ -155,10 +155,10 @@ export default function PageHistory({ loaderData, actionData }: Route.ComponentP
                   {v.number}
                   {v === newest ? " (current)" : ""}
                 </th>
-                <td>{when(v.at)}</td>
-                <td>{v.by ?? "The site"}</td>
-                <td>{how(v)}</td>
-                <td>
+                <td data-label="Published">{when(v.at)}</td>
+                <td data-label="By">{v.by ?? "The site"}</td>
+                <td data-label="How">{how(v)}</td>
+                <td data-label="Actions">
                   {v === newest ? null : (
                     <>
                       <Link to={`?compare=${v.id}`}>
@@ -195,8 +195,8 @@ export default function PageHistory({ loaderData, actionData }: Route.ComponentP
                   {compared.changes.map((change) => (
                     <tr key={change.path}>
                       <th scope="row">{change.label}</th>
-                      <td>{change.before || <em>(none)</em>}</td>
-                      <td>{change.after || <em>(none)</em>}</td>
+                      <td data-label="Version">{change.before || <em>(none)</em>}</td>
+                      <td data-label="Current">{change.after || <em>(none)</em>}</td>
                     </tr>
                   ))}
                 </tbody>

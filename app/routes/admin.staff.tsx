@@ -127,9 +127,9 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
                     {member.email}
                     {member.id === me.id ? " (you)" : ""}
                   </th>
-                  <td>{when(member.addedAt)}</td>
-                  <td>{member.lastSignInAt ? when(member.lastSignInAt) : "Never"}</td>
-                  <td>
+                  <td data-label="Added">{when(member.addedAt)}</td>
+                  <td data-label="Last sign-in">{member.lastSignInAt ? when(member.lastSignInAt) : "Never"}</td>
+                  <td data-label="Actions">
                     <button
                       type="button"
                       className="button button-secondary"
@@ -168,9 +168,9 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
                 {invitations.map((invitation) => (
                   <tr key={invitation.id}>
                     <th scope="row">{invitation.email}</th>
-                    <td>{invitation.invitedBy}</td>
-                    <td>{when(invitation.expiresAt)}</td>
-                    <td>
+                    <td data-label="Invited by">{invitation.invitedBy}</td>
+                    <td data-label="Expires">{when(invitation.expiresAt)}</td>
+                    <td data-label="Actions">
                       <button
                         type="button"
                         className="button button-secondary"

@@ -128,11 +128,11 @@ export default function AdminSystem({ loaderData: report }: Route.ComponentProps
                 <tbody>
                   {report.errors.map((error, i) => (
                     <tr key={`${error.ref}-${i}`}>
-                      <td>{at(error.at)}</td>
-                      <td>{error.ref}</td>
-                      <td>{error.requestId ?? "none (not in a request)"}</td>
-                      <td>{error.where}</td>
-                      <td>{error.message}</td>
+                      <td data-label="When">{at(error.at)}</td>
+                      <td data-label="Reference">{error.ref}</td>
+                      <td data-label="Request id">{error.requestId ?? "none (not in a request)"}</td>
+                      <td data-label="Where">{error.where}</td>
+                      <td data-label="Error">{error.message}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -237,7 +237,7 @@ test("staff create an event through the form, with each mistake named beside its
 
   await page.getByLabel("Ticket sale ends").fill(londonEvening(19));
   await page.getByRole("button", { name: "Create event" }).click();
-  await expect(page.getByRole("heading", { name: "Edit Barn Dance" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Barn Dance" })).toBeVisible();
   await expect(page.getByRole("status")).toHaveText("The event is created and on the public pages.");
   await expect(page.getByLabel("Ticket cost (£)")).toHaveValue("8.50");
   await expect(page.getByLabel("Event date")).toHaveValue(londonEvening(20));
@@ -263,7 +263,7 @@ test("tickets available cannot go below the seats sold, and an event can be dupl
   await expect(page.getByLabel("Tickets available")).toHaveValue("3");
 
   await page.getByRole("button", { name: "Duplicate" }).click();
-  await expect(page.getByRole("heading", { name: "Edit Copy of Quiz Night" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Copy of Quiz Night" })).toBeVisible();
   await expect(page.getByRole("status")).toHaveText("This is a copy: change its dates and save it.");
   await page.goto("/admin/events");
   await expect(page.getByRole("link", { name: "Copy of Quiz Night" })).toBeVisible();

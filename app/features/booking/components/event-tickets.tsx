@@ -71,19 +71,19 @@ export function EventTickets({
                       {ticket.name}
                       {ticket.refunded ? <span className="badge">Refunded</span> : null}
                     </th>
-                    <td>{ticket.email}</td>
-                    <td>{ticket.quantity}</td>
-                    <td>
+                    <td data-label="E-mail">{ticket.email}</td>
+                    <td data-label="Quantity">{ticket.quantity}</td>
+                    <td data-label="Booking reference">
                       <Link to={`/admin/bookings/${ticket.bookingRef}`} className="booking-code">
                         {ticket.code}
                       </Link>
                       <br />
                       <small className="booking-ref">{ticket.bookingRef}</small>
                     </td>
-                    <td>
+                    <td data-label="Date sold">
                       {londonDate(ticket.dateSold)} {londonTime(ticket.dateSold)}
                     </td>
-                    <td>
+                    <td data-label="Checked in">
                       {ticket.checkedIn} of {ticket.quantity}
                     </td>
                   </tr>

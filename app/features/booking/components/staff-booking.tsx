@@ -104,12 +104,12 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
               <tbody>
                 {booking.refunds.map((refund) => (
                   <tr key={refund.id}>
-                    <td>{when(refund.createdAt)}</td>
-                    <td>{refund.quantity ?? "All"}</td>
-                    <td>{formatPounds(refund.amountPence)}</td>
-                    <td>{refund.reason}</td>
-                    <td>{refund.staffEmail}</td>
-                    <td>
+                    <td data-label="When">{when(refund.createdAt)}</td>
+                    <td data-label="Tickets">{refund.quantity ?? "All"}</td>
+                    <td data-label="Amount">{formatPounds(refund.amountPence)}</td>
+                    <td data-label="Why">{refund.reason}</td>
+                    <td data-label="Who">{refund.staffEmail}</td>
+                    <td data-label="Status">
                       {refund.status === "succeeded"
                         ? `Refunded ${refund.completedAt ? when(refund.completedAt) : ""}`
                         : refund.status === "pending"

@@ -82,9 +82,9 @@ export function MonthTotalsTable({ months }: { months: MonthTotal[] }) {
           {months.map((month) => (
             <tr key={month.month}>
               <th scope="row">{month.label}</th>
-              <td>{month.count}</td>
-              <td>{formatPounds(month.totalPence)}</td>
-              <td>{formatPounds(month.giftAidPence)}</td>
+              <td data-label="Donations">{month.count}</td>
+              <td data-label="Total">{formatPounds(month.totalPence)}</td>
+              <td data-label="Gift Aid to add">{formatPounds(month.giftAidPence)}</td>
             </tr>
           ))}
         </tbody>
@@ -110,15 +110,15 @@ export function DonationsTable({ donations }: { donations: StaffDonationView[] }
         <tbody>
           {donations.map((donation) => (
             <tr key={donation.id}>
-              <td>
+              <td data-label="Date">
                 {londonDate(donation.date)} {londonTime(donation.date)}
               </td>
               <th scope="row">
                 <Link to={`/admin/donations/${donation.id}`}>{donation.name}</Link>
               </th>
-              <td>{formatPounds(donation.amountPence)}</td>
-              <td>{donation.statusLabel}</td>
-              <td>
+              <td data-label="Amount">{formatPounds(donation.amountPence)}</td>
+              <td data-label="Status">{donation.statusLabel}</td>
+              <td data-label="Gift Aid">
                 {donation.giftAid.claim ? (
                   <Link to={`/admin/gift-aid/claims/${donation.giftAid.claim.id}`}>{donation.giftAid.label}</Link>
                 ) : (
@@ -152,9 +152,11 @@ export function ClaimRowsTable({ rows, label }: { rows: ClaimDonation[]; label: 
           {rows.map((row) => (
             <tr key={row.donationId}>
               {row.row.map((cell, i) => (
-                <td key={claimScheduleHeadings[i]}>{cell}</td>
+                <td data-label={claimScheduleHeadings[i]} key={claimScheduleHeadings[i]}>
+                  {cell}
+                </td>
               ))}
-              <td>
+              <td data-label="Donation">
                 <Link
                   to={`/admin/donations/${row.donationId}`}
                   aria-label={`${row.refunded ? "Refunded since: tell HMRC" : "View"}: the donation of ${formatPounds(row.amountPence)} on ${londonDate(row.paidAt)}`}

@@ -59,16 +59,16 @@ export function EventSeatsTable({
                   </span>
                 ))}
               </th>
-              <td>
+              <td data-label="Date">
                 {londonDate(row.eventDate)} {londonTime(row.eventDate)}
               </td>
-              <td>{online(row, row.sold)}</td>
-              <td>{online(row, row.held)}</td>
-              <td>{row.onlineSales ? `${row.left} of ${row.total}` : "Sold elsewhere"}</td>
+              <td data-label="Sold">{online(row, row.sold)}</td>
+              <td data-label="Held">{online(row, row.held)}</td>
+              <td data-label="Left">{row.onlineSales ? `${row.left} of ${row.total}` : "Sold elsewhere"}</td>
               {money ? (
                 <>
-                  <td>{online(row, row.checkedIn ?? 0)}</td>
-                  <td>{formatPounds(row.takenPence ?? 0)}</td>
+                  <td data-label="Checked in">{online(row, row.checkedIn ?? 0)}</td>
+                  <td data-label="Taken">{formatPounds(row.takenPence ?? 0)}</td>
                 </>
               ) : null}
             </tr>

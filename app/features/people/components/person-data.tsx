@@ -128,14 +128,16 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
               {rows.map((b) => (
                 <tr key={b.bookingReference}>
                   <th scope="row">{b.event}</th>
-                  <td className="booking-ref">{b.bookingReference}</td>
-                  <td>{b.name}</td>
-                  <td>{b.quantity}</td>
-                  <td>{b.amount}</td>
-                  <td>{b.refunded}</td>
-                  <td>{statusText(b.status)}</td>
-                  <td>{when(b.booked)}</td>
-                  <td>{when(b.paid)}</td>
+                  <td data-label="Reference" className="booking-ref">
+                    {b.bookingReference}
+                  </td>
+                  <td data-label="Name">{b.name}</td>
+                  <td data-label="Tickets">{b.quantity}</td>
+                  <td data-label="Amount">{b.amount}</td>
+                  <td data-label="Refunded">{b.refunded}</td>
+                  <td data-label="Status">{statusText(b.status)}</td>
+                  <td data-label="Booked">{when(b.booked)}</td>
+                  <td data-label="Paid">{when(b.paid)}</td>
                 </tr>
               ))}
             </tbody>
@@ -162,11 +164,13 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                     {t.event}
                     {t.valid ? null : <span className="badge">Not valid</span>}
                   </th>
-                  <td className="booking-ref">{t.bookingReference}</td>
-                  <td>{t.name}</td>
-                  <td>{t.places}</td>
-                  <td>{when(t.sold)}</td>
-                  <td>
+                  <td data-label="Reference" className="booking-ref">
+                    {t.bookingReference}
+                  </td>
+                  <td data-label="Name">{t.name}</td>
+                  <td data-label="Places">{t.places}</td>
+                  <td data-label="Sold">{when(t.sold)}</td>
+                  <td data-label="Checked in">
                     {t.checkIns.length === 0 ? (
                       "Not yet"
                     ) : (
@@ -205,13 +209,15 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
               {rows.map((d) => (
                 <tr key={d.donationReference}>
                   <th scope="row">{d.amount}</th>
-                  <td className="booking-ref">{d.donationReference}</td>
-                  <td>{d.name}</td>
-                  <td>{statusText(d.status)}</td>
-                  <td>{when(d.made)}</td>
-                  <td>{when(d.paid)}</td>
-                  <td>{when(d.refunded)}</td>
-                  <td>{d.giftAidClaimed ? "Yes" : "No"}</td>
+                  <td data-label="Reference" className="booking-ref">
+                    {d.donationReference}
+                  </td>
+                  <td data-label="Name">{d.name}</td>
+                  <td data-label="Status">{statusText(d.status)}</td>
+                  <td data-label="Made">{when(d.made)}</td>
+                  <td data-label="Paid">{when(d.paid)}</td>
+                  <td data-label="Refunded">{when(d.refunded)}</td>
+                  <td data-label="Gift Aid claimed">{d.giftAidClaimed ? "Yes" : "No"}</td>
                 </tr>
               ))}
             </tbody>
@@ -242,11 +248,11 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                   <th scope="row">
                     {g.firstName} {g.surname}
                   </th>
-                  <td>{g.houseNameOrNumber}</td>
-                  <td>{g.postcode}</td>
-                  <td>{scopes[g.scope] ?? g.scope}</td>
-                  <td>{when(g.declared)}</td>
-                  <td>{when(g.cancelled)}</td>
+                  <td data-label="House">{g.houseNameOrNumber}</td>
+                  <td data-label="Postcode">{g.postcode}</td>
+                  <td data-label="Covers">{scopes[g.scope] ?? g.scope}</td>
+                  <td data-label="Declared">{when(g.declared)}</td>
+                  <td data-label="Cancelled">{when(g.cancelled)}</td>
                 </tr>
               ))}
             </tbody>
@@ -267,8 +273,8 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
               {rows.map((v) => (
                 <tr key={v.signedUp + v.whyTheyWantToHelp}>
                   <th scope="row">{v.name}</th>
-                  <td>{v.whyTheyWantToHelp}</td>
-                  <td>{when(v.signedUp)}</td>
+                  <td data-label="What they wrote">{v.whyTheyWantToHelp}</td>
+                  <td data-label="Signed up">{when(v.signedUp)}</td>
                 </tr>
               ))}
             </tbody>
@@ -290,9 +296,9 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
               {rows.map((m) => (
                 <tr key={m.queued + m.kind + m.subject}>
                   <th scope="row">{m.kind}</th>
-                  <td>{m.subject}</td>
-                  <td>{when(m.queued)}</td>
-                  <td>
+                  <td data-label="Subject">{m.subject}</td>
+                  <td data-label="Written">{when(m.queued)}</td>
+                  <td data-label="Status">
                     {m.status === "sent"
                       ? `Sent ${when(m.sent)}`
                       : m.status === "retrying"
@@ -323,12 +329,14 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
               {rows.map((r) => (
                 <tr key={r.asked + r.of + r.amountPence}>
                   <th scope="row">{r.amount}</th>
-                  <td className="booking-ref">{r.of}</td>
-                  <td>{r.places ?? "—"}</td>
-                  <td>{r.reason}</td>
-                  <td>{statusText(r.status)}</td>
-                  <td>{when(r.asked)}</td>
-                  <td>{when(r.completed)}</td>
+                  <td data-label="Of" className="booking-ref">
+                    {r.of}
+                  </td>
+                  <td data-label="Tickets">{r.places ?? "—"}</td>
+                  <td data-label="Reason">{r.reason}</td>
+                  <td data-label="Status">{statusText(r.status)}</td>
+                  <td data-label="Asked">{when(r.asked)}</td>
+                  <td data-label="Completed">{when(r.completed)}</td>
                 </tr>
               ))}
             </tbody>

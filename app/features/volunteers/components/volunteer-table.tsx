@@ -29,12 +29,12 @@ export function VolunteerTable({ volunteers }: { volunteers: VolunteerView[] }) 
             {volunteers.map((volunteer) => (
               <tr key={volunteer.id}>
                 <th scope="row">{volunteer.name}</th>
-                <td>{volunteer.email}</td>
-                <td>{volunteer.reason}</td>
-                <td>
+                <td data-label="E-mail">{volunteer.email}</td>
+                <td data-label="Why they want to help">{volunteer.reason}</td>
+                <td data-label="Signed up">
                   {londonDate(volunteer.createdAt)} {londonTime(volunteer.createdAt)}
                 </td>
-                <td>
+                <td data-label="Actions">
                   <button
                     type="button"
                     className="button button-secondary"
