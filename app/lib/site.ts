@@ -43,7 +43,12 @@ export const siteSchema = z.object({
     })
     .meta({ title: "Receipts" }),
   description: paragraph("Description", "What search engines and shared links show for the site."),
-  quizTicketingUrl: httpsUrl.meta({ title: "Quiz night ticketing page" }),
+  /** A quiz sold on another site (PRODUCT.md): a quiz booked here is an event with a price, and needs none. */
+  quizTicketingUrl: httpsUrl.optional().meta({
+    title: "Quiz night ticketing page",
+    description:
+      "Only for a quiz whose tickets are sold on another site: the Fundraising page then links to it. Leave it empty when the quiz is booked on this site.",
+  }),
   socialUrl: httpsUrl.meta({ title: "Social media page" }),
   socialLabel: line("Social media link's words"),
   privacyPolicyUrl: sitePath.meta({

@@ -6,6 +6,7 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { londonDate, londonTime } from "~/lib/london-time";
+import { plural } from "~/lib/plural";
 
 // /admin/emails/<id>: one e-mail as it was (or will be) sent: to, subject, when, and the text; its
 // html opens as a sandboxed document of its own (admin.emails.id.html.ts).
@@ -39,7 +40,7 @@ export default function EmailPreviewPage({ loaderData: { email } }: Route.Compon
           {email.sentAt
             ? `Sent at ${when(email.sentAt)}`
             : email.lastError
-              ? `Not sent yet (${email.attempts} attempts): ${email.lastError}`
+              ? `Not sent yet (${plural(email.attempts, "attempt")}): ${email.lastError}`
               : "Waiting to be sent"}
         </dd>
       </dl>

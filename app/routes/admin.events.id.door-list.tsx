@@ -9,6 +9,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
+import { plural } from "~/lib/plural";
 
 // /admin/events/:id/door-list: every booking by name, to print and tick off at the door when no
 // phone is to hand. The print stylesheet leaves only the list.
@@ -36,7 +37,7 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
         </span>
       </h1>
       <p>
-        {tickets.length} bookings, {people} people.
+        {plural(tickets.length, "booking")}, {plural(people, "person", "people")}.
       </p>
       <p className="print-hidden">
         <button type="button" className="button" onClick={() => window.print()}>

@@ -6,6 +6,7 @@ import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
 import { csvDownload, toCsv } from "~/lib/csv";
 import { londonDay, londonTime } from "~/lib/london-time";
+import { plural } from "~/lib/plural";
 
 // GET /admin/events/:id/tickets.csv: every ticket of the event, for a spreadsheet ("Download CSV").
 export const loader = pageWork(
@@ -20,7 +21,7 @@ export const loader = pageWork(
       staff,
       action: "tickets.exported",
       subject: `event:${event.id}`,
-      summary: `Downloaded ${tickets.length} tickets as CSV`,
+      summary: `Downloaded ${plural(tickets.length, "ticket")} as CSV`,
       at: clock.now(),
     });
     const csv = toCsv(

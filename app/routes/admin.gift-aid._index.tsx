@@ -21,6 +21,7 @@ import { pageWork } from "~/infra/http/page.server";
 import { londonDate, londonDay } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { requestedPage, slicePage } from "~/lib/pagination";
+import { plural } from "~/lib/plural";
 
 // /admin/gift-aid: the donations ready to claim, HMRC's claim schedule for them, Mark as claimed,
 // and past claims. The CSV and the claim carry the very donations this page listed.
@@ -48,7 +49,7 @@ export const action = pageWork("Marking a Gift Aid claim", async ({ request, con
         context.services.clock.now(),
       );
       return {
-        message: `Marked as claimed: ${summary.count} ${summary.count === 1 ? "donation" : "donations"}, ${formatPounds(summary.totalPence)}, Gift Aid ${formatPounds(summary.giftAidPence)}.`,
+        message: `Marked as claimed: ${plural(summary.count, "donation")}, ${formatPounds(summary.totalPence)}, Gift Aid ${formatPounds(summary.giftAidPence)}.`,
         id: claimId,
       };
     },
@@ -89,8 +90,8 @@ export default function AdminGiftAid({ loaderData, actionData }: Route.Component
         ) : (
           <>
             <p className="gift-aid-summary">
-              {summary.count === 1 ? "1 donation" : `${summary.count} donations`} of {formatPounds(summary.totalPence)}{" "}
-              in all; Gift Aid to come: {formatPounds(summary.giftAidPence)}.
+              {plural(summary.count, "donation")} of {formatPounds(summary.totalPence)} in all; Gift Aid to come:{" "}
+              {formatPounds(summary.giftAidPence)}.
             </p>
             {/* A plain form: the browser saves the file the answer carries. */}
             <form method="post" action="/admin/gift-aid/claim.csv">
@@ -113,7 +114,7 @@ export default function AdminGiftAid({ loaderData, actionData }: Route.Component
               <Field
                 id="claimed-on"
                 label="Claim date"
-                hint={`The day the claim was sent to HMRC. These ${summary.count} donations are then never claimed again.`}
+                hint={`The day the claim was sent to HMRC. ${summary.count === 1 ? "This donation is" : `These ${plural(summary.count, "donation")} are`} then never claimed again.`}
                 input={{ name: "claimedOn", type: "date", max: today, defaultValue: today, required: true }}
                 error={dateError}
               />

@@ -5,6 +5,7 @@ import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
 import { csvDownload, toCsv } from "~/lib/csv";
 import { londonDay, londonTime } from "~/lib/london-time";
+import { plural } from "~/lib/plural";
 
 // GET /admin/volunteers.csv: every sign-up for a spreadsheet; the download is in the audit log.
 export const loader = pageWork("Downloading the volunteers", async ({ request, context }: Route.LoaderArgs) => {
@@ -16,7 +17,7 @@ export const loader = pageWork("Downloading the volunteers", async ({ request, c
     staff,
     action: "volunteers.exported",
     subject: "volunteers",
-    summary: `Downloaded ${volunteers.length} sign-ups as CSV`,
+    summary: `Downloaded ${plural(volunteers.length, "sign-up")} as CSV`,
     at: now,
   });
   const csv = toCsv(

@@ -8,7 +8,7 @@ import { EventAction, EventFacts, EventPoster } from "~/features/events/componen
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, findEvent } from "~/features/events/events.server";
-import { cancelledMessage, isCurrent, offersCalendar } from "~/features/events/status";
+import { cancelledMessage, isCurrent, offersCalendar, testEventNotice } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
@@ -21,6 +21,7 @@ export const loader = pageWork("An event page", async ({ context, params }: Rout
     event,
     current: isCurrent(event, now),
     addToCalendar: offersCalendar(event, now),
+    testNotice: event.isTest ? testEventNotice(context.services.payments.name === "stripe", "event") : null,
     availability: { [event.id]: availability[event.id]! },
   };
 });
@@ -57,9 +58,9 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
         />
         <h1>{event.name}</h1>
       </header>
-      {event.isTest ? (
+      {loaderData.testNotice ? (
         <p className="notice" role="note">
-          This is a test event: it is not real, but real money will be charged.
+          {loaderData.testNotice}
         </p>
       ) : null}
       <EventFacts event={event} withTime />

@@ -6,7 +6,7 @@ import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, listEvents } from "~/features/events/events.server";
-import { fundraisingLists } from "~/features/events/status";
+import { fundraisingLists, latestEventsTitle } from "~/features/events/status";
 import { AmountChooser } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
 
@@ -21,7 +21,7 @@ export const loader = pageWork("The fundraising page", async ({ context }: Route
   const { current, past } = fundraisingLists(events, now);
   return {
     fundraising,
-    quizTicketingUrl: site.quizTicketingUrl,
+    quizTicketingUrl: site.quizTicketingUrl ?? null,
     presetAmounts: payment.presetAmounts,
     current,
     past,
@@ -48,17 +48,20 @@ export default function Fundraising({ loaderData }: Route.ComponentProps) {
       <TwoColumns col1Text={fundraising.col1Text} col2Text={fundraising.col2Text} />
       <EventList
         id="latest-events"
-        title="Latest fundraising event"
+        title={latestEventsTitle(current.length)}
         events={current}
         availability={live.availability}
         current
         emptyText="More events coming soon."
       />
-      <p className="section quiz-link">
-        <a href={quizTicketingUrl} rel="noopener noreferrer">
-          Book tickets for our quiz night on our ticketing page
-        </a>
-      </p>
+      {/* Only for a quiz sold elsewhere: a quiz booked here is one of the events above. */}
+      {quizTicketingUrl ? (
+        <p className="section quiz-link">
+          <a href={quizTicketingUrl} rel="noopener noreferrer">
+            Book tickets for our quiz night on our ticketing page
+          </a>
+        </p>
+      ) : null}
       <EventList
         id="past-events"
         title="Past events"

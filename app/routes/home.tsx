@@ -7,7 +7,7 @@ import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, listEvents } from "~/features/events/events.server";
-import { fundraisingLists } from "~/features/events/status";
+import { fundraisingLists, latestEventsTitle } from "~/features/events/status";
 import { MissionBlock } from "~/features/content/components/mission-block";
 import { ProjectList } from "~/features/content/components/project-list";
 import { VideoBlock } from "~/features/content/components/video-block";
@@ -62,7 +62,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       {/* Shown only while there are events on sale (test events never). */}
       <EventList
         id="latest-event"
-        title="Latest fundraising event"
+        title={latestEventsTitle(latestEvents.length)}
         events={latestEvents}
         availability={live.availability}
         current

@@ -5,7 +5,7 @@ import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { availabilityByEvent, listEvents } from "~/features/events/events.server";
-import { mockEventList } from "~/features/events/status";
+import { mockEventList, testEventNotice } from "~/features/events/status";
 
 // The test events page, reached only from the charity number in the footer: trustees use it to
 // check real card payments end to end. Kept out of search engines and the navigation.
@@ -16,7 +16,11 @@ export const loader = pageWork("The test events page", async ({ context }: Route
     listEvents(context.services),
     availabilityByEvent(context.services, now),
   ]);
-  return { events: mockEventList(events, now), availability };
+  return {
+    events: mockEventList(events, now),
+    availability,
+    notice: testEventNotice(context.services.payments.name === "stripe", "list"),
+  };
 });
 
 export const meta: Route.MetaFunction = () => [
@@ -34,8 +38,7 @@ export default function MockEvent({ loaderData }: Route.ComponentProps) {
     <main id="main" className="page">
       <h1>Test fundraising events</h1>
       <p className="notice" role="note">
-        These events are for testing the booking system. The event is not real, but real money will be charged for any
-        ticket you buy here.
+        {loaderData.notice}
       </p>
       <EventList
         title="Events on sale"

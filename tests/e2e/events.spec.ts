@@ -13,10 +13,9 @@ testWithOwnSite("with no events: the lists say so, and the home page has no even
   await expect(page).toHaveTitle("Fundraising");
   await expect(page.locator("#latest-events")).toContainText("More events coming soon.");
   await expect(page.locator("#past-events")).toContainText("No past events.");
-  await expect(page.getByRole("link", { name: /quiz night on our ticketing page/ })).toHaveAttribute(
-    "href",
-    site.quizTicketingUrl,
-  );
+  // The quiz is booked on this site, so no outside ticketing page is offered for it.
+  expect(site.quizTicketingUrl).toBeUndefined();
+  await expect(page.getByRole("link", { name: /ticketing page/ })).toHaveCount(0);
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Latest fundraising event" })).toHaveCount(0);
 });
@@ -46,6 +45,7 @@ testWithOwnSite(
     // Soonest first (PRODUCT.md, event order); no test event, no past event.
     const names = ["Quiz Night", "Ceilidh", "Golf Day", "Summer Fair"];
     await expect(latest.locator("h3")).toHaveText(names);
+    await expect(latest.getByRole("heading", { level: 2 })).toHaveText("Latest fundraising events");
 
     const quiz = latest.locator("article", { hasText: "Quiz Night" });
     await expect(quiz.getByRole("link", { name: "Book tickets for Quiz Night" })).toHaveAttribute(
@@ -76,12 +76,16 @@ testWithOwnSite(
     // Home: the intended reading, current real events only.
     await page.goto("/");
     const home = page.locator("#latest-event");
-    await expect(home.getByRole("heading", { name: "Latest fundraising event" })).toBeVisible();
+    await expect(home.getByRole("heading", { level: 2, name: "Latest fundraising events" })).toBeVisible();
     await expect(home.locator("h3")).toHaveText(names);
 
     // The test page: everything on sale, test events included, with its warning; not in the navigation.
     await page.goto("/mock-event");
-    await expect(page.getByText("The event is not real, but real money will be charged")).toBeVisible();
+    // This site takes test cards only, so the notice says so, as the card form does (PRODUCT.md).
+    await expect(page.locator("main").getByRole("note")).toHaveText(
+      "These events are for testing the booking system. The event is not real, and no real money is charged: this site takes only test cards.",
+    );
+    await expect(page.getByText("real money will be charged")).toHaveCount(0);
     await expect(page.locator("main h3")).toContainText(["Test Event"]);
     await expect(page.locator("main h3", { hasText: "Carol Concert" })).toHaveCount(0);
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);

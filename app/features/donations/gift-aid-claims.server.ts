@@ -11,6 +11,7 @@ import { giftAidPence } from "./amount";
 import { claimScheduleRow, giftAidDeclarationFor, readyToClaim, type GiftAidDonation } from "./gift-aid";
 import { giftAidClaimSchema, staffDonationMessages } from "./schema";
 import { loadDonationsAndDeclarations } from "./staff-donations.server";
+import { plural } from "~/lib/plural";
 
 // Gift Aid claims: the donations ready to claim, HMRC's claim schedule for them, and the claim
 // marked as made so that no donation is ever claimed twice.
@@ -129,7 +130,7 @@ export async function markClaimed(
       staff,
       action: "gift-aid.claim-marked",
       subject: `gift-aid-claim:${claimId}`,
-      summary: `Marked ${summary.count} donations (${formatPounds(summary.totalPence)}, Gift Aid ${formatPounds(summary.giftAidPence)}) as claimed on ${claimedOn}`,
+      summary: `Marked ${plural(summary.count, "donation")} (${formatPounds(summary.totalPence)}, Gift Aid ${formatPounds(summary.giftAidPence)}) as claimed on ${claimedOn}`,
       at: now,
     });
     return { claimId, summary };
@@ -214,7 +215,7 @@ export async function recordClaimExport(
     staff,
     action: "gift-aid.claim-exported",
     subject: what.subject,
-    summary: `Downloaded a Gift Aid claim schedule of ${what.count} donations`,
+    summary: `Downloaded a Gift Aid claim schedule of ${plural(what.count, "donation")}`,
     at: now,
   });
 }

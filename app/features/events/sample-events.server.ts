@@ -109,8 +109,7 @@ export async function seedSampleEvents(
           },
           {
             name: "Test event: card payment check",
-            description:
-              "Used by the trustees to check that card payments and receipts work. The event is not real, but real money will be charged.",
+            description: "Used by the trustees to check that card payments and receipts work. The event is not real.",
             posterImage: "pages/donation-success",
             eventDate: evening(now, 60),
             location: "Online",

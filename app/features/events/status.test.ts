@@ -5,8 +5,10 @@ import {
   fundraisingLists,
   bookingClosedReason,
   isCurrent,
+  latestEventsTitle,
   mockEventList,
   reservedNotice,
+  testEventNotice,
 } from "./status";
 
 const now = new Date("2026-11-22T12:00:00Z");
@@ -142,5 +144,26 @@ describe("the event lists", () => {
       "Test",
       "Later",
     ]);
+  });
+});
+
+describe("the words around the events", () => {
+  it("heads the events on sale in the singular for one (or none, above More events coming soon.) and the plural for more", () => {
+    expect(latestEventsTitle(0)).toBe("Latest fundraising event");
+    expect(latestEventsTitle(1)).toBe("Latest fundraising event");
+    expect(latestEventsTitle(4)).toBe("Latest fundraising events");
+  });
+
+  it("says real money is charged for a test event only where real card payments are configured", () => {
+    expect(testEventNotice(true, "list")).toBe(
+      "These events are for testing the booking system. The event is not real, but real money will be charged for any ticket you buy here.",
+    );
+    expect(testEventNotice(true, "event")).toBe(
+      "This is a test event: it is not real, but real money will be charged.",
+    );
+    for (const where of ["list", "event"] as const) {
+      expect(testEventNotice(false, where)).toMatch(/and no real money is charged: this site takes only test cards\.$/);
+      expect(testEventNotice(false, where)).not.toContain("real money will be charged");
+    }
   });
 });

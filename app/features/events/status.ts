@@ -1,3 +1,4 @@
+import { pluralWord } from "~/lib/plural";
 import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import type { Availability, EventView } from "./schema";
 
@@ -79,4 +80,27 @@ export function fundraisingLists(events: EventView[], now: Date) {
 /** The test page's list: every event still on sale, test events included, soonest first. */
 export function mockEventList(events: EventView[], now: Date) {
   return events.filter((event) => isCurrent(event, now)).sort(bySoonestFirst);
+}
+
+/**
+ * The heading above the events on sale: the specification's "Latest fundraising event", in the
+ * plural when more than one is listed.
+ */
+export function latestEventsTitle(count: number): string {
+  return pluralWord(Math.max(count, 1), "Latest fundraising event");
+}
+
+/**
+ * What the test events say about money (PRODUCT.md, "/mock-event's notice follows the payment
+ * mode"): real money only where real card payments are configured; on a demonstration site only
+ * test cards are taken, as its banner says.
+ */
+export function testEventNotice(realPayments: boolean, where: "list" | "event"): string {
+  const start =
+    where === "list"
+      ? "These events are for testing the booking system. The event is not real"
+      : "This is a test event: it is not real";
+  return realPayments
+    ? `${start}, but real money will be charged${where === "list" ? " for any ticket you buy here" : ""}.`
+    : `${start}, and no real money is charged: this site takes only test cards.`;
 }

@@ -30,6 +30,7 @@ import {
   type PersonData,
   type PersonDataExport,
 } from "./schema";
+import { plural } from "~/lib/plural";
 
 // A person's data (docs/decisions/018-a-persons-data.md): everything the site holds about one
 // e-mail address, read straight from each feature's tables, given to staff as a subject access
@@ -381,10 +382,6 @@ export async function erasePersonData(
     });
     return counts;
   });
-}
-
-function plural(n: number, one: string, many: string) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** What an erasure did, in a sentence that names no one. */

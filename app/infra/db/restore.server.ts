@@ -3,6 +3,7 @@ import type { DatabaseHandle, Queryable } from "./database.server";
 import { readBackup, type BackupManifest } from "./backup-file.server";
 import { quoted, readCatalog, tableChecksums, type CatalogTable } from "./backup.server";
 import { committedMigrations, migrationsUpTo, rowsOf, type Migration } from "./migrations.server";
+import { plural } from "~/lib/plural";
 
 /** A restore that was not started, or stopped before it changed anything that matters; the message says why. */
 export class RestoreRefusedError extends Error {
@@ -126,10 +127,6 @@ function checkSameTables(manifest: BackupManifest, catalog: CatalogTable[], made
         "it was not made from this site's database, or its migrations were changed. Nothing was restored.",
     );
   }
-}
-
-function plural(n: number, word: string) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function byName(a: { name: string }, b: { name: string }) {

@@ -9,6 +9,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
+import { plural } from "~/lib/plural";
 
 const statusWords: Record<string, string> = {
   held: "Held (not paid)",
@@ -21,10 +22,6 @@ const statusWords: Record<string, string> = {
 
 function when(iso: string) {
   return `${londonDate(iso)} ${londonTime(iso)}`;
-}
-
-function plural(n: number, one: string, many: string) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** The amount a refund of `quantity` tickets gives back: as the server computes it (refunds.server.ts). */
@@ -226,7 +223,7 @@ export function RefundForm({
             <>
               {booking.refundable === 1
                 ? "1 ticket can be refunded"
-                : `Up to ${booking.refundable} tickets can be refunded`}{" "}
+                : `Up to ${plural(booking.refundable, "ticket")} can be refunded`}{" "}
               (valid and not checked in): {formatPounds(booking.ticketPricePence)} each, or{" "}
               {formatPounds(booking.amountPence - booking.refundedPence)} for all that are left, with the booking fee.
             </>

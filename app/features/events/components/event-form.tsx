@@ -221,7 +221,11 @@ export function EventForm({
           "Leave empty when tickets are sold elsewhere (see Link).",
         )}
         {text("totalAvailableTickets", { type: "text", inputMode: "numeric", required: true })}
-        {text("link", { type: "url" }, "An outside ticketing page, if any: its address, starting with https://.")}
+        {text(
+          "link",
+          { type: "url" },
+          "Optional, starting with https://. With no ticket cost, the page where tickets are sold (visitors see Get tickets). For an event booked here, a page about it (visitors see More about this event, never a second place to buy).",
+        )}
         <Field
           id={eventFieldId("isTest")}
           label={eventFormLabels.isTest}
