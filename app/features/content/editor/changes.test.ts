@@ -114,7 +114,7 @@ describe("the editor's sections", () => {
 
   it("puts a section's fields into the page, leaving the other sections' changes as they were", () => {
     const sections = pageSections(contentFields("home"));
-    const draft = { ...fileContent("home"), title: "Draft title", quote: "Kept" };
+    const draft: Record<string, unknown> = { ...fileContent("home"), title: "Draft title", quote: "Kept" };
     const video = { title: "Watch", text: "Our year", poster: { src: "pages/x", alt: "x" } };
     const saved = withSection(draft, findSection(sections, "video-block"), { video });
     expect(saved.video).toEqual(video);
