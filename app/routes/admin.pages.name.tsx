@@ -391,8 +391,7 @@ function PublishQuestion({
           <ul className="publish-changes">
             {changes.map((change) => (
               <li key={change.path}>
-                <strong>{change.label}</strong>
-                {change.picture ? " (picture)" : ""}: <span className="publish-before">{quoted(change.before)}</span>{" "}
+                <strong>{change.label}</strong>: <span className="publish-before">{quoted(change.before)}</span>{" "}
                 <span aria-hidden="true">→</span>
                 <span className="visually-hidden">becomes</span>{" "}
                 <span className="publish-after">{quoted(change.after)}</span>

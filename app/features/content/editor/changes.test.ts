@@ -70,6 +70,28 @@ describe("the changes shown before Publish", () => {
     ]);
   });
 
+  it("lists a new project's fields in the form's order, and a part that does not pass yet spoils no other", () => {
+    const draft = structuredClone(home) as Home & Record<string, unknown>;
+    delete draft.imageWheel.delay;
+    // As the form adds it: no address until it is published, its fields in another order.
+    (draft.activeProjects as unknown[]).push({
+      info: "An oven.",
+      title: "Village Bakery",
+      imagePreview: { src: "", alt: "" },
+      imageBanner: { src: "", alt: "" },
+      col1Text: "",
+      col2Text: "",
+      comingSoon: false,
+      galleryImages: [],
+    });
+    const n = home.activeProjects.length + 1;
+    expect(publishChanges("home", home, draft).map((c) => c.label)).toEqual([
+      `Projects › Current projects › Project ${n} › Title`,
+      `Projects › Current projects › Project ${n} › Summary`,
+      `Projects › Current projects › Project ${n} › Coming soon`,
+    ]);
+  });
+
   it("says a page of one section without a section's name", () => {
     const volunteering = fileContent("volunteering");
     expect(publishChanges("volunteering", volunteering, { ...volunteering, formTitle: "Join us in 2027" })).toEqual([
