@@ -20,6 +20,8 @@ export interface EditorHints {
    * page whose fields start no section is edited as one (docs/decisions/075-the-page-editor-by-sections.md).
    */
   section?: string;
+  /** For a list of large items (projects): each item is drawn closed under its name, opened to edit it. */
+  collapse?: boolean;
 }
 
 declare module "zod/v4/core" {

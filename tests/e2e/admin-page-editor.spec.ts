@@ -154,8 +154,11 @@ test("a new project with an uploaded picture gets its own address and page", asy
   await confirmPublish(page, "Home");
   // The banner's own "Uploaded" status stays beside it; the page's answer is the other one.
   await expect(page.getByRole("status").filter({ hasText: "Published" })).toContainText("visitors see it now");
-  // Its address, from its title, is shown and kept.
-  await expect(page.getByRole("link", { name: "/project/village-bakery" })).toBeVisible();
+  // Its address, from its title, is shown and kept: in the project, closed under its name until opened.
+  const address = page.getByRole("link", { name: "/project/village-bakery" });
+  await expect(address).toBeHidden();
+  await page.locator("summary", { hasText: `Project ${n + 1}: Village Bakery` }).click();
+  await expect(address).toBeVisible();
 
   await page.goto("/project/village-bakery");
   await expect(page.getByRole("heading", { level: 1, name: "Village Bakery" })).toBeVisible();

@@ -128,12 +128,12 @@ export const homeSchema = z.object({
   activeProjectsTitle: startsSection("Projects", line("Heading above the current projects")),
   activeProjects: z.array(projectSchema).meta({
     title: "Current projects",
-    editor: { moveTo: { field: "previousProjects", label: "Move to previous projects" } },
+    editor: { moveTo: { field: "previousProjects", label: "Move to previous projects" }, collapse: true },
   }),
   previousProjectsTitle: line("Heading above the previous projects"),
   previousProjects: z.array(projectSchema).meta({
     title: "Previous projects",
-    editor: { moveTo: { field: "activeProjects", label: "Move to current projects" } },
+    editor: { moveTo: { field: "activeProjects", label: "Move to current projects" }, collapse: true },
   }),
   mission: startsSection("Our mission", missionSchema),
   /** The video block: its heading, the caption under the picture, the picture shown before play, and its own video (the site's defaultVideo otherwise). */

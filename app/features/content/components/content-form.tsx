@@ -91,6 +91,7 @@ export function ContentForm({
     value: state.value,
     issues: state.issues,
     hydrated,
+    focus: state.focus,
     uploadUrl,
     onOp(event) {
       event.preventDefault();

@@ -29,7 +29,13 @@ export type FieldNode =
   | (FieldBase & { kind: "slug"; prefix: string })
   | (FieldBase & { kind: "image" })
   | (FieldBase & { kind: "object"; fields: FieldNode[] })
-  | (FieldBase & { kind: "list"; item: FieldNode; minItems: number; moveTo?: EditorHints["moveTo"] })
+  | (FieldBase & {
+      kind: "list";
+      item: FieldNode;
+      minItems: number;
+      moveTo?: EditorHints["moveTo"];
+      collapse?: boolean;
+    })
   | (FieldBase & { kind: "choice"; discriminator: string; options: ChoiceOption[] })
   | (FieldBase & { kind: "unknown" });
 
@@ -127,6 +133,7 @@ export function fieldTree(schema: JsonSchema, key = "", required = true): FieldN
         item: fieldTree(schema.items ?? {}, "", true),
         minItems: schema.minItems ?? 0,
         ...(hints.moveTo ? { moveTo: hints.moveTo } : {}),
+        ...(hints.collapse ? { collapse: true } : {}),
       };
     case "object": {
       if (hints.widget === "image") return { ...base, kind: "image" };
