@@ -14,6 +14,14 @@ export interface EditorHints {
   prefix?: string;
   /** For a list: a sibling list its items can be moved to ("previousProjects"), with the button's words. */
   moveTo?: { field: string; label: string };
+  /**
+   * On a top-level field of a page: it starts a section of the editor with this title ("Top of
+   * the page", "Projects"), which holds it and the fields after it until the next section. A
+   * page whose fields start no section is edited as one (docs/decisions/075-the-page-editor-by-sections.md).
+   */
+  section?: string;
+  /** For a list of large items (projects): each item is drawn closed under its name, opened to edit it. */
+  collapse?: boolean;
 }
 
 declare module "zod/v4/core" {

@@ -103,7 +103,17 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/admin.pages._index.tsx": none,
   "routes/admin.pages.name.tsx": {
     body: "multipart",
-    fields: ["intent", "title", "formTitle", "presetAmounts._count", "image.src", "image._file"],
+    fields: [
+      "intent",
+      "section",
+      "next",
+      "draftAt",
+      "title",
+      "formTitle",
+      "presetAmounts._count",
+      "image.src",
+      "image._file",
+    ],
   },
   "routes/admin.pages.name.history.tsx": { body: "form", fields: ["id"] },
   "routes/images.uploads.ts": none,

@@ -15,6 +15,9 @@ const line = (title: string, description?: string) => text.meta(description ? { 
 /** A longer text, a paragraph or more: several lines in the editor. */
 const paragraph = (title: string, description?: string) =>
   text.meta({ title, ...(description ? { description } : {}), editor: { widget: "textarea" } });
+/** A top-level field that starts a section of the editor (its other hints kept): the fields after it, until the next, are edited together. */
+const startsSection = <T extends z.ZodType>(title: string, schema: T): T =>
+  schema.meta({ editor: { ...schema.meta()?.editor, section: title } });
 /** A picture with its own label; what a picture is comes from imageSchema. */
 const picture = (title: string, description?: string) =>
   imageSchema.meta(description ? { title, description } : { title });
@@ -118,21 +121,21 @@ const ownVideo = () =>
   videoSchema.optional().meta({ title: "Its own video", description: "Leave as none for the site's default video." });
 
 export const homeSchema = z.object({
-  title: line("Title", "The large heading at the top of the home page."),
+  title: startsSection("Top of the page", line("Title", "The large heading at the top of the home page.")),
   subtitle: paragraph("Subtitle"),
   quote: paragraph("Quote"),
-  imageWheel: carouselSchema,
-  activeProjectsTitle: line("Heading above the current projects"),
+  imageWheel: startsSection("Image wheel", carouselSchema),
+  activeProjectsTitle: startsSection("Projects", line("Heading above the current projects")),
   activeProjects: z.array(projectSchema).meta({
     title: "Current projects",
-    editor: { moveTo: { field: "previousProjects", label: "Move to previous projects" } },
+    editor: { moveTo: { field: "previousProjects", label: "Move to previous projects" }, collapse: true },
   }),
   previousProjectsTitle: line("Heading above the previous projects"),
   previousProjects: z.array(projectSchema).meta({
     title: "Previous projects",
-    editor: { moveTo: { field: "activeProjects", label: "Move to current projects" } },
+    editor: { moveTo: { field: "activeProjects", label: "Move to current projects" }, collapse: true },
   }),
-  mission: missionSchema,
+  mission: startsSection("Our mission", missionSchema),
   /** The video block: its heading, the caption under the picture, the picture shown before play, and its own video (the site's defaultVideo otherwise). */
   video: z
     .object({
@@ -141,12 +144,12 @@ export const homeSchema = z.object({
       poster: picture("Picture before play"),
       source: ownVideo(),
     })
-    .meta({ title: "Video block" }),
+    .meta({ title: "Video block", editor: { section: "Video block" } }),
 });
 export type HomeContent = z.infer<typeof homeSchema>;
 
 export const aboutSchema = z.object({
-  title: pageTitle(),
+  title: startsSection("Top of the page", pageTitle()),
   description: pageDescription(),
   /** The header's video: the caption under it, the picture shown before play, and its own video (the site's defaultVideo otherwise). */
   video: z
@@ -157,9 +160,15 @@ export const aboutSchema = z.object({
     })
     .meta({ title: "Header video" }),
   ...pageColumns(),
-  mission: missionSchema,
-  team: z.array(teamMemberSchema).min(1, "must have at least one member").meta({ title: "Meet the team" }),
-  trustees: z.array(trusteeSchema).min(1, "must have at least one trustee").meta({ title: "Trustees" }),
+  mission: startsSection("Our mission", missionSchema),
+  team: z
+    .array(teamMemberSchema)
+    .min(1, "must have at least one member")
+    .meta({ title: "Meet the team", editor: { section: "Meet the team" } }),
+  trustees: z
+    .array(trusteeSchema)
+    .min(1, "must have at least one trustee")
+    .meta({ title: "Trustees", editor: { section: "Trustees" } }),
 });
 export type AboutContent = z.infer<typeof aboutSchema>;
 

@@ -184,7 +184,17 @@ function itemName(list: ListNode, index: number, item: unknown): string {
   return named ? `${base}: ${named as string}` : base;
 }
 
+/** Whether a closed item is drawn open: a message about one of its fields, or the keyboard going to one. */
+function isOpen(itemPath: string, issues: Record<string, string>, focus: string | undefined): boolean {
+  const inside = (path: string) => path === itemPath || path.startsWith(`${itemPath}.`);
+  return (
+    Object.keys(issues).some(inside) ||
+    (focus !== undefined && inside(focus) && !/\._(up|down|remove|move)$/.test(focus))
+  );
+}
+
 function ListField({ node, path, value, label }: FieldProps<"list">) {
+  const form = useContentForm();
   const m = useFieldMessage(path, label);
   const items = Array.isArray(value) ? value : [];
   const moveTo = node.moveTo;
@@ -200,7 +210,16 @@ function ListField({ node, path, value, label }: FieldProps<"list">) {
             const name = itemName(node, i, item);
             return (
               <li key={i} className="list-item">
-                {node.item.kind === "object" ? (
+                {node.item.kind === "object" && node.collapse ? (
+                  // Closed under its name unless it is being worked on: a mistake in it, or the keyboard going to it.
+                  <details className="list-item-details" open={isOpen(itemPath, form.issues, form.focus) || undefined}>
+                    <summary>{name}</summary>
+                    <fieldset className="form-group" id={fieldId(itemPath)}>
+                      <legend className="visually-hidden">{name}</legend>
+                      <Fields fields={node.item.fields} path={itemPath} value={item} />
+                    </fieldset>
+                  </details>
+                ) : node.item.kind === "object" ? (
                   <fieldset className="form-group" id={fieldId(itemPath)}>
                     <legend>{name}</legend>
                     <Fields fields={node.item.fields} path={itemPath} value={item} />

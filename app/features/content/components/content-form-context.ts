@@ -19,6 +19,8 @@ export interface ContentFormContext {
   /** Messages by field path ("activeProjects.2.title"). */
   issues: FieldErrors;
   hydrated: boolean;
+  /** The field or button the keyboard goes to once the form is drawn (after a list button). */
+  focus?: string;
   uploadUrl: string;
   /** A list button pressed: with scripts, the form changes in place. */
   onOp(event: MouseEvent<HTMLButtonElement>): void;

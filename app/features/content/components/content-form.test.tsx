@@ -50,6 +50,17 @@ describe("the page editor's form", () => {
     expect(schema.parse(read.value)).toEqual(schema.parse(content));
   });
 
+  it("draws each project closed under its name, and open where a message is about one of its fields", () => {
+    const home = fileContent("home") as { activeProjects: { title: string }[] };
+    const { form, posted } = renderForm("home", home, { "activeProjects.1.title": "must not be left empty" });
+    const projects = [...form().querySelectorAll<HTMLDetailsElement>("#field-activeProjects details")];
+    expect(projects).toHaveLength(home.activeProjects.length);
+    expect(projects[0]!.querySelector("summary")!.textContent).toBe(`Project 1: ${home.activeProjects[0]!.title}`);
+    expect(projects.map((p) => p.open)).toEqual(home.activeProjects.map((_, i) => i === 1));
+    // A closed project's fields still go with the form.
+    expect((posted().value.activeProjects as unknown[]).length).toBe(home.activeProjects.length);
+  });
+
   it("posts the whole home page, every project with its gallery, within the staff body limit", async () => {
     const { form } = renderForm("home", fileContent("home"));
     const post = new globalThis.FormData();

@@ -26,6 +26,8 @@ export function ContentForm({
   focus,
   summary = "Nothing was saved: please correct these fields.",
   uploadUrl = "/api/admin/images",
+  issueLabel,
+  issueHref,
   children,
 }: {
   fields: ObjectNode;
@@ -38,6 +40,10 @@ export function ContentForm({
   /** What the list of mistakes at the top says first. */
   summary?: string;
   uploadUrl?: string;
+  /** How the list of mistakes names a field, when the form draws part of a page (a section of it). */
+  issueLabel?: (path: string) => string;
+  /** Where the list of mistakes links a field this form does not draw (another section's page). */
+  issueHref?: (path: string) => string | undefined;
   /** The form's own buttons (Save draft, Publish, ...). */
   children?: ReactNode;
 }) {
@@ -85,6 +91,7 @@ export function ContentForm({
     value: state.value,
     issues: state.issues,
     hydrated,
+    focus: state.focus,
     uploadUrl,
     onOp(event) {
       event.preventDefault();
@@ -117,8 +124,8 @@ export function ContentForm({
               <ul>
                 {issueList.map(([path, message]) => (
                   <li key={path}>
-                    <a href={`#${fieldId(issueTarget(fields, state.value, path))}`}>
-                      {summaryLine(fieldLabel(fields, state.value, path), message)}
+                    <a href={issueHref?.(path) ?? `#${fieldId(issueTarget(fields, state.value, path))}`}>
+                      {summaryLine(issueLabel?.(path) ?? fieldLabel(fields, state.value, path), message)}
                     </a>
                   </li>
                 ))}

@@ -18,6 +18,8 @@ interface FieldBase {
   description?: string;
   required: boolean;
   default?: unknown;
+  /** On a top-level field: the editor's section it starts (./sections.ts). */
+  section?: string;
 }
 
 export type FieldNode =
@@ -27,7 +29,13 @@ export type FieldNode =
   | (FieldBase & { kind: "slug"; prefix: string })
   | (FieldBase & { kind: "image" })
   | (FieldBase & { kind: "object"; fields: FieldNode[] })
-  | (FieldBase & { kind: "list"; item: FieldNode; minItems: number; moveTo?: EditorHints["moveTo"] })
+  | (FieldBase & {
+      kind: "list";
+      item: FieldNode;
+      minItems: number;
+      moveTo?: EditorHints["moveTo"];
+      collapse?: boolean;
+    })
   | (FieldBase & { kind: "choice"; discriminator: string; options: ChoiceOption[] })
   | (FieldBase & { kind: "unknown" });
 
@@ -68,14 +76,15 @@ export function humanise(key: string): string {
 
 /** The field tree of a JSON Schema, as zod's `toJSONSchema` writes one (input side). */
 export function fieldTree(schema: JsonSchema, key = "", required = true): FieldNode {
+  const hints = schema.editor ?? {};
   const base = {
     key,
     title: schema.title ?? (key ? humanise(key) : ""),
     ...(schema.description ? { description: schema.description } : {}),
     required,
     ...(schema.default !== undefined ? { default: schema.default } : {}),
+    ...(hints.section ? { section: hints.section } : {}),
   };
-  const hints = schema.editor ?? {};
   // A nullable field (anyOf [X, null]) is edited as an optional X.
   const variants = schema.anyOf?.filter((s) => s.type !== "null");
   if (variants && variants.length === 1) {
@@ -124,6 +133,7 @@ export function fieldTree(schema: JsonSchema, key = "", required = true): FieldN
         item: fieldTree(schema.items ?? {}, "", true),
         minItems: schema.minItems ?? 0,
         ...(hints.moveTo ? { moveTo: hints.moveTo } : {}),
+        ...(hints.collapse ? { collapse: true } : {}),
       };
     case "object": {
       if (hints.widget === "image") return { ...base, kind: "image" };
