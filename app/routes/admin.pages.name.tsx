@@ -35,7 +35,7 @@ const notPublished = "Nothing was published: please correct these fields.";
 // Preview (the public page with the draft) and Publish (checked by the same schema; nothing is
 // published while a field is wrong).
 export const loader = pageWork("The page editor", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "pages");
   const name = pageName(params.name);
   const store = context.services.contentStore;
   const [draft, content, history, pictures] = await Promise.all([
@@ -61,7 +61,7 @@ export const loader = pageWork("The page editor", async ({ request, context, par
 });
 
 export const action = pageWork("Saving a page", async ({ request, context, params }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "pages");
   const name = pageName(params.name);
   const store = context.services.contentStore;
   const fields = contentFields(name);

@@ -27,7 +27,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // one-time link by e-mail), Remove (never the last), Cancel an invitation; and Your account:
 // Change your password, Sign out of every device.
 export const loader = pageWork("The staff page", async ({ request, context }: Route.LoaderArgs) => {
-  const me = await requireStaffPage(context.services, request);
+  const me = await requireStaffPage(context.services, request, "site");
   return { me, ...(await staffList(context.services, context.services.clock.now())) };
 });
 
@@ -35,7 +35,7 @@ type Intent = "invite" | "cancel-invitation" | "remove" | "change-password" | "s
 
 export const action = pageWork("Changing the staff", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
-  const staff = await requireStaffPage(services, request);
+  const staff = await requireStaffPage(services, request, "site");
   const now = services.clock.now();
   const signedOut = () =>
     redirect("/admin/sign-in", { headers: { "Set-Cookie": clearedSessionCookie(secureCookies(services.config)) } });
