@@ -11,11 +11,15 @@ import { NewPasswordFields, PasswordField } from "~/features/staff/components/pa
 import {
   cancelInvitation,
   changePassword,
+  changeRole,
+  defaultInvitedRole,
   inviteStaff,
   removeStaff,
   signOutEverywhere,
   staffList,
 } from "~/features/staff/members.server";
+import { sendPasswordReset } from "~/features/staff/password-reset.server";
+import { roleNames, staffRoles } from "~/features/staff/roles";
 import { secureCookies } from "~/features/staff/sign-in.server";
 import { clearedSessionCookie, requireStaffPage, sessionTokenFrom } from "~/features/staff/staff.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
@@ -23,15 +27,23 @@ import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
 
-// /admin/staff: the members with their last sign-in and the open invitations; Add a member (a
-// one-time link by e-mail), Remove (never the last), Cancel an invitation; and Your account:
-// Change your password, Sign out of every device.
+// /admin/staff (Owners only): the members with their role and last sign-in, and the open
+// invitations; Add a member with a role (a one-time link by e-mail), Change a member's role and
+// Remove one (never the last Owner), Send a password reset link, Cancel an invitation; and Your
+// account: Change your password, Sign out of every device.
 export const loader = pageWork("The staff page", async ({ request, context }: Route.LoaderArgs) => {
   const me = await requireStaffPage(context.services, request, "site");
-  return { me, ...(await staffList(context.services, context.services.clock.now())) };
+  const roles = staffRoles.map((role) => ({ role, ...roleNames[role] }));
+  return {
+    me,
+    roles,
+    defaultRole: defaultInvitedRole,
+    ...(await staffList(context.services, context.services.clock.now())),
+  };
 });
 
-type Intent = "invite" | "cancel-invitation" | "remove" | "change-password" | "sign-out-everywhere";
+type Intent =
+  "invite" | "cancel-invitation" | "remove" | "change-role" | "send-reset" | "change-password" | "sign-out-everywhere";
 
 export const action = pageWork("Changing the staff", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
@@ -41,7 +53,12 @@ export const action = pageWork("Changing the staff", async ({ request, context }
     redirect("/admin/sign-in", { headers: { "Set-Cookie": clearedSessionCookie(secureCookies(services.config)) } });
   return answerForm(request, {
     invite: async (form) => {
-      const invited = await inviteStaff(services, staff, { email: formText(form, "email", 300) }, now);
+      const invited = await inviteStaff(
+        services,
+        staff,
+        { email: formText(form, "email", 300), role: formText(form, "role", 20) },
+        now,
+      );
       const sent = await services.outbox.deliver("staff-invitation", invited.id);
       const replaced = invited.replaced ? " The earlier link no longer works." : "";
       return {
@@ -62,6 +79,31 @@ export const action = pageWork("Changing the staff", async ({ request, context }
       if (self) return signedOut();
       if (!removed) throw new AppError("not-found", "That member of staff was already removed.");
       return { message: "The member of staff is removed, and signed out everywhere." };
+    },
+    "change-role": async (form) => {
+      const changed = await changeRole(
+        services,
+        staff,
+        { id: formText(form, "id", 300), role: formText(form, "role", 20) },
+        now,
+      );
+      if (!changed) throw new AppError("not-found", "That member of staff was already removed.");
+      if (changed.from === changed.to) return { message: `${changed.email} is already ${roleNames[changed.to].name}.` };
+      return {
+        message: `${changed.email} is now ${roleNames[changed.to].name} (was ${roleNames[changed.from].name}). It applies from their next click.`,
+      };
+    },
+    "send-reset": async (form) => {
+      const member = (await staffList(services, now)).members.find((m) => m.id === formText(form, "id", 300));
+      const reset = member && (await sendPasswordReset(services, member.email, staff, now));
+      if (!reset) throw new AppError("not-found", "That member of staff was already removed.");
+      const sent = await services.outbox.deliver("staff-password-reset", reset.id);
+      return {
+        message:
+          sent.ok === false
+            ? `The link for ${reset.email} is ready, but its e-mail could not be sent yet; the site keeps trying (see E-mails).`
+            : `A link to choose a new password was sent to ${reset.email}. It works once, for 72 hours; their password stays as it is until they use it.`,
+      };
     },
     "change-password": async (form) => {
       await changePassword(
@@ -87,7 +129,10 @@ export const meta: Route.MetaFunction = () => adminMeta("Staff");
 
 const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
 
-export default function AdminStaff({ loaderData: { me, members, invitations }, actionData }: Route.ComponentProps) {
+export default function AdminStaff({
+  loaderData: { me, roles, defaultRole, members, invitations },
+  actionData,
+}: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = (intent: Intent) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const [removing, setRemoving] = useState<{ id: string; email: string }>();
@@ -106,6 +151,8 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
       <h1>Staff</h1>
       {notice("remove")}
       {notice("cancel-invitation")}
+      {notice("change-role")}
+      {notice("send-reset")}
       <section className="section" aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
         <TableScroll label="Table of members of staff">
@@ -113,6 +160,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
             <thead>
               <tr>
                 <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
                 <th scope="col">Added</th>
                 <th scope="col">Last sign-in</th>
                 <th scope="col">
@@ -127,9 +175,46 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
                     {member.email}
                     {member.id === me.id ? " (you)" : ""}
                   </th>
+                  <td>
+                    <Form method="post" className="staff-role-form">
+                      <input type="hidden" name="intent" value="change-role" />
+                      <input type="hidden" name="id" value={member.id} />
+                      <Field
+                        id={`role-${member.id}`}
+                        label={<span className="visually-hidden">Role of {member.email}</span>}
+                        select={{ name: "role", defaultValue: member.role }}
+                      >
+                        {roles.map((r) => (
+                          <option key={r.role} value={r.role}>
+                            {r.name}
+                          </option>
+                        ))}
+                      </Field>
+                      <button
+                        type="submit"
+                        className="button button-secondary"
+                        aria-label={`Change the role of ${member.email}`}
+                        aria-disabled={busy("change-role")}
+                      >
+                        Change role
+                      </button>
+                    </Form>
+                  </td>
                   <td>{when(member.addedAt)}</td>
                   <td>{member.lastSignInAt ? when(member.lastSignInAt) : "Never"}</td>
-                  <td>
+                  <td className="staff-actions">
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="send-reset" />
+                      <input type="hidden" name="id" value={member.id} />
+                      <button
+                        type="submit"
+                        className="button button-secondary"
+                        aria-label={`Send a password reset link to ${member.email}`}
+                        aria-disabled={busy("send-reset")}
+                      >
+                        Send a password reset link
+                      </button>
+                    </Form>
                     <button
                       type="button"
                       className="button button-secondary"
@@ -157,6 +242,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
               <thead>
                 <tr>
                   <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
                   <th scope="col">Invited by</th>
                   <th scope="col">Expires</th>
                   <th scope="col">
@@ -168,6 +254,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
                 {invitations.map((invitation) => (
                   <tr key={invitation.id}>
                     <th scope="row">{invitation.email}</th>
+                    <td>{roleNames[invitation.role].name}</td>
                     <td>{invitation.invitedBy}</td>
                     <td>{when(invitation.expiresAt)}</td>
                     <td>
@@ -208,6 +295,19 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
             }}
             error={invite?.fields?.email}
           />
+          <Field
+            id="invite-role"
+            label="Role"
+            hint="What they may do. You can change it later."
+            select={{ name: "role", defaultValue: invite?.values?.role ?? defaultRole }}
+            error={invite?.fields?.role}
+          >
+            {roles.map((r) => (
+              <option key={r.role} value={r.role}>
+                {r.name}: {r.summary}
+              </option>
+            ))}
+          </Field>
           <button type="submit" className="button" aria-disabled={busy("invite")}>
             {busy("invite") ? "Sending the invitation…" : "Add a member"}
           </button>

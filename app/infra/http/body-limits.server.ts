@@ -61,6 +61,8 @@ export const routeBodyLimits = {
   "api/admin/content/:name/versions": "staff",
   "admin/sign-in": "form",
   "admin/join/:token": "form",
+  "admin/forgot-password": "form",
+  "admin/reset-password/:token": "form",
   "admin/gift-aid/claim.csv": "staff",
   "admin/events/new": "eventForm",
   "admin/events/:id": "eventForm",
