@@ -84,6 +84,8 @@ export default [
     route("bookings", "routes/admin.bookings._index.tsx"),
     route("bookings/:bookingRef", "routes/admin.bookings.ref.tsx"),
     route("staff", "routes/admin.staff.tsx"),
+    // The member's own password and devices, whatever their role (decision 071).
+    route("account", "routes/admin.account.tsx"),
     route("emails", "routes/admin.emails.tsx"),
     route("emails/:emailId", "routes/admin.emails.id.tsx"),
     route("settings", "routes/admin.settings.tsx"),

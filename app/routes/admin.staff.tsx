@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.staff";
 import { ErrorPage } from "~/components/layout/error-page";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -7,21 +7,18 @@ import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { adminMeta } from "~/features/staff/components/admin-shell";
-import { NewPasswordFields, PasswordField } from "~/features/staff/components/password-field";
 import {
   cancelInvitation,
-  changePassword,
   changeRole,
   defaultInvitedRole,
   inviteStaff,
   removeStaff,
-  signOutEverywhere,
   staffList,
 } from "~/features/staff/members.server";
 import { sendPasswordReset } from "~/features/staff/password-reset.server";
 import { roleNames, staffRoles } from "~/features/staff/roles";
 import { secureCookies } from "~/features/staff/sign-in.server";
-import { clearedSessionCookie, requireStaffPage, sessionTokenFrom } from "~/features/staff/staff.server";
+import { clearedSessionCookie, requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
@@ -29,8 +26,8 @@ import { londonDate, londonTime } from "~/lib/london-time";
 
 // /admin/staff (Owners only): the members with their role and last sign-in, and the open
 // invitations; Add a member with a role (a one-time link by e-mail), Change a member's role and
-// Remove one (never the last Owner), Send a password reset link, Cancel an invitation; and Your
-// account: Change your password, Sign out of every device.
+// Remove one (never the last Owner), Send a password reset link, Cancel an invitation. A member's
+// own password and devices are on /admin/account, which every role may open.
 export const loader = pageWork("The staff page", async ({ request, context }: Route.LoaderArgs) => {
   const me = await requireStaffPage(context.services, request, "site");
   const roles = staffRoles.map((role) => ({ role, ...roleNames[role] }));
@@ -42,8 +39,7 @@ export const loader = pageWork("The staff page", async ({ request, context }: Ro
   };
 });
 
-type Intent =
-  "invite" | "cancel-invitation" | "remove" | "change-role" | "send-reset" | "change-password" | "sign-out-everywhere";
+type Intent = "invite" | "cancel-invitation" | "remove" | "change-role" | "send-reset";
 
 export const action = pageWork("Changing the staff", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
@@ -105,23 +101,6 @@ export const action = pageWork("Changing the staff", async ({ request, context }
             : `A link to choose a new password was sent to ${reset.email}. It works once, for 72 hours; their password stays as it is until they use it.`,
       };
     },
-    "change-password": async (form) => {
-      await changePassword(
-        services,
-        staff,
-        {
-          currentPassword: formText(form, "currentPassword", 300),
-          newPassword: formText(form, "newPassword", 300),
-          repeatPassword: formText(form, "repeatPassword", 300),
-        },
-        { now, sessionToken: sessionTokenFrom(request) },
-      );
-      return { message: "Your password is changed. You are still signed in here; every other device is signed out." };
-    },
-    "sign-out-everywhere": async () => {
-      await signOutEverywhere(services, staff, now);
-      return signedOut();
-    },
   } satisfies Record<Intent, FormHandler>);
 });
 
@@ -145,7 +124,6 @@ export default function AdminStaff({
     return <FormNotice ok={answered.ok}>{answered.message}</FormNotice>;
   };
   const invite = said("invite");
-  const password = said("change-password");
   return (
     <main id="main" className="page">
       <h1>Staff</h1>
@@ -316,29 +294,9 @@ export default function AdminStaff({
 
       <section className="section" aria-labelledby="account-heading">
         <h2 id="account-heading">Your account</h2>
-        <h3>Change your password</h3>
-        <Form method="post" className="form narrow" key={password?.ok ? "changed" : "change"} noValidate>
-          <input type="hidden" name="intent" value="change-password" />
-          {notice("change-password")}
-          <PasswordField
-            id="current-password"
-            label="Current password"
-            name="currentPassword"
-            error={password?.fields?.currentPassword}
-          />
-          <NewPasswordFields idPrefix="" fields={password?.fields} />
-          <button type="submit" className="button" aria-disabled={busy("change-password")}>
-            {busy("change-password") ? "Saving…" : "Change your password"}
-          </button>
-        </Form>
-        <h3>Every device</h3>
-        <p>Signs you out here and on every other phone or computer where you are signed in.</p>
-        <Form method="post">
-          <input type="hidden" name="intent" value="sign-out-everywhere" />
-          <button type="submit" className="button button-secondary" aria-disabled={busy("sign-out-everywhere")}>
-            {busy("sign-out-everywhere") ? "Signing out…" : "Sign out of every device"}
-          </button>
-        </Form>
+        <p>
+          To change your own password or sign out of every device, go to <Link to="/admin/account">Your account</Link>.
+        </p>
       </section>
 
       <Form method="post" id="remove-member" hidden>

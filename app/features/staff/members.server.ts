@@ -312,13 +312,13 @@ export async function removeStaff(
     const members = await tx.select({ id: staffUsers.id, role: staffUsers.role }).from(staffUsers).for("update");
     const member = members.find((m) => m.id === memberId);
     if (!member) return { removed: false, self: false };
-    if (member.role === "owner" && members.filter((m) => m.role === "owner").length <= 1) throw lastOwner("removed");
     if (members.length <= 1) {
       throw new AppError(
         "conflict",
         "This is the last member of staff, so they cannot be removed. Add another member first.",
       );
     }
+    if (member.role === "owner" && members.filter((m) => m.role === "owner").length <= 1) throw lastOwner("removed");
     await tx.delete(staffUsers).where(eq(staffUsers.id, memberId));
     await recordAudit(tx, {
       staff,

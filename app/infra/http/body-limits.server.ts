@@ -72,6 +72,7 @@ export const routeBodyLimits = {
   "admin/gift-aid": "staff",
   "admin/bookings/:bookingRef": "staff",
   "admin/staff": "staff",
+  "admin/account": "staff",
   "admin/emails": "staff",
   "admin/settings": "staff",
   "admin/pages/:name": "pageForm",
