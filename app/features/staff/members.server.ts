@@ -115,7 +115,7 @@ export async function inviteStaff(
   now: Date,
 ): Promise<{ id: string; email: string; replaced: boolean }> {
   const email = invitedAddress(input.email);
-  const role = chosenRole(input.role ?? defaultInvitedRole);
+  const role = chosenRole(input.role || defaultInvitedRole);
   const website = charity.website.replace(/\/$/, "");
   const token = crypto.randomBytes(32).toString("base64url");
   const id = tokenHash(token);
