@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
 import { auditLog, outbox, staffInvitations } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
