@@ -57,8 +57,8 @@ export default function YourAccount({ loaderData: { email, role }, actionData }:
     <main id="main" className="page">
       <h1>Your account</h1>
       <p>
-        You sign in as <strong>{email}</strong>. Your role is <strong>{role.name}</strong>: {role.summary} An Owner can
-        change it.
+        You sign in as <strong>{email}</strong>. Your role is <strong>{role.name}</strong>:{" "}
+        {role.summary.charAt(0).toLowerCase() + role.summary.slice(1)} Only an Owner can change a role.
       </p>
       <section className="section" aria-labelledby="password-heading">
         <h2 id="password-heading">Change your password</h2>

@@ -125,7 +125,7 @@ export default function AdminStaff({
   };
   const invite = said("invite");
   return (
-    <main id="main" className="page">
+    <main id="main" className="page staff-page">
       <h1>Staff</h1>
       {notice("remove")}
       {notice("cancel-invitation")}
