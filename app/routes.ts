@@ -60,6 +60,9 @@ export default [
   route("admin/gift-aid/claims/:claimId/claim.csv", "routes/admin.gift-aid.claims.id.claim-csv.ts"),
   // An invitation's one-time link: reachable without a session, so outside the staff area's frame.
   route("admin/join/:token", "routes/admin.join.token.tsx"),
+  // A forgotten password: ask for a one-time link, then choose a new one (decision 072).
+  route("admin/forgot-password", "routes/admin.forgot-password.tsx"),
+  route("admin/reset-password/:token", "routes/admin.reset-password.token.tsx"),
   route("admin/emails/:emailId/html", "routes/admin.emails.id.html.ts"),
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
@@ -81,6 +84,8 @@ export default [
     route("bookings", "routes/admin.bookings._index.tsx"),
     route("bookings/:bookingRef", "routes/admin.bookings.ref.tsx"),
     route("staff", "routes/admin.staff.tsx"),
+    // The member's own password and devices, whatever their role (decision 071).
+    route("account", "routes/admin.account.tsx"),
     route("emails", "routes/admin.emails.tsx"),
     route("emails/:emailId", "routes/admin.emails.id.tsx"),
     route("settings", "routes/admin.settings.tsx"),

@@ -1,4 +1,5 @@
-// `npm run staff -- add <email>`: creates a staff account, asking for its password (twice, hidden).
+// `npm run staff -- add <email>`: creates an Owner account, asking for its password (twice, hidden):
+// for the day no Owner can sign in (a forgotten password is reset by its e-mailed link, decision 072).
 // `npm run staff -- list`: the staff accounts. Uses the same configuration as the site (DATABASE_URL
 // or DATA_DIR); with the embedded database, stop the site first.
 import readline from "node:readline";
@@ -8,6 +9,7 @@ import { getConfig } from "../app/infra/config.server";
 import { openDatabase } from "../app/infra/db/database.server";
 import { StaffAccountError, createStaffUser } from "../app/features/staff/staff.server";
 import { passwordProblem } from "../app/features/staff/passwords.server";
+import { roleNames } from "../app/features/staff/roles";
 import { systemClock } from "../app/lib/clock";
 
 const usage = "Usage:\n  npm run staff -- add <email>\n  npm run staff -- list";
@@ -47,9 +49,11 @@ async function main() {
   try {
     if (command === "list") {
       const rows = await database.db
-        .select({ email: staffUsers.email, createdAt: staffUsers.createdAt })
+        .select({ email: staffUsers.email, role: staffUsers.role, createdAt: staffUsers.createdAt })
         .from(staffUsers);
-      for (const row of rows) console.log(`${row.email}\t(since ${row.createdAt.toISOString().slice(0, 10)})`);
+      for (const row of rows) {
+        console.log(`${row.email}\t${roleNames[row.role].name}\t(since ${row.createdAt.toISOString().slice(0, 10)})`);
+      }
       if (rows.length === 0) console.log("There are no staff accounts yet.");
       return 0;
     }

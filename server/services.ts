@@ -12,6 +12,7 @@ import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
+import { passwordResetLimits, type PasswordResetLimits } from "~/features/staff/password-reset.server";
 import { staffSignInLimits, type StaffSignInLimits } from "~/features/staff/sign-in.server";
 import { storedSecret } from "~/infra/db/site-secrets.server";
 import { finishPendingDonationRefunds } from "~/features/donations/refunds.server";
@@ -81,6 +82,8 @@ export interface SiteServices {
     volunteerSignUps: RateLimiter;
     /** Failed staff sign-ins, per address, per address and account, and per account. */
     staffSignIns: StaffSignInLimits;
+    /** Asking for a staff password reset link, per address and per account. */
+    passwordResets: PasswordResetLimits;
     /** Payment starts (bookings and donations), per address's keyed hash (decision 026). */
     paymentStarts: RateLimiter;
   };
@@ -235,6 +238,7 @@ export async function createServices(
       limits: {
         volunteerSignUps: new RateLimiter(db, { name: "volunteer-sign-ups", limit: 5, windowMs: 15 * 60_000 }),
         staffSignIns: staffSignInLimits(db),
+        passwordResets: passwordResetLimits(db),
         paymentStarts: new RateLimiter(db, { name: "payment-starts", ...paymentStartsPerAddress }),
       },
       forRequest: async () => ({ ...services, charity: await charityNow() }),

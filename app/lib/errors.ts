@@ -54,3 +54,16 @@ export class AppError extends Error {
 export function unexpectedMessage(ref: string) {
   return `Something went wrong on our side. Please try again in a moment; if it keeps happening, write to us quoting reference ${ref}.`;
 }
+
+/**
+ * What a page's error boundary shows for a signed-in member whose role does not reach the page
+ * (status 403): its title, why, and where they may go instead (app/components/layout/error-page.tsx).
+ */
+export interface PageRefusal {
+  refused: { title: string; message: string; links: { href: string; label: string }[] };
+}
+
+export function isPageRefusal(value: unknown): value is PageRefusal {
+  const refused = (value as Partial<PageRefusal> | null)?.refused;
+  return typeof refused?.title === "string" && typeof refused.message === "string" && Array.isArray(refused.links);
+}

@@ -16,7 +16,7 @@ import { requestedPage, slicePage } from "~/lib/pagination";
 // /admin: what needs attention (the site's own problems, page content it passed over), then today's
 // and upcoming events, soonest first, with their seats sold, held and left.
 export const loader = pageWork("The staff home page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "staff-home");
   const { db, clock, config } = context.services;
   const now = clock.now();
   const today = londonDay(now);

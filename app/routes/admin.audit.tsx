@@ -14,7 +14,7 @@ import { useQuery } from "~/components/ui/use-query";
 
 // /admin/audit: who did what and when, newest first, 50 a page.
 export const loader = pageWork("The audit log", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "site");
   const search = new URL(request.url).searchParams;
   const kind = search.get("action");
   const only = isAuditAction(kind) ? kind : undefined;

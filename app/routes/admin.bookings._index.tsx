@@ -10,7 +10,7 @@ import { pageWork } from "~/infra/http/page.server";
 
 // /admin/bookings: "Find a booking" by its full reference or the short code on the receipt.
 export const loader = pageWork("The find a booking page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "bookings");
   const typed = (new URL(request.url).searchParams.get("ref") ?? "").slice(0, 200);
   if (!typed.trim()) return { typed, search: null };
   const search = await findBooking(context.services, typed);

@@ -15,7 +15,7 @@ import { formatPounds } from "~/lib/money";
 // /admin/bookings/:bookingRef: a booking and its history; refund some or all of it, correct its
 // buyer, send its receipt again.
 export const loader = pageWork("A booking's page", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "bookings");
   const booking = await staffBooking(context.services, params.bookingRef);
   if (!booking) throw new AppError("not-found", "There is no such booking.");
   // The refund form's one-time token: it becomes the refund's key, so the form sent twice refunds once.
@@ -23,7 +23,7 @@ export const loader = pageWork("A booking's page", async ({ request, context, pa
 });
 
 export const action = pageWork("Changing a booking", async ({ request, context, params }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "bookings");
   return answerForm(request, {
     refund: async (form) => {
       const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {

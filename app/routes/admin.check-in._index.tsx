@@ -11,7 +11,7 @@ const recentDays = 30;
 
 // /admin/check-in: pick the event at the door, today's first, then those to come, then the last month's.
 export const loader = pageWork("The check-in page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "checkIn");
   const { clock } = context.services;
   const now = clock.now();
   const today = londonDay(now);

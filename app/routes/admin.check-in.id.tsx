@@ -12,7 +12,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // /admin/check-in/:id: the door for one event (features/door). `?ref=` answers for one booking at
 // once: the receipt's QR code leads here through /admin/check-in/ticket/:bookingRef.
 export const loader = pageWork("The door page", async ({ request, context, params }: Route.LoaderArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "checkIn");
   const list = await doorList(context.services, params.id, context.services.clock.now());
   if (!list) throw new AppError("not-found", "There is no such event.");
   return { list, staffEmail: staff.email, lookUp: new URL(request.url).searchParams.get("ref") ?? undefined };

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/admin.check-in.ticket.redirect";
 import { eventOfBooking } from "~/features/door/door.server";
-import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireStaffResource } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 
@@ -11,7 +11,7 @@ import { AppError } from "~/lib/errors";
 export const loader = pageWork(
   "Opening a booking at the door",
   async ({ request, context, params }: Route.LoaderArgs) => {
-    await requireStaffPage(context.services, request);
+    await requireStaffResource(context.services, request, "checkIn");
     const eventId = await eventOfBooking(context.services, params.bookingRef);
     if (!eventId) throw new AppError("not-found", "No ticket has this booking reference.");
     return redirect(`/admin/check-in/${eventId}?ref=${encodeURIComponent(params.bookingRef)}`);

@@ -13,7 +13,7 @@ import { requestedPage } from "~/lib/pagination";
 // /admin/donations: donations newest first, 50 a page, filtered by London days, Gift Aid and
 // status, with the totals per London month of those paid and not refunded.
 export const loader = pageWork("The donations page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "money");
   const search = new URL(request.url).searchParams;
   const { filters, errors, values } = readDonationFilters(search);
   const page = await donationsPage(context.services, filters, requestedPage(search.get("page")));

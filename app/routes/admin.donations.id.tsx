@@ -18,7 +18,7 @@ import { formatPounds } from "~/lib/money";
 // /admin/donations/:donationId: a donation, its Gift Aid declaration and refunds; Refund donation
 // (exactly once, by the one-time key the loader hands out) and Cancel declaration.
 export const loader = pageWork("A donation's page", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "money");
   const detail = await donationDetail(context.services, params.donationId);
   if (!detail) throw new AppError("not-found", "There is no such donation.");
   // A new key each time the page is shown: one refund per form, however often it is sent.
@@ -26,7 +26,7 @@ export const loader = pageWork("A donation's page", async ({ request, context, p
 });
 
 export const action = pageWork("Changing a donation", async ({ request, context, params }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "money");
   const services = context.services;
   return answerForm(request, {
     refund: async (form) => {

@@ -11,7 +11,7 @@ import { plural } from "~/lib/plural";
 // /admin/emails/<id>: one e-mail as it was (or will be) sent: to, subject, when, and the text; its
 // html opens as a sandboxed document of its own (admin.emails.id.html.ts).
 export const loader = pageWork("An e-mail's preview", async ({ request, params, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "site");
   return { email: await emailPreview(context.services, params.emailId) };
 });
 

@@ -17,7 +17,7 @@ import { requestedPage } from "~/lib/pagination";
 // /admin/emails: the outbox, newest first, 50 a page, by status; Retry now on an unsent e-mail
 // (with the mail server's answer, for staff only); each e-mail's Preview.
 export const loader = pageWork("The e-mails page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "site");
   const search = new URL(request.url).searchParams;
   const status = search.get("status");
   return {
@@ -31,7 +31,7 @@ export const loader = pageWork("The e-mails page", async ({ request, context }: 
 
 export const action = pageWork("Retrying an e-mail", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
-  const staff = await requireStaffPage(services, request);
+  const staff = await requireStaffPage(services, request, "site");
   return answerForm(request, {
     retry: async (form) => {
       const result = await retryEmail(services, staff, formText(form, "id", 100), services.clock.now());

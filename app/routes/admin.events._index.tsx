@@ -19,7 +19,7 @@ type Group = "current" | "past" | "test";
 // /admin/events: every event, current, past and test, with its seats, the door and the money,
 // following sales live while the page is open.
 export const loader = pageWork("The staff events page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "events");
   const { db, clock } = context.services;
   const now = clock.now();
   const [events, seats, sales] = await Promise.all([

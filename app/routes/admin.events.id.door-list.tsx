@@ -14,7 +14,7 @@ import { plural } from "~/lib/plural";
 // /admin/events/:id/door-list: every booking by name, to print and tick off at the door when no
 // phone is to hand. The print stylesheet leaves only the list.
 export const loader = pageWork("The door list", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "checkIn");
   const event = await findEvent(context.services, params.id);
   if (!event) throw new AppError("not-found", "There is no such event.");
   const tickets = (await allTickets(context.services, event.id, "name")).filter((t) => !t.refunded);

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin.events.id.tickets-csv";
 import { allTickets } from "~/features/booking/tickets.server";
 import { findEvent } from "~/features/events/events.server";
-import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireStaffResource } from "~/features/staff/staff.server";
 import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
 import { csvDownload, toCsv } from "~/lib/csv";
@@ -12,7 +12,7 @@ import { plural } from "~/lib/plural";
 export const loader = pageWork(
   "Downloading an event's tickets",
   async ({ request, context, params }: Route.LoaderArgs) => {
-    const staff = await requireStaffPage(context.services, request);
+    const staff = await requireStaffResource(context.services, request, "bookings");
     const { db, clock } = context.services;
     const event = await findEvent(context.services, params.id);
     if (!event) throw new Response("There is no such event.", { status: 404 });

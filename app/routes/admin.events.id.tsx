@@ -34,7 +34,7 @@ const savedMessages = {
 
 // /admin/events/:id: change an event (the staff API's schema and rules), or Duplicate it.
 export const loader = pageWork("The edit event page", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "events");
   const event = await findEvent(context.services, params.id);
   if (!event) throw new AppError("not-found", "There is no such event.");
   const query = new URL(request.url).searchParams;
@@ -60,7 +60,7 @@ export const loader = pageWork("The edit event page", async ({ request, context,
 });
 
 export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "events");
   const handlers: Record<"save" | "cancel" | "duplicate", FormHandler<EventPageValues>> = {
     save: async (form) => {
       const result = await saveEventForm(form, { id: params.id }, context.services, staff);

@@ -11,12 +11,12 @@ import { pageWork } from "~/infra/http/page.server";
 
 // /admin/events/new: a new event with its pictures, checked by the staff API's own schema and rules.
 export const loader = pageWork("The new event page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "events");
   return { values: emptyEventForm, now: context.services.clock.now().toISOString() };
 });
 
 export const action = pageWork("Creating an event", async ({ request, context }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "events");
   return answerForm(
     request,
     {

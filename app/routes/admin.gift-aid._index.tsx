@@ -26,7 +26,7 @@ import { plural } from "~/lib/plural";
 // /admin/gift-aid: the donations ready to claim, HMRC's claim schedule for them, Mark as claimed,
 // and past claims. The CSV and the claim carry the very donations this page listed.
 export const loader = pageWork("The Gift Aid page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "money");
   const { clock } = context.services;
   const ready = await donationsReadyToClaim(context.services);
   return {
@@ -39,7 +39,7 @@ export const loader = pageWork("The Gift Aid page", async ({ request, context }:
 });
 
 export const action = pageWork("Marking a Gift Aid claim", async ({ request, context }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "money");
   return answerForm(request, {
     "mark-claimed": async (form) => {
       const { claimId, summary } = await markClaimed(

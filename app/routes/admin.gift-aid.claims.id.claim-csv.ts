@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin.gift-aid.claims.id.claim-csv";
 import { claimWithDonations, recordClaimExport } from "~/features/donations/gift-aid-claims.server";
 import { claimScheduleHeadings } from "~/features/donations/gift-aid";
-import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireStaffResource } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { csvDownload, toCsv } from "~/lib/csv";
@@ -10,7 +10,7 @@ import { csvDownload, toCsv } from "~/lib/csv";
 export const loader = pageWork(
   "Downloading a past Gift Aid claim",
   async ({ request, context, params }: Route.LoaderArgs) => {
-    const staff = await requireStaffPage(context.services, request);
+    const staff = await requireStaffResource(context.services, request, "money");
     const { clock } = context.services;
     const found = await claimWithDonations(context.services, params.claimId);
     if (!found) throw new AppError("not-found", "There is no such claim.");

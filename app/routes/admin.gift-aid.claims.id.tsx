@@ -13,7 +13,7 @@ import { formatPounds } from "~/lib/money";
 // /admin/gift-aid/claims/:claimId: a past claim's donations as they were claimed, downloadable
 // again; any refunded since is flagged, since HMRC must be told.
 export const loader = pageWork("A Gift Aid claim's page", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "money");
   const found = await claimWithDonations(context.services, params.claimId);
   if (!found) throw new AppError("not-found", "There is no such claim.");
   return found;

@@ -11,7 +11,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // /admin/pages: every page whose words and pictures staff edit, with who last published it, when,
 // and whether a draft is waiting.
 export const loader = pageWork("The pages list", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "pages");
   const store = context.services.contentStore;
   const pages = await Promise.all(
     editablePages.map(async (page) => {

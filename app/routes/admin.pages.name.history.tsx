@@ -26,7 +26,7 @@ const versionId = (value: string | null) => (value && /^[0-9]{1,9}$/.test(value)
 // /admin/pages/:name/history: every published version with who and when; Compare one with the
 // current version, field by field; Restore one (asked first), which publishes a copy of it.
 export const loader = pageWork("A page's history", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "pages");
   const name = pageName(params.name);
   const store = context.services.contentStore;
   const query = new URL(request.url).searchParams;
@@ -61,7 +61,7 @@ export const loader = pageWork("A page's history", async ({ request, context, pa
 });
 
 export const action = pageWork("Restoring a page", async ({ request, context, params }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "pages");
   const name = pageName(params.name);
   return answerForm(request, async (form) => {
     const id = versionId(formText(form, "id", 20));

@@ -56,7 +56,7 @@ function sectionHref(name: string, sections: PageSection[], id: string, extra = 
 // with the draft) and Publish in a bar that stays in view. Publish first shows every change the
 // draft makes (?review), and publishes once staff confirm; nothing is published while a field is wrong.
 export const loader = pageWork("The page editor", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "pages");
   const name = pageName(params.name);
   const store = context.services.contentStore;
   const [draft, content, history, pictures] = await Promise.all([
@@ -93,7 +93,7 @@ export const loader = pageWork("The page editor", async ({ request, context, par
 });
 
 export const action = pageWork("Saving a page", async ({ request, context, params }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "pages");
   const name = pageName(params.name);
   const store = context.services.contentStore;
   const root = contentFields(name);

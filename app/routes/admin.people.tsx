@@ -20,7 +20,7 @@ import { requestedPage, slicePage } from "~/lib/pagination";
 // /admin/people: a person's data by e-mail address (subject access): everything held, the JSON
 // download, and erasure on request, asked about first (docs/decisions/018-a-persons-data.md).
 export const loader = pageWork("A person's data", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "people");
   const search = new URL(request.url).searchParams;
   const typed = search.get("email");
   if (typed === null) return { typed: "", error: undefined, found: undefined };
@@ -44,7 +44,7 @@ export const loader = pageWork("A person's data", async ({ request, context }: R
 });
 
 export const action = pageWork("Erasing a person's data", async ({ request, context }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "people");
   return answerForm(request, {
     erase: async (form) => {
       const lookup = validatePersonLookup({ email: formText(form, "email", 1000) });

@@ -18,7 +18,7 @@ import { pageWork } from "~/infra/http/page.server";
 // where the navigation bar's Donate button goes (this site's own page, or an external one). Each
 // section is its own form, saved on its own.
 export const loader = pageWork("The settings page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "site");
   const [settings, donate, limits, { site }] = await Promise.all([
     officeSettings(context.services, context.services.clock.now()),
     donateButtonSettings(context.services),
@@ -38,7 +38,7 @@ type Section = "office" | "donate" | "holds";
 
 export const action = pageWork("Saving the settings", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
-  const staff = await requireStaffPage(services, request);
+  const staff = await requireStaffPage(services, request, "site");
   const now = services.clock.now();
   return answerForm(request, {
     office: async (form) => {

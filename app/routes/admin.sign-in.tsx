@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.sign-in";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Field } from "~/components/ui/field";
@@ -92,6 +92,9 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
           {busy ? "Signing in…" : "Sign in"}
         </button>
       </Form>
+      <p>
+        <Link to="/admin/forgot-password">Forgot your password?</Link>
+      </p>
     </main>
   );
 }

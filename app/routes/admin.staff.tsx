@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.staff";
 import { ErrorPage } from "~/components/layout/error-page";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -7,41 +7,54 @@ import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { adminMeta } from "~/features/staff/components/admin-shell";
-import { NewPasswordFields, PasswordField } from "~/features/staff/components/password-field";
 import {
   cancelInvitation,
-  changePassword,
+  changeRole,
+  defaultInvitedRole,
   inviteStaff,
   removeStaff,
-  signOutEverywhere,
   staffList,
 } from "~/features/staff/members.server";
+import { sendPasswordReset } from "~/features/staff/password-reset.server";
+import { roleNames, staffRoles } from "~/features/staff/roles";
 import { secureCookies } from "~/features/staff/sign-in.server";
-import { clearedSessionCookie, requireStaffPage, sessionTokenFrom } from "~/features/staff/staff.server";
+import { clearedSessionCookie, requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
 
-// /admin/staff: the members with their last sign-in and the open invitations; Add a member (a
-// one-time link by e-mail), Remove (never the last), Cancel an invitation; and Your account:
-// Change your password, Sign out of every device.
+// /admin/staff (Owners only): the members with their role and last sign-in, and the open
+// invitations; Add a member with a role (a one-time link by e-mail), Change a member's role and
+// Remove one (never the last Owner), Send a password reset link, Cancel an invitation. A member's
+// own password and devices are on /admin/account, which every role may open.
 export const loader = pageWork("The staff page", async ({ request, context }: Route.LoaderArgs) => {
-  const me = await requireStaffPage(context.services, request);
-  return { me, ...(await staffList(context.services, context.services.clock.now())) };
+  const me = await requireStaffPage(context.services, request, "site");
+  const roles = staffRoles.map((role) => ({ role, ...roleNames[role] }));
+  return {
+    me,
+    roles,
+    defaultRole: defaultInvitedRole,
+    ...(await staffList(context.services, context.services.clock.now())),
+  };
 });
 
-type Intent = "invite" | "cancel-invitation" | "remove" | "change-password" | "sign-out-everywhere";
+type Intent = "invite" | "cancel-invitation" | "remove" | "change-role" | "send-reset";
 
 export const action = pageWork("Changing the staff", async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
-  const staff = await requireStaffPage(services, request);
+  const staff = await requireStaffPage(services, request, "site");
   const now = services.clock.now();
   const signedOut = () =>
     redirect("/admin/sign-in", { headers: { "Set-Cookie": clearedSessionCookie(secureCookies(services.config)) } });
   return answerForm(request, {
     invite: async (form) => {
-      const invited = await inviteStaff(services, staff, { email: formText(form, "email", 300) }, now);
+      const invited = await inviteStaff(
+        services,
+        staff,
+        { email: formText(form, "email", 300), role: formText(form, "role", 20) },
+        now,
+      );
       const sent = await services.outbox.deliver("staff-invitation", invited.id);
       const replaced = invited.replaced ? " The earlier link no longer works." : "";
       return {
@@ -63,22 +76,30 @@ export const action = pageWork("Changing the staff", async ({ request, context }
       if (!removed) throw new AppError("not-found", "That member of staff was already removed.");
       return { message: "The member of staff is removed, and signed out everywhere." };
     },
-    "change-password": async (form) => {
-      await changePassword(
+    "change-role": async (form) => {
+      const changed = await changeRole(
         services,
         staff,
-        {
-          currentPassword: formText(form, "currentPassword", 300),
-          newPassword: formText(form, "newPassword", 300),
-          repeatPassword: formText(form, "repeatPassword", 300),
-        },
-        { now, sessionToken: sessionTokenFrom(request) },
+        { id: formText(form, "id", 300), role: formText(form, "role", 20) },
+        now,
       );
-      return { message: "Your password is changed. You are still signed in here; every other device is signed out." };
+      if (!changed) throw new AppError("not-found", "That member of staff was already removed.");
+      if (changed.from === changed.to) return { message: `${changed.email} is already ${roleNames[changed.to].name}.` };
+      return {
+        message: `${changed.email} is now ${roleNames[changed.to].name} (was ${roleNames[changed.from].name}). It applies from their next click.`,
+      };
     },
-    "sign-out-everywhere": async () => {
-      await signOutEverywhere(services, staff, now);
-      return signedOut();
+    "send-reset": async (form) => {
+      const member = (await staffList(services, now)).members.find((m) => m.id === formText(form, "id", 300));
+      const reset = member && (await sendPasswordReset(services, member.email, staff, now));
+      if (!reset) throw new AppError("not-found", "That member of staff was already removed.");
+      const sent = await services.outbox.deliver("staff-password-reset", reset.id);
+      return {
+        message:
+          sent.ok === false
+            ? `The link for ${reset.email} is ready, but its e-mail could not be sent yet; the site keeps trying (see E-mails).`
+            : `A link to choose a new password was sent to ${reset.email}. It works once, for 72 hours; their password stays as it is until they use it.`,
+      };
     },
   } satisfies Record<Intent, FormHandler>);
 });
@@ -87,7 +108,10 @@ export const meta: Route.MetaFunction = () => adminMeta("Staff");
 
 const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
 
-export default function AdminStaff({ loaderData: { me, members, invitations }, actionData }: Route.ComponentProps) {
+export default function AdminStaff({
+  loaderData: { me, roles, defaultRole, members, invitations },
+  actionData,
+}: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = (intent: Intent) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const [removing, setRemoving] = useState<{ id: string; email: string }>();
@@ -100,12 +124,13 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
     return <FormNotice ok={answered.ok}>{answered.message}</FormNotice>;
   };
   const invite = said("invite");
-  const password = said("change-password");
   return (
-    <main id="main" className="page">
+    <main id="main" className="page staff-page">
       <h1>Staff</h1>
       {notice("remove")}
       {notice("cancel-invitation")}
+      {notice("change-role")}
+      {notice("send-reset")}
       <section className="section" aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
         <TableScroll label="Table of members of staff">
@@ -113,6 +138,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
             <thead>
               <tr>
                 <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
                 <th scope="col">Added</th>
                 <th scope="col">Last sign-in</th>
                 <th scope="col">
@@ -127,9 +153,46 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
                     {member.email}
                     {member.id === me.id ? " (you)" : ""}
                   </th>
+                  <td data-label="Role">
+                    <Form method="post" className="staff-role-form">
+                      <input type="hidden" name="intent" value="change-role" />
+                      <input type="hidden" name="id" value={member.id} />
+                      <Field
+                        id={`role-${member.id}`}
+                        label={<span className="visually-hidden">Role of {member.email}</span>}
+                        select={{ name: "role", defaultValue: member.role }}
+                      >
+                        {roles.map((r) => (
+                          <option key={r.role} value={r.role}>
+                            {r.name}
+                          </option>
+                        ))}
+                      </Field>
+                      <button
+                        type="submit"
+                        className="button button-secondary"
+                        aria-label={`Change the role of ${member.email}`}
+                        aria-disabled={busy("change-role")}
+                      >
+                        Change role
+                      </button>
+                    </Form>
+                  </td>
                   <td data-label="Added">{when(member.addedAt)}</td>
                   <td data-label="Last sign-in">{member.lastSignInAt ? when(member.lastSignInAt) : "Never"}</td>
-                  <td data-label="Actions">
+                  <td data-label="Actions" className="staff-actions">
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="send-reset" />
+                      <input type="hidden" name="id" value={member.id} />
+                      <button
+                        type="submit"
+                        className="button button-secondary"
+                        aria-label={`Send a password reset link to ${member.email}`}
+                        aria-disabled={busy("send-reset")}
+                      >
+                        Send a password reset link
+                      </button>
+                    </Form>
                     <button
                       type="button"
                       className="button button-secondary"
@@ -157,6 +220,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
               <thead>
                 <tr>
                   <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
                   <th scope="col">Invited by</th>
                   <th scope="col">Expires</th>
                   <th scope="col">
@@ -168,6 +232,7 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
                 {invitations.map((invitation) => (
                   <tr key={invitation.id}>
                     <th scope="row">{invitation.email}</th>
+                    <td data-label="Role">{roleNames[invitation.role].name}</td>
                     <td data-label="Invited by">{invitation.invitedBy}</td>
                     <td data-label="Expires">{when(invitation.expiresAt)}</td>
                     <td data-label="Actions">
@@ -208,6 +273,19 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
             }}
             error={invite?.fields?.email}
           />
+          <Field
+            id="invite-role"
+            label="Role"
+            hint="What they may do. You can change it later."
+            select={{ name: "role", defaultValue: invite?.values?.role ?? defaultRole }}
+            error={invite?.fields?.role}
+          >
+            {roles.map((r) => (
+              <option key={r.role} value={r.role}>
+                {r.name}: {r.summary}
+              </option>
+            ))}
+          </Field>
           <button type="submit" className="button" aria-disabled={busy("invite")}>
             {busy("invite") ? "Sending the invitation…" : "Add a member"}
           </button>
@@ -216,29 +294,9 @@ export default function AdminStaff({ loaderData: { me, members, invitations }, a
 
       <section className="section" aria-labelledby="account-heading">
         <h2 id="account-heading">Your account</h2>
-        <h3>Change your password</h3>
-        <Form method="post" className="form narrow" key={password?.ok ? "changed" : "change"} noValidate>
-          <input type="hidden" name="intent" value="change-password" />
-          {notice("change-password")}
-          <PasswordField
-            id="current-password"
-            label="Current password"
-            name="currentPassword"
-            error={password?.fields?.currentPassword}
-          />
-          <NewPasswordFields idPrefix="" fields={password?.fields} />
-          <button type="submit" className="button" aria-disabled={busy("change-password")}>
-            {busy("change-password") ? "Saving…" : "Change your password"}
-          </button>
-        </Form>
-        <h3>Every device</h3>
-        <p>Signs you out here and on every other phone or computer where you are signed in.</p>
-        <Form method="post">
-          <input type="hidden" name="intent" value="sign-out-everywhere" />
-          <button type="submit" className="button button-secondary" aria-disabled={busy("sign-out-everywhere")}>
-            {busy("sign-out-everywhere") ? "Signing out…" : "Sign out of every device"}
-          </button>
-        </Form>
+        <p>
+          To change your own password or sign out of every device, go to <Link to="/admin/account">Your account</Link>.
+        </p>
       </section>
 
       <Form method="post" id="remove-member" hidden>

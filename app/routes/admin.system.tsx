@@ -13,7 +13,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 // has run, its database, the e-mails waiting, the unexpected errors of the last day with the
 // references visitors were shown, the backups the site makes, and where alerts go (docs/operations.md, "What to watch").
 export const loader = pageWork("The system page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "site");
   const { config, clock, db } = context.services;
   const now = clock.now();
   const report = await systemReport(db, now, { backupsSetUp: Boolean(config.backups.dir) });

@@ -7,8 +7,8 @@ import { pageWork } from "~/infra/http/page.server";
 
 // The staff area's frame (every /admin page but sign-in): who is signed in, and Sign out.
 export const loader = pageWork("The staff area", async ({ request, context }: Route.LoaderArgs) => {
-  const user = await requireStaffPage(context.services, request);
-  return { email: user.email };
+  const user = await requireStaffPage(context.services, request, "signed-in");
+  return { email: user.email, role: user.role };
 });
 
 export function headers() {

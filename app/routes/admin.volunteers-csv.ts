@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin.volunteers-csv";
-import { requireStaffPage } from "~/features/staff/staff.server";
+import { requireStaffResource } from "~/features/staff/staff.server";
 import { listVolunteers } from "~/features/volunteers/volunteers.server";
 import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -9,7 +9,7 @@ import { plural } from "~/lib/plural";
 
 // GET /admin/volunteers.csv: every sign-up for a spreadsheet; the download is in the audit log.
 export const loader = pageWork("Downloading the volunteers", async ({ request, context }: Route.LoaderArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffResource(context.services, request, "people");
   const { db, clock } = context.services;
   const now = clock.now();
   const volunteers = await listVolunteers(context.services);

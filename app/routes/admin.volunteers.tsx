@@ -14,13 +14,13 @@ import { requestedPage } from "~/lib/pagination";
 
 // /admin/volunteers: the sign-ups, newest first, 50 a page; the CSV; delete one on request.
 export const loader = pageWork("The volunteers page", async ({ request, context }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request);
+  await requireStaffPage(context.services, request, "people");
   const page = requestedPage(new URL(request.url).searchParams.get("page"));
   return { volunteers: await volunteersPage(context.services, page) };
 });
 
 export const action = pageWork("Deleting a volunteer sign-up", async ({ request, context }: Route.ActionArgs) => {
-  const staff = await requireStaffPage(context.services, request);
+  const staff = await requireStaffPage(context.services, request, "people");
   return answerForm(request, {
     delete: async (form) => {
       const deleted = await deleteVolunteer(

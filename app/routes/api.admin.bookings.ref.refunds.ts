@@ -11,7 +11,7 @@ import { AppError } from "~/lib/errors";
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Refunding a booking", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "bookings");
     const body = await readJsonBody(request);
     const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {
       quantity: body.quantity,
@@ -24,7 +24,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
 // Only POST is offered here; a booking's refunds are in GET /api/admin/bookings/:bookingRef.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Reading a booking's refunds", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "bookings");
     throw new AppError("method-not-allowed", "Use POST to refund; GET the booking to see its refunds.", {
       headers: { Allow: "POST" },
     });

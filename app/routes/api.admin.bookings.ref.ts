@@ -7,7 +7,7 @@ import { AppError } from "~/lib/errors";
 // GET /api/admin/bookings/:bookingRef: one booking with its status history.
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading a booking", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "bookings");
     const booking = await bookingWithHistory(context.services, params.bookingRef);
     if (!booking) throw new AppError("not-found", "There is no such booking.");
     return Response.json(booking, { headers: noStore });

@@ -19,7 +19,7 @@ function contentName(name: string) {
 // version newest first, and any stored version passed over because it no longer passes the schema.
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading a page's content", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "pages");
     const name = contentName(params.name);
     const store = context.services.contentStore;
     const [content, draft, history] = await Promise.all([
@@ -39,7 +39,7 @@ export const loader = ({ request, context, params }: Route.LoaderArgs) =>
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Saving a page's draft", async () => {
     allowMethods(request, "PUT", "DELETE");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "pages");
     const name = contentName(params.name);
     const store = context.services.contentStore;
     if (request.method === "DELETE") {

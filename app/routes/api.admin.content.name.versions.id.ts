@@ -15,7 +15,7 @@ function versionId(id: string) {
 // and what today's checks say of it (an old version may no longer pass a changed schema).
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading a version of a page's content", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "pages");
     if (!isContentName(params.name)) throw noSuchVersion();
     const store = context.services.contentStore;
     const version = await store.version(params.name, versionId(params.id));
@@ -28,7 +28,7 @@ export const loader = ({ request, context, params }: Route.LoaderArgs) =>
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Restoring a version of a page's content", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "pages");
     if (!isContentName(params.name)) throw noSuchVersion();
     const result = await context.services.contentStore.restore(params.name, versionId(params.id), staff);
     if (!result) throw noSuchVersion();

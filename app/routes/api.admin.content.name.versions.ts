@@ -12,7 +12,7 @@ import { AppError } from "~/lib/errors";
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Publishing a page's content", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "pages");
     if (!isContentName(params.name)) throw new AppError("not-found", "There is no such page content.");
     const body = await readJsonBody(request, bodyLimits.staff);
     const result = await context.services.contentStore.publish(params.name, body.content, staff);
@@ -27,7 +27,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
 // GET: the versions are listed by GET /api/admin/content/:name. Staff only, like every staff address.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Reading a page's versions", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "pages");
     throw new AppError("method-not-allowed", "Use POST to publish; GET /api/admin/content/:name lists the versions.", {
       headers: { Allow: "POST" },
     });

@@ -10,7 +10,7 @@ import { AppError } from "~/lib/errors";
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Refunding a donation", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "money");
     const body = await readJsonBody(request);
     const key = typeof body.key === "string" && body.key.trim() ? body.key : crypto.randomUUID();
     const result = await refundDonation(context.services, staff, {
@@ -28,6 +28,6 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
 
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Reading a donation refund", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "money");
     throw new AppError("method-not-allowed", "Use POST to refund a donation.", { headers: { Allow: "POST" } });
   });

@@ -10,7 +10,7 @@ import { AppError } from "~/lib/errors";
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Cancelling an event", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "events");
     const body = await readJsonBody(request);
     const progress = await cancelEvent(context.services, staff, params.id, { reason: body.reason });
     void context.services.refunds.kick();
@@ -20,6 +20,6 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
 // Only POST is offered here.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Reading an event's cancellation", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "events");
     throw new AppError("method-not-allowed", "Use POST to cancel the event.", { headers: { Allow: "POST" } });
   });

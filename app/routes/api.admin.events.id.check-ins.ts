@@ -14,7 +14,7 @@ const noSuchEvent = () => new AppError("not-found", "There is no such event.");
 // its conflicts. The door page keeps it on the phone and asks again every second while online.
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading an event's door list", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "checkIn");
     const list = await doorList(context.services, params.id, context.services.clock.now());
     if (!list) throw noSuchEvent();
     return Response.json(list, { headers: noStore });
@@ -26,7 +26,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Recording check-ins", async () => {
     const { clock } = context.services;
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "checkIn");
     const parsed = checkInsSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The check-ins are not valid.", { fields: fieldErrors(parsed.error) });

@@ -13,7 +13,7 @@ const noSuchEvent = () => new AppError("not-found", "There is no such event.");
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading an event", async () => {
     const { clock } = context.services;
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "events");
     const event = await findEvent(context.services, params.id);
     if (!event) throw noSuchEvent();
     const availability = (await availabilityByEvent(context.services, clock.now()))[event.id];
@@ -24,7 +24,7 @@ export const loader = ({ request, context, params }: Route.LoaderArgs) =>
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Changing an event", async () => {
     allowMethods(request, "PATCH");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "events");
     const parsed = eventChangesSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The changes are not valid.", { fields: fieldErrors(parsed.error) });

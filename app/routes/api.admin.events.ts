@@ -11,7 +11,7 @@ import { fieldErrors } from "~/lib/forms";
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing events", async () => {
     const { clock } = context.services;
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "events");
     const [events, availability] = await Promise.all([
       listEvents(context.services),
       availabilityByEvent(context.services, clock.now()),
@@ -26,7 +26,7 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Creating an event", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "events");
     const parsed = newEventSchema.safeParse(await readJsonBody(request, bodyLimits.staff));
     if (!parsed.success) {
       throw new AppError("invalid", "The event is not valid.", { fields: fieldErrors(parsed.error) });

@@ -14,7 +14,7 @@ import { bodyLimits } from "~/infra/http/body-limits.server";
 // or 409 with nothing changed if any was claimed or refunded meanwhile.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing Gift Aid claims", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "money");
     const ready = await donationsReadyToClaim(context.services);
     return Response.json(
       { ready, summary: claimSummary(ready), claims: await pastClaims(context.services) },
@@ -25,7 +25,7 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Marking a Gift Aid claim", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "money");
     const claim = await markClaimed(
       context.services,
       staff,

@@ -15,7 +15,7 @@ const bodyTypes = [...uploadTypes, "application/octet-stream"];
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Uploading a picture", async () => {
     allowMethods(request, "POST");
-    const user = await requireStaff(context.services, request);
+    const user = await requireStaff(context.services, request, ["events", "pages"]);
     const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (!bodyTypes.includes(type)) {
       throw new AppError(
@@ -33,7 +33,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
 // Anything but POST: refused, to staff as to anyone else.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Uploading a picture", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, ["events", "pages"]);
     allowMethods(request, "POST");
     return new Response(null, { status: 204 });
   });

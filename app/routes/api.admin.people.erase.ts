@@ -9,7 +9,7 @@ import { AppError } from "~/lib/errors";
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Erasing a person's data", async () => {
     allowMethods(request, "POST");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "people");
     const email = lookupAddress((await readJsonBody(request)).email);
     const erased = await erasePersonData(context.services, staff, email, context.services.clock.now());
     if (!erased) throw new AppError("not-found", `Nothing is held for ${email}.`);
@@ -19,6 +19,6 @@ export const action = ({ request, context }: Route.ActionArgs) =>
 // A GET gets the same answer as any unknown method: only POST is offered here.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Erasing a person's data", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "people");
     throw new AppError("method-not-allowed", "Use POST to erase a person's data.", { headers: { Allow: "POST" } });
   });

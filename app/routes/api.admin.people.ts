@@ -7,7 +7,7 @@ import { apiRoute, noStore } from "~/infra/http/api.server";
 // the page's download gives it); written in the audit log by a hash of the address.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Exporting a person's data", async () => {
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "people");
     const email = lookupAddress(new URL(request.url).searchParams.get("email"));
     const { clock } = context.services;
     const { site } = await context.services.content();

@@ -9,7 +9,7 @@ import { AppError } from "~/lib/errors";
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Deleting a volunteer sign-up", async () => {
     allowMethods(request, "DELETE");
-    const staff = await requireStaff(context.services, request);
+    const staff = await requireStaff(context.services, request, "people");
     if (!(await deleteVolunteer(context.services, staff, params.id, context.services.clock.now()))) {
       throw new AppError("not-found", "There is no such volunteer sign-up.");
     }
@@ -19,6 +19,6 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
 // A GET gets the same answer as any unknown method: only DELETE is offered here.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Reading a volunteer sign-up", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "people");
     throw new AppError("method-not-allowed", "Use DELETE to delete a sign-up.", { headers: { Allow: "DELETE" } });
   });

@@ -6,6 +6,6 @@ import { apiRoute, noStore } from "~/infra/http/api.server";
 // GET /api/admin/volunteers: every sign-up, newest first.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing volunteers", async () => {
-    await requireStaff(context.services, request);
+    await requireStaff(context.services, request, "people");
     return Response.json({ volunteers: await listVolunteers(context.services) }, { headers: noStore });
   });

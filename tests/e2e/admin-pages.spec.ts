@@ -5,6 +5,7 @@ import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "
 import { routeTable } from "../support/route-table";
 import { giveDonation, londonDaysAgo } from "../support/donations";
 import { buyTickets } from "../support/bookings";
+import { staffAccount } from "../support/site-process";
 import { createEvent, signIn, staffApi } from "../support/staff-api";
 
 // Every staff page, taken from the route table so a new one cannot be missed, on a 390 px phone:
@@ -55,6 +56,14 @@ test("every staff page works on a 390 px phone with no serious accessibility fau
   await expect.poll(invitationFile).toBeDefined();
   const invitation = await simpleParser(await fs.readFile(joinPath(outboxDir, (await invitationFile())!)));
   sample.token = /\/admin\/join\/([\w-]+)/.exec(invitation.text ?? "")![1]!;
+  // A password reset link for the staff account, from its e-mail the same way.
+  const asked = await page.request.post("/admin/forgot-password", { form: { email: staffAccount.email } });
+  expect(asked.status()).toBe(200);
+  const resetFile = async () =>
+    (await fs.readdir(outboxDir)).find((name) => name.endsWith(`-${staffAccount.email}.eml`));
+  await expect.poll(resetFile).toBeDefined();
+  const reset = await simpleParser(await fs.readFile(joinPath(outboxDir, (await resetFile())!)));
+  const resetToken = /\/admin\/reset-password\/([\w-]+)/.exec(reset.text ?? "")![1]!;
   await page.goto("/admin/emails");
   sample.emailId = (await page
     .getByRole("link", { name: /^Preview/ })
@@ -70,7 +79,8 @@ test("every staff page works on a 390 px phone with no serious accessibility fau
       if (!(await page.context().cookies()).some((c) => c.name === "kt_staff")) {
         await signIn(page);
       }
-      const response = await page.goto(`/${path.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? event.id)}`);
+      const params = path === "admin/reset-password/:token" ? { ...sample, token: resetToken } : sample;
+      const response = await page.goto(`/${path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? event.id)}`);
       expect(response?.status(), path).toBe(200);
     }
     await expect(page.locator("main h1"), path).toBeVisible();

@@ -6,8 +6,9 @@ import { signIn } from "../support/staff-api";
 
 // The staff page: a member invited by e-mail (a real mail server on loopback) opens the link in a
 // browser of their own, chooses a password and lands signed in; the link then no longer works.
-// Removing a member (asked first, never the last), changing your password, signing out of every
-// device; each written in the audit log.
+// Removing a member (asked first, never the last), changing your password and signing out of every
+// device (Your account); each written in the audit log. Roles and password resets:
+// tests/e2e/staff-roles.spec.ts.
 
 // Refusals the tests cause on purpose: a used link (410), the last member (409), a wrong password (400, 401).
 // Each password is hashed with scrypt at full cost, and each test starts its own site: slow on a shared machine.
@@ -174,7 +175,11 @@ test.describe("with a mail server", () => {
     await expect(theirs).toHaveURL(/\/admin\/sign-in\?next=%2Fadmin%2Fstaff$/);
     await context.close();
 
-    // Change your password: the current one is checked; afterwards the old one fails, this session stays.
+    // Change your password (on Your account, reached from the staff bar): the current one is
+    // checked; afterwards the old one fails, this session stays.
+    await page.getByRole("link", { name: "Your account" }).first().click();
+    await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible();
+    await expect(page.getByRole("main")).toContainText("Your role is Owner");
     const other = await browser.newContext({ baseURL: site.url });
     await signIn(await other.newPage(), { url: site.url });
     const newPassword = "a brand new staff password";
@@ -200,7 +205,7 @@ test.describe("with a mail server", () => {
       account: { email: staffAccount.email, password: newPassword },
     });
     await page.reload();
-    await expect(page.getByRole("heading", { name: "Staff", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible();
 
     // Sign out of every device: this one goes to sign-in, and the other's session ends too.
     await page.getByRole("button", { name: "Sign out of every device" }).click();

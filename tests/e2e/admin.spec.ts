@@ -26,9 +26,11 @@ test("a visitor without a session is sent to sign in from every staff page, and 
       expect(response.status(), path).toBe(401);
     } else if (path === "admin/sign-in") {
       expect(response.status(), path).toBe(200);
-    } else if (path.startsWith("admin/join/")) {
-      // An invitation's link is opened by someone without an account yet; an unknown one is gone (410).
+    } else if (path.startsWith("admin/join/") || path.startsWith("admin/reset-password/")) {
+      // An invitation's or a reset's link is opened by someone signed out; an unknown one is gone (410).
       expect(response.status(), path).toBe(410);
+    } else if (path === "admin/forgot-password") {
+      expect(response.status(), path).toBe(200);
     } else {
       expect(response.status(), path).toBe(302);
       expect(response.headers().location, path).toMatch(/^\/admin(\/sign-in\?next=|$)/);

@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, useRouteError } from "react-router";
+import { Link, isRouteErrorResponse, useRouteError } from "react-router";
+import { isPageRefusal } from "~/lib/errors";
 import { NotFound } from "./not-found";
 
 /**
@@ -9,6 +10,22 @@ import { NotFound } from "./not-found";
 export function ErrorPage() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  // A member of staff whose role does not reach this page (403): why, and where they may go.
+  if (isRouteErrorResponse(error) && isPageRefusal(error.data)) {
+    const { title, message, links } = error.data.refused;
+    return (
+      <main id="main" className="page narrow">
+        <title>{`${title} · Staff`}</title>
+        <h1>{title}</h1>
+        <p>{message}</p>
+        {links.map((link) => (
+          <p key={link.href}>
+            <Link to={link.href}>{link.label}</Link>
+          </p>
+        ))}
+      </main>
+    );
+  }
   const details = isRouteErrorResponse(error) ? (error.data as { ref?: unknown; message?: unknown } | null) : null;
   const ref = details?.ref;
   // A refusal the visitor may read (an AppError's message), e.g. a form sent from another site; or a

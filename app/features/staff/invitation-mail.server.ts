@@ -45,3 +45,51 @@ export function staffInvitationMail({
 </body></html>`;
   return { to: { address: email }, subject: `Join the staff of ${charity.name}'s website`, text, html };
 }
+
+/**
+ * The e-mail with a link to choose a new password: asked for on the sign-in page by the member, or
+ * sent by an Owner (`byOwner`). Says what to do if they did not ask, since anyone can ask.
+ */
+export function staffPasswordResetMail({
+  email,
+  link,
+  expiresAt,
+  charity,
+  byOwner,
+}: {
+  email: string;
+  link: string;
+  expiresAt: Date;
+  charity: InvitingCharity;
+  byOwner?: string;
+}): MailMessage {
+  const until = `${londonTime(expiresAt)} on ${londonDate(expiresAt)} (UK time)`;
+  const why = byOwner
+    ? `${byOwner} has sent you a link to choose a new password for your staff account on ${charity.name}'s website.`
+    : `Someone asked for a link to choose a new password for your staff account on ${charity.name}'s website.`;
+  const ignore =
+    "If you did not ask for this, you can ignore this e-mail: your password stays as it is unless the link is opened and a new one chosen.";
+  const text = [
+    "Hello,",
+    "",
+    why,
+    "",
+    "Open this link to choose a new password and sign in:",
+    link,
+    "",
+    `The link works once, until ${until}. Choosing a new password signs you out on every other device.`,
+    "",
+    ignore,
+    "",
+    charity.name,
+  ].join("\n");
+  const html = `<!doctype html><html lang="en-GB"><body style="font-family:Arial,Helvetica,sans-serif;color:#1d1d1b;line-height:1.5">
+<h1 style="color:#143820;font-size:22px">Choose a new password</h1>
+<p>Hello,</p>
+<p>${escapeHtml(why)}</p>
+<p><a href="${escapeHtml(link)}" style="color:#143820;font-weight:bold">Choose a new password and sign in</a></p>
+<p>The link works once, until ${escapeHtml(until)}. Choosing a new password signs you out on every other device.</p>
+<p style="color:#4d4a44;font-size:13px">${escapeHtml(ignore)}</p>
+</body></html>`;
+  return { to: { address: email }, subject: `Choose a new password for ${charity.name}'s website`, text, html };
+}

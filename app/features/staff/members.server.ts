@@ -8,12 +8,14 @@ import { emailPattern } from "~/lib/validation";
 import { staffInvitations, staffSessions, staffUsers } from "~db/schema";
 import { staffInvitationMail, type InvitingCharity } from "./invitation-mail.server";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.server";
+import { isStaffRole, roleNames, type StaffRole } from "./roles";
 import { invitationGone } from "./schema";
 import { tokenHash, type StaffUser } from "./staff.server";
 
-// The staff list and its changes: inviting a member (they choose their own password through a
-// one-time link), removing one (never the last), changing one's own password, signing out of every
-// device. Each change is written in the audit log in its own transaction, naming no one.
+// The staff list and its changes: inviting a member with a role (they choose their own password
+// through a one-time link), changing a member's role and removing one (never the last Owner),
+// changing one's own password, signing out of every device. Each change is written in the audit
+// log in its own transaction; a role change names the member, so the log says who may do what.
 
 /** How long an invitation link works. */
 export const invitationLifetimeMs = 72 * 60 * 60 * 1000;
@@ -21,6 +23,7 @@ export const invitationLifetimeMs = 72 * 60 * 60 * 1000;
 export interface StaffMemberView {
   id: string;
   email: string;
+  role: StaffRole;
   addedAt: string;
   lastSignInAt: string | null;
 }
@@ -29,6 +32,8 @@ export interface InvitationView {
   /** The SHA-256 of the link's token: it names the invitation without opening it. */
   id: string;
   email: string;
+  /** The role the new account will have. */
+  role: StaffRole;
   invitedBy: string;
   expiresAt: string;
 }
@@ -43,19 +48,27 @@ export async function staffList(
     db
       .select()
       .from(staffInvitations)
-      .where(and(isNull(staffInvitations.usedAt), gt(staffInvitations.expiresAt, now)))
+      .where(
+        and(
+          eq(staffInvitations.purpose, "invitation"),
+          isNull(staffInvitations.usedAt),
+          gt(staffInvitations.expiresAt, now),
+        ),
+      )
       .orderBy(asc(staffInvitations.createdAt)),
   ]);
   return {
     members: members.map((m) => ({
       id: m.id,
       email: m.email,
+      role: m.role,
       addedAt: m.createdAt.toISOString(),
       lastSignInAt: m.lastSignInAt?.toISOString() ?? null,
     })),
     invitations: invitations.map((i) => ({
       id: i.tokenHash,
       email: i.email,
+      role: i.role,
       invitedBy: i.invitedByEmail,
       expiresAt: i.expiresAt.toISOString(),
     })),
@@ -74,6 +87,16 @@ function invitedAddress(input: string): string {
   return email;
 }
 
+/** The role the invitation form starts with: the everyday work, and nothing of money or the staff. */
+export const defaultInvitedRole: StaffRole = "events";
+
+/** The role chosen in `Role`; an "invalid" AppError beside the field if it is not one of the four. */
+function chosenRole(input: string): StaffRole {
+  if (isStaffRole(input)) return input;
+  const message = "Choose one of the four roles.";
+  throw new AppError("invalid", message, { fields: { role: message } });
+}
+
 /**
  * Invites a new member of staff: an invitation (only the token's hash is kept) and its e-mail with
  * the link, written together with the audit entry. The token goes into the e-mail as a sealed word
@@ -88,10 +111,11 @@ export async function inviteStaff(
     outbox,
   }: { db: Database; charity: InvitingCharity; outbox: { seal(words: Record<string, string>): string } },
   staff: StaffUser,
-  input: { email: string },
+  input: { email: string; role?: string },
   now: Date,
 ): Promise<{ id: string; email: string; replaced: boolean }> {
   const email = invitedAddress(input.email);
+  const role = chosenRole(input.role || defaultInvitedRole);
   const website = charity.website.replace(/\/$/, "");
   const token = crypto.randomBytes(32).toString("base64url");
   const id = tokenHash(token);
@@ -105,12 +129,23 @@ export async function inviteStaff(
     const replaced = await tx
       .delete(staffInvitations)
       .where(
-        and(eq(staffInvitations.email, email), isNull(staffInvitations.usedAt), gt(staffInvitations.expiresAt, now)),
+        and(
+          eq(staffInvitations.purpose, "invitation"),
+          eq(staffInvitations.email, email),
+          isNull(staffInvitations.usedAt),
+          gt(staffInvitations.expiresAt, now),
+        ),
       )
       .returning({ id: staffInvitations.tokenHash });
-    await tx
-      .insert(staffInvitations)
-      .values({ tokenHash: id, email, invitedByEmail: staff.email, createdAt: now, expiresAt });
+    await tx.insert(staffInvitations).values({
+      tokenHash: id,
+      email,
+      purpose: "invitation",
+      role,
+      invitedByEmail: staff.email,
+      createdAt: now,
+      expiresAt,
+    });
     await queueMail(tx, {
       kind: "staff-invitation",
       about: id,
@@ -129,8 +164,8 @@ export async function inviteStaff(
       subject: `invitation:${id.slice(0, 16)}`,
       summary:
         replaced.length > 0
-          ? "Invited a new member of staff again (the earlier link no longer works)"
-          : "Invited a new member of staff",
+          ? `Invited a new member of staff again, as ${roleNames[role].name} (the earlier link no longer works)`
+          : `Invited a new member of staff, as ${roleNames[role].name}`,
       at: now,
     });
     return { id, email, replaced: replaced.length > 0 };
@@ -147,7 +182,13 @@ export async function cancelInvitation(
   return db.transaction(async (tx) => {
     const [cancelled] = await tx
       .delete(staffInvitations)
-      .where(and(eq(staffInvitations.tokenHash, id), isNull(staffInvitations.usedAt)))
+      .where(
+        and(
+          eq(staffInvitations.tokenHash, id),
+          eq(staffInvitations.purpose, "invitation"),
+          isNull(staffInvitations.usedAt),
+        ),
+      )
       .returning({ id: staffInvitations.tokenHash });
     if (!cancelled) return false;
     await recordAudit(tx, {
@@ -174,6 +215,7 @@ export async function openInvitation(
     .where(
       and(
         eq(staffInvitations.tokenHash, tokenHash(token)),
+        eq(staffInvitations.purpose, "invitation"),
         isNull(staffInvitations.usedAt),
         gt(staffInvitations.expiresAt, now),
       ),
@@ -182,7 +224,7 @@ export async function openInvitation(
 }
 
 /** The new-password pair's problems, one per field, or undefined when it is acceptable. */
-function newPasswordProblems(
+export function newPasswordProblems(
   password: string,
   repeat: string,
 ): { newPassword?: string; repeatPassword?: string } | undefined {
@@ -215,6 +257,7 @@ export async function acceptInvitation(
       .where(
         and(
           eq(staffInvitations.tokenHash, tokenHash(token)),
+          eq(staffInvitations.purpose, "invitation"),
           isNull(staffInvitations.usedAt),
           gt(staffInvitations.expiresAt, now),
         ),
@@ -243,9 +286,20 @@ export async function acceptInvitation(
   });
 }
 
+/** The refusal when a change would leave the site without an Owner. */
+function lastOwner(what: "changed" | "removed") {
+  return new AppError(
+    "conflict",
+    what === "changed"
+      ? "This is the last Owner, so their role cannot be changed. Make another member an Owner first."
+      : "This is the last Owner, so they cannot be removed. Make another member an Owner first.",
+  );
+}
+
 /**
- * Removes a member of staff: their sessions end with the account. Never the last member (a
- * "conflict" AppError). Answers whether it was the one asking (who is then signed out).
+ * Removes a member of staff: their sessions end with the account. Never the last Owner, so someone
+ * can always manage the staff and the settings (a "conflict" AppError). Answers whether it was the
+ * one asking (who is then signed out).
  */
 export async function removeStaff(
   { db }: { db: Database },
@@ -255,14 +309,16 @@ export async function removeStaff(
 ): Promise<{ removed: boolean; self: boolean }> {
   return db.transaction(async (tx) => {
     // Every member's row is locked, so two removals at once cannot leave nobody.
-    const members = await tx.select({ id: staffUsers.id }).from(staffUsers).for("update");
-    if (!members.some((m) => m.id === memberId)) return { removed: false, self: false };
+    const members = await tx.select({ id: staffUsers.id, role: staffUsers.role }).from(staffUsers).for("update");
+    const member = members.find((m) => m.id === memberId);
+    if (!member) return { removed: false, self: false };
     if (members.length <= 1) {
       throw new AppError(
         "conflict",
         "This is the last member of staff, so they cannot be removed. Add another member first.",
       );
     }
+    if (member.role === "owner" && members.filter((m) => m.role === "owner").length <= 1) throw lastOwner("removed");
     await tx.delete(staffUsers).where(eq(staffUsers.id, memberId));
     await recordAudit(tx, {
       staff,
@@ -272,6 +328,40 @@ export async function removeStaff(
       at: now,
     });
     return { removed: true, self: memberId === staff.id };
+  });
+}
+
+/**
+ * Gives a member another role, at once (their next request is checked against it). Never takes the
+ * last Owner's (a "conflict" AppError); the audit log says whose role changed, from what to what.
+ * Answers the member's address and roles, or undefined when there is no such member.
+ */
+export async function changeRole(
+  { db }: { db: Database },
+  staff: StaffUser,
+  input: { id: string; role: string },
+  now: Date,
+): Promise<{ email: string; from: StaffRole; to: StaffRole } | undefined> {
+  const role = chosenRole(input.role);
+  return db.transaction(async (tx) => {
+    // Every member's row is locked, so two changes at once cannot leave no Owner.
+    const members = await tx
+      .select({ id: staffUsers.id, email: staffUsers.email, role: staffUsers.role })
+      .from(staffUsers)
+      .for("update");
+    const member = members.find((m) => m.id === input.id);
+    if (!member) return undefined;
+    if (member.role === role) return { email: member.email, from: role, to: role };
+    if (member.role === "owner" && members.filter((m) => m.role === "owner").length <= 1) throw lastOwner("changed");
+    await tx.update(staffUsers).set({ role }).where(eq(staffUsers.id, member.id));
+    await recordAudit(tx, {
+      staff,
+      action: "staff.role-changed",
+      subject: `staff:${member.id}`,
+      summary: `Changed ${member.email}'s role from ${roleNames[member.role].name} to ${roleNames[role].name}`,
+      at: now,
+    });
+    return { email: member.email, from: member.role, to: role };
   });
 }
 

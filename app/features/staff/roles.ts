@@ -44,3 +44,46 @@ export const roleNames: Record<StaffRole, { name: string; summary: string }> = {
   events: { name: "Events", summary: "Events, bookings, check-in and the public pages." },
   door: { name: "Door", summary: "Check-in at the door only." },
 };
+
+/** The roles that may do this kind of work, in the table's order (Owner first). */
+export function rolesThatCan(capability: Capability): StaffRole[] {
+  return staffRoles.filter((role) => can(role, capability));
+}
+
+/** Where a member of this role starts, and the one place a Door member may work. */
+export function homeOf(role: StaffRole): { href: string; label: string } {
+  return can(role, "events") || can(role, "money") || can(role, "site")
+    ? { href: "/admin", label: "Go to the staff home" }
+    : { href: "/admin/check-in", label: "Go to check-in" };
+}
+
+/** "Owner", "Owner or Events", "Owner, Treasurer or Events": the roles named as a reader says them. */
+function roleList(roles: StaffRole[]): string {
+  const names = roles.map((role) => roleNames[role].name);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
+/**
+ * What a member is told when their role does not reach a page or an API: which roles do, and what
+ * theirs is for. `needs` is one capability, or several of which any one is enough.
+ */
+export function refusalFor(role: StaffRole, needs: Capability | readonly Capability[]) {
+  const wanted = typeof needs === "string" ? [needs] : needs;
+  const roles = staffRoles.filter((r) => wanted.some((capability) => can(r, capability)));
+  const who = `${roleList(roles)} role${roles.length === 1 ? "" : "s"}`;
+  return {
+    /** For a page: which roles may open it, and what this member's role is for. */
+    page: `This page is for the ${who}. Your role is ${roleNames[role].name}: ${lowerFirst(roleNames[role].summary)} If you need it, ask an Owner to change your role.`,
+    /** For the API: one line. */
+    api: `This needs the ${who}; your role is ${roleNames[role].name}.`,
+  };
+}
+
+function lowerFirst(text: string) {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** Whether this role may do any one of these kinds of work. */
+export function canAny(role: StaffRole, needs: Capability | readonly Capability[]): boolean {
+  return (typeof needs === "string" ? [needs] : needs).some((capability) => can(role, capability));
+}

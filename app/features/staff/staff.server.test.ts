@@ -76,12 +76,12 @@ describe.each(engines)("staff accounts on %s", (engine) => {
     const request = new Request("http://x/", { headers: { Cookie: `other=1; kt_staff=${second}` } });
     expect(sessionTokenFrom(request)).toBe(second);
     const site = { db: database.db, clock: { now: () => new Date("2026-11-22T12:00:00Z") } };
-    expect(await requireStaff(site, request)).toEqual(user);
+    expect(await requireStaff(site, request, "signed-in")).toEqual(user);
     // The site's clock, not the machine's, decides when a session has run out.
     const later = { db: database.db, clock: { now: () => new Date("2026-11-22T17:01:00Z") } };
-    await expect(requireStaff(later, request)).rejects.toMatchObject({ code: "unauthorised" });
+    await expect(requireStaff(later, request, "signed-in")).rejects.toMatchObject({ code: "unauthorised" });
     await endSession(database.db, second);
-    await expect(requireStaff(site, request)).rejects.toMatchObject({ code: "unauthorised" });
+    await expect(requireStaff(site, request, "signed-in")).rejects.toMatchObject({ code: "unauthorised" });
   });
 });
 

@@ -1,11 +1,12 @@
 import crypto from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Database } from "~/infra/db/database.server";
 import type { Clock } from "~/lib/clock";
-import { AppError } from "~/lib/errors";
+import { AppError, type PageRefusal } from "~/lib/errors";
+import { escapeHtml } from "~/lib/html";
 import { staffSessions, staffUsers } from "~db/schema";
-import type { StaffRole } from "./roles";
+import { canAny, homeOf, refusalFor, type Capability, type StaffRole } from "./roles";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword, type PasswordCheckPlace } from "./passwords.server";
 
 export const sessionCookieName = "kt_staff";
@@ -180,24 +181,97 @@ export function safeReturnPath(next: string | null | undefined): string {
 }
 
 /**
- * For an admin page: the signed-in member of staff, or a redirect to the sign-in page that brings
- * them back here afterwards. Every admin loader and action calls it (loaders run side by side, so
- * the layout's own check does not cover its pages).
+ * What a page or API needs of the member's role: a kind of work (app/features/staff/roles.ts), any
+ * one of several, or "signed-in" for what every member may open (the staff frame, signing out).
+ * "staff-home" is the staff home's: every member, but one whose role starts elsewhere (Door:
+ * check-in) is sent there.
  */
-export async function requireStaffPage(services: { db: Database; clock: Clock }, request: Request) {
+export type StaffNeed = Capability | readonly Capability[] | "signed-in" | "staff-home";
+
+function allowed(user: StaffUser, need: StaffNeed) {
+  if (need === "staff-home") {
+    const home = homeOf(user.role).href;
+    if (home !== "/admin") throw redirect(home);
+    return true;
+  }
+  return need === "signed-in" || canAny(user.role, need);
+}
+
+/** The 403 page's words for this member: which roles may open the page, and where theirs may go. */
+export function pageRefusal(user: StaffUser, need: Capability | readonly Capability[]): PageRefusal {
+  return {
+    refused: {
+      title: "You can't open this page",
+      message: refusalFor(user.role, need).page,
+      links: [homeOf(user.role)],
+    },
+  };
+}
+
+async function signedInMember(services: { db: Database; clock: Clock }, request: Request) {
   const user = await staffForRequest(services, request);
   if (user) return user;
   const url = new URL(request.url);
   throw redirect(`/admin/sign-in?next=${encodeURIComponent(safeReturnPath(url.pathname + url.search))}`);
 }
 
-/** The signed-in staff member making this request; throws an "unauthorised" AppError (401) when there is none. */
+/**
+ * For an admin page: the signed-in member of staff whose role allows `need`; a redirect to the
+ * sign-in page (that brings them back here afterwards) when nobody is signed in; and for a member
+ * whose role does not reach the page, a 403 the page's error boundary shows as "You can't open
+ * this page". Every admin loader and action calls it (loaders run side by side, so the layout's
+ * own check does not cover its pages).
+ */
+export async function requireStaffPage(
+  services: { db: Database; clock: Clock },
+  request: Request,
+  need: StaffNeed,
+): Promise<StaffUser> {
+  const user = await signedInMember(services, request);
+  if (allowed(user, need)) return user;
+  throw data(pageRefusal(user, need as Capability | readonly Capability[]), { status: 403 });
+}
+
+/**
+ * For a staff route that answers with a file or a redirect, not a page (a CSV, an export, an
+ * e-mail's html): as `requireStaffPage`, but a member whose role does not reach it gets the same
+ * words as a short page of its own, with status 403.
+ */
+export async function requireStaffResource(
+  services: { db: Database; clock: Clock },
+  request: Request,
+  need: StaffNeed,
+): Promise<StaffUser> {
+  const user = await signedInMember(services, request);
+  if (allowed(user, need)) return user;
+  const { title, message, links } = pageRefusal(user, need as Capability | readonly Capability[]).refused;
+  const html =
+    `<!doctype html><html lang="en-GB"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Staff</title></head>` +
+    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>` +
+    links.map((link) => `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`).join("") +
+    `</main></body></html>`;
+  throw new Response(html, {
+    status: 403,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" },
+  });
+}
+
+/**
+ * For the staff API: the signed-in member of staff whose role allows `need`. Throws an
+ * "unauthorised" AppError (401) when nobody is signed in, and a "forbidden" one (403) naming the
+ * roles that may when theirs does not.
+ */
 export async function requireStaff(
   { db, clock }: { db: Database; clock: Clock },
   request: Request,
+  need: StaffNeed,
 ): Promise<StaffUser> {
   const token = sessionTokenFrom(request);
   const user = token ? await userForSession(db, token, clock.now()) : undefined;
   if (!user) throw new AppError("unauthorised", "Sign in as staff to do this.");
+  if (!allowed(user, need)) {
+    throw new AppError("forbidden", refusalFor(user.role, need as Capability | readonly Capability[]).api);
+  }
   return user;
 }

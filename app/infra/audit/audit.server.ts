@@ -32,6 +32,10 @@ export const auditActions = {
   "staff.removed": "Removed a member of staff",
   "staff.password-changed": "Changed their password",
   "staff.signed-out-everywhere": "Signed out of every device",
+  // Roles and password resets (docs/decisions/071-staff-roles.md, 072-password-reset.md).
+  "staff.role-changed": "Changed a member's role",
+  "staff.password-reset-sent": "Sent a password reset link",
+  "staff.password-reset": "Chose a new password through a reset link",
   "email.retried": "Retried an e-mail",
   "settings.changed": "Changed the settings",
   // The pages' content (docs/decisions/031-content-in-the-database.md).
@@ -53,8 +57,9 @@ export interface AuditEntry {
 }
 
 /**
- * Records one action. `summary` must name no one (no names, no e-mail addresses): the entry
- * outlives the erasure of the person it concerns.
+ * Records one action. `summary` must name no member of the public (no names, no e-mail addresses):
+ * the entry outlives the erasure of the person it concerns. Staff are named already (`by`); a role
+ * change names the member whose role it was, so the log says who was given what.
  */
 export async function recordAudit(
   db: Queryable,

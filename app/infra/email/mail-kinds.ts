@@ -14,6 +14,8 @@ export const mailKinds = {
   "receipt-sent-again": { label: "Receipt sent again", about: "resend id" },
   // Staff accounts and telling the charity's office (docs/decisions/017-staff-emails-and-the-office.md).
   "staff-invitation": { label: "Staff invitation", about: "invitation token's SHA-256" },
+  // docs/decisions/072-password-reset.md
+  "staff-password-reset": { label: "Staff password reset", about: "reset token's SHA-256" },
   "office-booking": { label: "Office: a booking", about: "booking reference" },
   "office-donation": { label: "Office: a donation", about: "donation id" },
   "office-volunteer": { label: "Office: a volunteer sign-up", about: "volunteer sign-up id" },

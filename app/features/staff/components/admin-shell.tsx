@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 
 /**
  * The frame of every staff page: says who is signed in, and offers Sign out. The pages inside keep
@@ -10,7 +10,7 @@ export function AdminShell({ email, children }: { email: string; children: React
     <div className="admin">
       <div className="admin-bar">
         <p className="admin-bar-who">
-          Staff area · signed in as <strong>{email}</strong>
+          Staff area · signed in as <strong>{email}</strong> · <Link to="/admin/account">Your account</Link>
         </p>
         <Form method="post" action="/admin/sign-out" className="admin-sign-out">
           <button type="submit" className="button button-secondary">
