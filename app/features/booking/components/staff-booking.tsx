@@ -10,7 +10,8 @@ import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
 
-const statusWords: Record<string, string> = {
+/** A booking's status as staff read it. */
+export const bookingStatusWords: Record<string, string> = {
   held: "Held (not paid)",
   paid: "Paid",
   cancelled: "Cancelled (not paid)",
@@ -80,7 +81,7 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
         </div>
         <div>
           <dt>Status</dt>
-          <dd>{statusWords[booking.status] ?? booking.status}</dd>
+          <dd>{bookingStatusWords[booking.status] ?? booking.status}</dd>
         </div>
       </dl>
 
