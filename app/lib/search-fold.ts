@@ -11,7 +11,23 @@ const accented =
 
 /** The plain lower-case letter an accented or capital letter searches as. */
 function plainLetter(letter: string): string {
-  const special: Record<string, string> = { Ð: "d", ð: "d", Đ: "d", đ: "d", Ħ: "h", ħ: "h", ı: "i", Ł: "l", ł: "l" };
+  const special: Record<string, string> = {
+    Ð: "d",
+    ð: "d",
+    Đ: "d",
+    đ: "d",
+    Ħ: "h",
+    ħ: "h",
+    ı: "i",
+    Ł: "l",
+    ł: "l",
+    Ŀ: "l",
+    ŀ: "l",
+    Ø: "o",
+    ø: "o",
+    Ŧ: "t",
+    ŧ: "t",
+  };
   const plain = special[letter] ?? letter.normalize("NFD").replace(/\p{M}/gu, "");
   return plain.toLowerCase();
 }

@@ -7,8 +7,10 @@ import { readBookingCode, shortCode } from "~/lib/booking-code";
 import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
+import { providerReference, type ProviderReference } from "~/lib/provider-reference";
 import { personMatchSql, personQuery, personRankSql } from "~/lib/search-fold";
 import { bookingHistory, bookings, checkIns, events, tickets } from "~db/schema";
+import { historyLine, type HistoryLine } from "./history.server";
 import { bookingReceipt } from "./receipt.server";
 import { refundsOfBooking, ticketPriceOf, type RefundDeps, type RefundView } from "./refunds.server";
 import { bookingMessages, buyerSchema, type BuyerField } from "./schema";
@@ -131,7 +133,9 @@ export interface StaffBooking {
   ticketPricePence: number;
   status: string;
   hasTicket: boolean;
-  history: { status: string; note: string; at: string }[];
+  history: HistoryLine[];
+  /** The card payment's reference at its provider, named ("Stripe payment pi_…"). */
+  paymentReference: ProviderReference | null;
   refunds: RefundView[];
   checkIns: { count: number; outcome: string; at: string; by: string }[];
 }
@@ -178,7 +182,8 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     ticketPricePence: ticketPriceOf(booking),
     status: booking.status,
     hasTicket: Boolean(ticket),
-    history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+    history: history.map((h) => historyLine(h, booking.provider)),
+    paymentReference: booking.providerPaymentId ? providerReference(booking.provider, booking.providerPaymentId) : null,
     refunds,
     checkIns: doors.map((c) => ({
       count: c.count,

@@ -5,6 +5,7 @@ import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { londonDate, londonDay } from "~/lib/london-time";
 import { slicePage, type Paged } from "~/lib/pagination";
+import { providerReference, type ProviderReference } from "~/lib/provider-reference";
 import { personMatches, personQuery, personRank } from "~/lib/search-fold";
 import { donations, giftAidClaims, giftAidDeclarations, refunds } from "~db/schema";
 import { giftAidPence } from "./amount";
@@ -209,6 +210,8 @@ export interface DonationRefundView {
   staffEmail: string;
   createdAt: string;
   completedAt: string | null;
+  /** The provider's reference for the refund, named, once it is made. */
+  reference: ProviderReference | null;
 }
 
 export interface DonationDetail {
@@ -219,6 +222,8 @@ export interface DonationDetail {
   /** The declaration it is claimed (or claimable) under, when that is another donation's. */
   coveredBy: { donationId: string; declaredAt: string; scope: GiftAidScope } | null;
   refunds: DonationRefundView[];
+  /** The card payment's reference at its provider, named. */
+  paymentReference: ProviderReference | null;
 }
 
 /** One donation for its staff page: details, its declaration, refunds. Undefined if there is none. */
@@ -246,6 +251,7 @@ export async function donationDetail(
       covering && covering.donationId !== donationId
         ? { donationId: covering.donationId, declaredAt: covering.declaredAt.toISOString(), scope: covering.scope }
         : null,
+    paymentReference: row.providerPaymentId ? providerReference(row.provider, row.providerPaymentId) : null,
     refunds: refundRows.map((r) => ({
       id: r.id,
       amountPence: r.amountPence,
@@ -255,6 +261,7 @@ export async function donationDetail(
       staffEmail: r.staffEmail,
       createdAt: r.createdAt.toISOString(),
       completedAt: r.completedAt?.toISOString() ?? null,
+      reference: r.providerRefundId ? providerReference(row.provider, r.providerRefundId) : null,
     })),
   };
 }

@@ -5,7 +5,7 @@ import { Field } from "~/components/ui/field";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import type { FormResult } from "~/lib/forms";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonWhen } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
@@ -20,9 +20,7 @@ export const bookingStatusWords: Record<string, string> = {
   refunded: "Refunded",
 };
 
-function when(iso: string) {
-  return `${londonDate(iso)} ${londonTime(iso)}`;
-}
+const when = londonWhen;
 
 function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
@@ -84,6 +82,14 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
           <dd>{bookingStatusWords[booking.status] ?? booking.status}</dd>
         </div>
       </dl>
+      {booking.paymentReference ? (
+        <details className="provider-reference">
+          <summary>The card payment&apos;s reference</summary>
+          <p>
+            {booking.paymentReference.label} <code>{booking.paymentReference.id}</code>
+          </p>
+        </details>
+      ) : null}
 
       <section className="section" aria-labelledby="refunds-title">
         <h2 id="refunds-title">Refunds</h2>
@@ -146,8 +152,16 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
         <ol className="booking-history">
           {booking.history.map((entry, i) => (
             <li key={i}>
-              <time dateTime={entry.at}>{when(entry.at)}</time> <strong>{entry.status}</strong>
-              {entry.note ? `: ${entry.note}` : ""}
+              <strong>{entry.what}</strong>, <time dateTime={entry.at}>{entry.when}</time>
+              {entry.note ? <p>{entry.note}</p> : null}
+              {entry.reference ? (
+                <details className="provider-reference">
+                  <summary>The card provider&apos;s reference</summary>
+                  <p>
+                    {entry.reference.label} <code>{entry.reference.id}</code>
+                  </p>
+                </details>
+              ) : null}
             </li>
           ))}
         </ol>
