@@ -14,9 +14,7 @@ export function useNoticeFocus(result: FormResult | undefined) {
     const field = result.focus ?? (result.ok ? undefined : Object.keys(result.fields ?? {})[0]);
     // After the page's own scroll handling for the navigation has run.
     const frame = requestAnimationFrame(() => {
-      const target = field
-        ? document.querySelector<HTMLElement>(`form [name="${CSS.escape(field)}"]`)
-        : notice.current;
+      const target = field ? document.querySelector<HTMLElement>(`form [name="${CSS.escape(field)}"]`) : notice.current;
       if (!target) return;
       target.focus({ preventScroll: true });
       target.scrollIntoView({ block: "center" });

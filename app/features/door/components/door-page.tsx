@@ -247,7 +247,8 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
           hint="Part of the name (such as Okafor), the 8-character code on the receipt (such as 3F9A-1C2B), or the e-mail address (this needs the network)."
           input={{
             ref: input,
-            name: "reference",
+            // Sent before the scripts run, the form asks for this page with ?ref=, which it answers.
+            name: "ref",
             type: "search",
             autoComplete: "off",
             autoCapitalize: "none",
@@ -367,8 +368,8 @@ function AnswerPanel({
         </p>
       ) : (
         <p>
-          No booking for this event matches “{typed}”. Try the surname alone, the 8-character code on the receipt
-          (such as 3F9A-1C2B), or the e-mail address they booked with.
+          No booking for this event matches “{typed}”. Try the surname alone, the 8-character code on the receipt (such
+          as 3F9A-1C2B), or the e-mail address they booked with.
         </p>
       );
   } else {
@@ -494,9 +495,7 @@ function ChoicePanel({
             <button type="button" className="door-choice" onClick={() => onChoose(ticket)}>
               <span className="door-choice-name">{ticket.name}</span>
               <span className="door-choice-facts">
-                {ticket.refunded
-                  ? "Refunded"
-                  : `${plural(ticket.quantity, "ticket")}, ${ticket.checkedIn} checked in`}{" "}
+                {ticket.refunded ? "Refunded" : `${plural(ticket.quantity, "ticket")}, ${ticket.checkedIn} checked in`}{" "}
                 · {ticket.code}
               </span>
             </button>
