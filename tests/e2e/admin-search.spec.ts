@@ -181,8 +181,10 @@ test("a refund reason typed before the page's scripts ran is kept, and the answe
   await page.goto(`/admin/bookings/${ref}`, { waitUntil: "domcontentloaded" });
   await page.getByLabel("Tickets to refund").fill("1");
   await page.getByLabel("Reason").fill("One of them is unwell");
-  release();
   const refund = page.getByRole("button", { name: "Refund", exact: true });
+  // Before the scripts, Refund cannot be pressed: it would refund without asking first.
+  await expect(refund).toBeDisabled();
+  release();
   await hydrated(refund);
   await expect(page.getByLabel("Reason")).toHaveValue("One of them is unwell");
   // Another form of the page sent meanwhile leaves the reason being typed where it is.
@@ -225,8 +227,9 @@ test("a donation's refund reason typed before the scripts ran is kept, and the a
   const release = await holdScripts(page);
   await page.goto(`/admin/donations/${id}`, { waitUntil: "domcontentloaded" });
   await page.getByLabel("Reason").fill("Given twice by mistake");
-  release();
   const refund = page.getByRole("button", { name: "Refund donation" });
+  await expect(refund).toBeDisabled();
+  release();
   await hydrated(refund);
   await refund.click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Refund the donation" }).click();

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
@@ -185,6 +185,9 @@ export function RefundForm({
   const formRef = useRef<HTMLFormElement>(null);
   const confirmed = useRef(false);
   const [question, setQuestion] = useState<{ title: string; message: string; label: string } | null>(null);
+  // Sent before the scripts ran, the form would refund without its question: Refund waits for them.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const errors = result?.fields ?? {};
 
   if (booking.refundable === 0) {
@@ -274,6 +277,7 @@ export function RefundForm({
             busyLabel="Refunding…"
             className="button button-danger"
             aria-disabled={refunding}
+            disabled={!ready}
           >
             Refund
           </BusyButton>

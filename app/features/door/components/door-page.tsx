@@ -132,15 +132,22 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
 
   const tickets = ticketsWithQueue(state);
 
+  const focusAnswer = useRef(false);
   const show = useCallback(
     (next: Answer) => {
+      focusAnswer.current = true;
       setAnswer(next);
       setScanning(false);
-      // The answer is read out, and a valid ticket's Check in button is one Enter away.
-      requestAnimationFrame(() => answerHeading.current?.focus());
     },
     [setAnswer],
   );
+  // Once the answer is drawn, it takes the focus: it is read out, and a valid ticket's Check in
+  // button is one Tab away.
+  useEffect(() => {
+    if (!answer || !focusAnswer.current) return;
+    focusAnswer.current = false;
+    answerHeading.current?.focus();
+  }, [answer]);
 
   // A code or a name is found in the list on the phone (so offline too); an e-mail address, which
   // the phone does not keep, is asked of the server (decision 077).
