@@ -16,7 +16,8 @@ import { refundsOfBooking, ticketPriceOf, type RefundDeps, type RefundView } fro
 import { bookingMessages, buyerSchema, type BuyerField } from "./schema";
 
 // A booking as staff see and correct it (docs/decisions/015-bookings-and-refunds.md): found by its
-// reference, receipt code, buyer's name or e-mail (decision 077), with its whole history; its buyer corrected; its receipt sent again.
+// reference, receipt code, buyer's name or e-mail (decision 077), with its whole history; its
+// buyer corrected; its receipt sent again.
 
 /** One booking in a list of matches. */
 export interface BookingMatch {

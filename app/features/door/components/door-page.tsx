@@ -19,8 +19,9 @@ import { QrScanner } from "./qr-scanner";
 
 // The door: a page for a phone held at a dark door. Staff type a name or a code, or scan, and the
 // answer fills the screen. Everything but an e-mail search works from the list kept on the phone,
-// so a hall with no signal only delays sending: check-ins wait in a queue and go when the network returns. While online
-// the page asks the server for the list every second, so other phones' check-ins show within two.
+// so a hall with no signal only delays sending: check-ins wait in a queue and go when the network
+// returns. While online the page asks the server for the list every second, so other phones'
+// check-ins show within two.
 
 const syncEveryMs = 1000;
 
