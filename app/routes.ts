@@ -34,6 +34,7 @@ export default [
   route("api/admin/events/:id", "routes/api.admin.events.id.ts"),
   route("api/admin/events/:id/tickets", "routes/api.admin.events.id.tickets.ts"),
   route("api/admin/events/:id/check-ins", "routes/api.admin.events.id.check-ins.ts"),
+  route("api/admin/events/:id/guests", "routes/api.admin.events.id.guests.ts"),
   route("api/admin/bookings/:bookingRef", "routes/api.admin.bookings.ref.ts"),
   route("api/admin/volunteers", "routes/api.admin.volunteers.ts"),
   route("api/admin/volunteers/:id", "routes/api.admin.volunteers.id.ts"),

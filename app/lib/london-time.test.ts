@@ -33,3 +33,12 @@ describe("date-time inputs in London time", () => {
     expect(fromLondonInput("2027-03-28T01:30")).toBeUndefined();
   });
 });
+
+describe("dates in words, as staff read them", () => {
+  it("name the weekday, in London's winter and summer time", async () => {
+    const { londonDayWords, londonWhen } = await import("./london-time");
+    expect(londonWhen("2026-11-26T17:37:32.163Z")).toBe("Thursday 26 November 2026 at 17:37");
+    expect(londonWhen("2026-07-04T23:30:00Z")).toBe("Sunday 5 July 2026 at 00:30");
+    expect(londonDayWords("2026-03-29T00:30:00Z")).toBe("Sunday 29 March 2026");
+  });
+});

@@ -73,3 +73,22 @@ export function fromLondonInput(value: string): string | undefined {
   }
   return undefined;
 }
+
+const dayWordsFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: zone,
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+});
+
+/** "Thursday 26 November 2026" in London: a day as staff read it. */
+export function londonDayWords(value: Date | string): string {
+  // en-GB writes "Thursday, 26 November 2026" in some versions of ICU and "Thursday 26 November 2026" in others.
+  return dayWordsFormat.format(toDate(value)).replace(",", "");
+}
+
+/** "Thursday 26 November 2026 at 17:37" in London: a moment as staff read it. */
+export function londonWhen(value: Date | string): string {
+  return `${londonDayWords(value)} at ${londonTime(value)}`;
+}

@@ -3,19 +3,22 @@ import type { Route } from "./+types/admin.bookings._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Field } from "~/components/ui/field";
 import { BusyButton } from "~/components/ui/spinner";
+import { BookingMatches } from "~/features/booking/components/booking-matches";
 import { findBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 
-// /admin/bookings: "Find a booking" by its full reference or the short code on the receipt.
+// /admin/bookings: "Find a booking" by the buyer's name or e-mail, the receipt's code or the full
+// reference (decision 077). `?ref=` is the older name of `?q=`, kept for links already made.
 export const loader = pageWork("The find a booking page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request, "bookings");
-  const typed = (new URL(request.url).searchParams.get("ref") ?? "").slice(0, 200);
+  const search = new URL(request.url).searchParams;
+  const typed = (search.get("q") ?? search.get("ref") ?? "").slice(0, 200);
   if (!typed.trim()) return { typed, search: null };
-  const search = await findBooking(context.services, typed);
-  if (search.outcome === "found") throw redirect(`/admin/bookings/${search.bookingRef}`);
-  return { typed, search };
+  const found = await findBooking(context.services, typed);
+  if (found.outcome === "found") throw redirect(`/admin/bookings/${found.bookingRef}`);
+  return { typed, search: found };
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Find a booking");
@@ -29,10 +32,10 @@ export default function FindBooking({ loaderData: { typed, search } }: Route.Com
       <h1>Find a booking</h1>
       <Form method="get" className="form find-booking" role="search">
         <Field
-          id="booking-ref"
-          label="Booking reference"
-          hint="The full reference, or the 8-character booking code printed on the receipt (such as 3F9A-1C2B)."
-          input={{ name: "ref", type: "search", defaultValue: typed, autoComplete: "off", spellCheck: false }}
+          id="booking-search"
+          label="Name, e-mail or booking code"
+          hint="Part of the buyer's name (such as Okafor), the start of their e-mail address, or the 8-character code on the receipt (such as 3F9A-1C2B). Accents and capitals do not matter."
+          input={{ name: "q", type: "search", defaultValue: typed, autoComplete: "off", spellCheck: false }}
           error={problem}
           announce
         />
@@ -41,19 +44,7 @@ export default function FindBooking({ loaderData: { typed, search } }: Route.Com
         </BusyButton>
       </Form>
       {search?.outcome === "several" ? (
-        <section className="section" aria-labelledby="matches-title">
-          <h2 id="matches-title">Bookings with the code {typed.trim()}</h2>
-          <ul>
-            {search.matches.map((match) => (
-              <li key={match.bookingRef}>
-                <Link to={`/admin/bookings/${match.bookingRef}`}>
-                  {match.code} ({match.bookingRef})
-                </Link>{" "}
-                {match.eventName}, {match.status}
-              </li>
-            ))}
-          </ul>
-        </section>
+        <BookingMatches typed={typed.trim()} by={search.by} matches={search.matches} more={search.more} />
       ) : null}
       <p>
         An event&apos;s bookings are also listed on its page: <Link to="/admin/events">Events</Link>.

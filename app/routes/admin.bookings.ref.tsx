@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.bookings.ref";
 import { ErrorPage } from "~/components/layout/error-page";
 import { FormNotice } from "~/components/ui/form-notice";
+import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import { BuyerForm, RefundForm, StaffBookingDetails } from "~/features/booking/components/staff-booking";
 import { refundBooking } from "~/features/booking/refunds.server";
 import { correctBuyer, resendReceipt, staffBooking } from "~/features/booking/staff-bookings.server";
@@ -65,6 +66,7 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Booking ${data.booking.code}` : "Booking");
 
 export default function AdminBooking({ loaderData: { booking, refundKey }, actionData }: Route.ComponentProps) {
+  const notice = useNoticeFocus(actionData);
   return (
     <main id="main" className="page narrow staff-booking">
       <p>
@@ -72,10 +74,15 @@ export default function AdminBooking({ loaderData: { booking, refundKey }, actio
         <Link to={`/admin/events/${booking.event.id}`}>{booking.event.name}</Link>
       </p>
       <h1>Booking {booking.code}</h1>
-      {actionData ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
+      {actionData ? (
+        <FormNotice ok={actionData.ok} focusRef={notice}>
+          {actionData.message}
+        </FormNotice>
+      ) : null}
       <StaffBookingDetails booking={booking} />
+      {/* Drawn afresh after a refund only: a reason being typed survives the buyer's form being saved. */}
       <RefundForm
-        key={refundKey}
+        key={booking.refundedPence}
         booking={booking}
         refundKey={refundKey}
         result={actionData?.intent === "refund" ? actionData : undefined}

@@ -7,10 +7,11 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonWhen } from "~/lib/london-time";
 
-// /admin/check-in/:id: the door for one event (features/door). `?ref=` answers for one booking at
-// once: the receipt's QR code leads here through /admin/check-in/ticket/:bookingRef.
+// /admin/check-in/:id: the door for one event (features/door). `?ref=` is looked up at once: the
+// receipt's QR code leads here through /admin/check-in/ticket/:bookingRef, and a name or code typed
+// before the page's scripts ran arrives this way.
 export const loader = pageWork("The door page", async ({ request, context, params }: Route.LoaderArgs) => {
   const staff = await requireStaffPage(context.services, request, "checkIn");
   const list = await doorList(context.services, params.id, context.services.clock.now());
@@ -31,10 +32,7 @@ export default function DoorRoute({ loaderData: { list, staffEmail, lookUp } }: 
         <Link to="/admin/check-in">Other events</Link>
       </p>
       <h1>
-        {list.event.name}{" "}
-        <span className="door-when">
-          {londonDate(list.event.eventDate)}, {londonTime(list.event.eventDate)}
-        </span>
+        {list.event.name} <span className="door-when">{londonWhen(list.event.eventDate)}</span>
       </h1>
       <DoorPage initial={list} staffEmail={staffEmail} lookUp={lookUp} />
     </main>

@@ -10,8 +10,9 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { requestedPage } from "~/lib/pagination";
 
-// /admin/donations: donations newest first, 50 a page, filtered by London days, Gift Aid and
-// status, with the totals per London month of those paid and not refunded.
+// /admin/donations: donations newest first, 50 a page, found by the donor's name or e-mail
+// (decision 077) and filtered by London days, Gift Aid and status, with the totals per London
+// month of those paid and not refunded.
 export const loader = pageWork("The donations page", async ({ request, context }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request, "money");
   const search = new URL(request.url).searchParams;
@@ -24,6 +25,7 @@ export const meta: Route.MetaFunction = () => adminMeta("Donations");
 
 export default function AdminDonations({ loaderData: { donations, months, errors, values } }: Route.ComponentProps) {
   const search = useQuery();
+  const filtered = Boolean(values.from || values.to) || values.giftAid !== "all" || values.status !== "all";
   return (
     <main id="main" className="page">
       <h1>Donations</h1>
@@ -39,10 +41,17 @@ export default function AdminDonations({ loaderData: { donations, months, errors
       <section className="section" aria-labelledby="list-heading">
         <h2 id="list-heading">Donations</h2>
         {donations.total === 0 ? (
-          <p>No donations match these filters.</p>
+          <p role="status">
+            {values.q.trim()
+              ? `No donation matches “${values.q.trim()}”${filtered ? " with these filters" : ""}. Try the surname alone or the start of the e-mail address${filtered ? ", or clear the other filters" : ""}.`
+              : "No donations match these filters."}
+          </p>
         ) : (
           <>
-            <p>{donations.total === 1 ? "1 donation" : `${donations.total} donations`}, newest first.</p>
+            <p role="status">
+              {donations.total === 1 ? "1 donation" : `${donations.total} donations`}
+              {values.q.trim() ? ` matching “${values.q.trim()}”, best matches first.` : ", newest first."}
+            </p>
             <DonationsTable donations={donations.rows} />
           </>
         )}

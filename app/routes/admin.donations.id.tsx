@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.donations.id";
 import { ErrorPage } from "~/components/layout/error-page";
 import { FormNotice } from "~/components/ui/form-notice";
+import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { CancelDeclarationForm, RefundDonationForm } from "~/features/donations/components/donation-actions";
 import { refundDonation } from "~/features/donations/refunds.server";
@@ -12,7 +13,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonDayWords, londonWhen } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 
 // /admin/donations/:donationId: a donation, its Gift Aid declaration and refunds; Refund donation
@@ -56,11 +57,12 @@ export const action = pageWork("Changing a donation", async ({ request, context,
 export const meta: Route.MetaFunction = () => adminMeta("Donation");
 
 function when(iso: string | null) {
-  return iso ? `${londonDate(iso)} ${londonTime(iso)}` : "—";
+  return iso ? londonWhen(iso) : "—";
 }
 
 export default function AdminDonation({ loaderData, actionData }: Route.ComponentProps) {
-  const { donation, declaration, coveredBy, refunds, refundKey } = loaderData;
+  const { donation, declaration, coveredBy, refunds, refundKey, paymentReference } = loaderData;
+  const notice = useNoticeFocus(actionData);
   const claim = donation.giftAid.claim;
   return (
     <main id="main" className="page">
@@ -68,10 +70,14 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
         <Link to="/admin/donations">All donations</Link>
       </p>
       <h1>Donation of {formatPounds(donation.amountPence)}</h1>
-      {actionData ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
+      {actionData ? (
+        <FormNotice ok={actionData.ok} focusRef={notice}>
+          {actionData.message}
+        </FormNotice>
+      ) : null}
       {donation.giftAid.claimedThenRefunded && claim ? (
         <p className="notice donation-hmrc-notice" role="note">
-          This donation was in the Gift Aid claim of {londonDate(`${claim.claimedOn}T12:00:00Z`)} and has since been
+          This donation was in the Gift Aid claim of {londonDayWords(`${claim.claimedOn}T12:00:00Z`)} and has since been
           refunded: tell HMRC, so that the claim is adjusted.
         </p>
       ) : null}
@@ -108,6 +114,14 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
         <dt>Reference</dt>
         <dd className="donation-reference">{donation.id}</dd>
       </dl>
+      {paymentReference ? (
+        <details className="provider-reference">
+          <summary>The card payment&apos;s reference</summary>
+          <p>
+            {paymentReference.label} <code>{paymentReference.id}</code>
+          </p>
+        </details>
+      ) : null}
 
       <section className="section" aria-labelledby="declaration-heading">
         <h2 id="declaration-heading">Gift Aid declaration</h2>
@@ -143,7 +157,7 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
           <p>
             No declaration was made with this donation. It is covered by the declaration made with{" "}
             <Link to={`/admin/donations/${coveredBy.donationId}`}>another donation</Link> on{" "}
-            {londonDate(coveredBy.declaredAt)} ({giftAidScopes[coveredBy.scope].toLowerCase()}).
+            {londonDayWords(coveredBy.declaredAt)} ({giftAidScopes[coveredBy.scope].toLowerCase()}).
           </p>
         ) : (
           <p>No declaration covers this donation.</p>
@@ -178,6 +192,12 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
                         : refund.status === "pending"
                           ? `Waiting for the card payment service (${refund.attempts} ${refund.attempts === 1 ? "attempt" : "attempts"}); tried again every 30 seconds`
                           : "Failed"}
+                      {refund.reference ? (
+                        <details className="provider-reference">
+                          <summary>Reference</summary>
+                          {refund.reference.label} <code>{refund.reference.id}</code>
+                        </details>
+                      ) : null}
                     </td>
                     <td data-label="By">{refund.staffEmail}</td>
                   </tr>

@@ -54,6 +54,7 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/api.admin.events.id.ts": { body: "json", fields: ["name", "totalAvailableTickets", "isTest"] },
   "routes/api.admin.events.id.tickets.ts": none,
   "routes/api.admin.events.id.check-ins.ts": { body: "json", fields: ["checkIns"] },
+  "routes/api.admin.events.id.guests.ts": none,
   "routes/api.admin.bookings.ref.ts": none,
   "routes/api.admin.volunteers.ts": none,
   "routes/api.admin.volunteers.id.ts": none,

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, sum } from "drizzle-orm";
+import { and, asc, desc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Queryable } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
@@ -7,46 +7,112 @@ import { readBookingCode, shortCode } from "~/lib/booking-code";
 import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
+import { providerReference, type ProviderReference } from "~/lib/provider-reference";
+import { personMatchSql, personQuery, personRankSql } from "~/lib/search-fold";
 import { bookingHistory, bookings, checkIns, events, tickets } from "~db/schema";
+import { historyLine, type HistoryLine } from "./history.server";
 import { bookingReceipt } from "./receipt.server";
 import { refundsOfBooking, ticketPriceOf, type RefundDeps, type RefundView } from "./refunds.server";
 import { bookingMessages, buyerSchema, type BuyerField } from "./schema";
 
 // A booking as staff see and correct it (docs/decisions/015-bookings-and-refunds.md): found by its
-// reference or receipt code, with its whole history; its buyer corrected; its receipt sent again.
+// reference, receipt code, buyer's name or e-mail (decision 077), with its whole history; its
+// buyer corrected; its receipt sent again.
+
+/** One booking in a list of matches. */
+export interface BookingMatch {
+  bookingRef: string;
+  code: string;
+  name: string;
+  email: string;
+  quantity: number;
+  status: string;
+  eventName: string;
+  eventDate: string;
+  createdAt: string;
+}
 
 export type BookingSearch =
   | { outcome: "found"; bookingRef: string }
-  | { outcome: "several"; matches: { bookingRef: string; code: string; eventName: string; status: string }[] }
+  | { outcome: "several"; by: "code" | "person"; matches: BookingMatch[]; more: boolean }
   | { outcome: "none"; message: string };
 
-/** What staff typed in "Booking reference": a full reference, or the 8-character code on the receipt. */
+/** The most matches a search shows; past it, staff are asked to type more. */
+export const bookingSearchLimit = 20;
+
+const matchColumns = {
+  bookingRef: bookings.bookingRef,
+  name: bookings.holderName,
+  email: bookings.email,
+  quantity: bookings.quantity,
+  status: bookings.status,
+  eventName: events.name,
+  eventDate: events.eventDate,
+  createdAt: bookings.createdAt,
+};
+
+function asMatch(row: {
+  bookingRef: string;
+  name: string;
+  email: string;
+  quantity: number;
+  status: string;
+  eventName: string;
+  eventDate: Date;
+  createdAt: Date;
+}): BookingMatch {
+  return {
+    ...row,
+    code: shortCode(row.bookingRef),
+    eventDate: row.eventDate.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * What staff typed in "Find a booking" (decision 077): a full reference or the receipt's code, else
+ * a name (any part of it, accents and capitals ignored) or the start of an e-mail address. A code
+ * that names one booking opens it; a name always lists, so staff see which event each is for.
+ */
 export async function findBooking({ db }: { db: Queryable }, typed: string): Promise<BookingSearch> {
-  const code = readBookingCode(typed);
-  if (!code) {
-    return {
-      outcome: "none",
-      message:
-        "Type the full booking reference, or the 8-character booking code printed on the receipt (such as 3F9A-1C2B).",
-    };
+  const text = typed.trim().slice(0, 200);
+  const code = readBookingCode(text);
+  if (code) {
+    const where =
+      code.kind === "reference"
+        ? eq(bookings.bookingRef, code.bookingRef)
+        : sql`replace(${bookings.bookingRef}::text, '-', '') like ${`${code.prefix}%`}`;
+    // Unpaid attempts are left out of a short code's matches: staff look for bookings that were paid.
+    const rows = await db
+      .select(matchColumns)
+      .from(bookings)
+      .innerJoin(events, eq(events.id, bookings.eventId))
+      .where(code.kind === "reference" ? where : and(where, sql`${bookings.status} <> 'held'`))
+      .orderBy(asc(bookings.createdAt))
+      .limit(bookingSearchLimit);
+    if (rows.length === 1) return { outcome: "found", bookingRef: rows[0]!.bookingRef };
+    if (rows.length > 1) return { outcome: "several", by: "code", matches: rows.map(asMatch), more: false };
   }
-  const where =
-    code.kind === "reference"
-      ? eq(bookings.bookingRef, code.bookingRef)
-      : sql`replace(${bookings.bookingRef}::text, '-', '') like ${`${code.prefix}%`}`;
-  // Unpaid attempts are left out of a short code's matches: staff look for bookings that were paid.
+  const query = personQuery(text);
+  if (!query) return { outcome: "none", message: "Type a name, an e-mail address or the booking code." };
   const rows = await db
-    .select({ bookingRef: bookings.bookingRef, status: bookings.status, eventName: events.name })
+    .select(matchColumns)
     .from(bookings)
     .innerJoin(events, eq(events.id, bookings.eventId))
-    .where(code.kind === "reference" ? where : and(where, sql`${bookings.status} <> 'held'`))
-    .orderBy(asc(bookings.createdAt))
-    .limit(20);
-  if (rows.length === 1) return { outcome: "found", bookingRef: rows[0]!.bookingRef };
-  if (rows.length === 0) return { outcome: "none", message: `No booking has the reference “${typed.trim()}”.` };
+    .where(and(personMatchSql(query, bookings.holderName, bookings.email), sql`${bookings.status} <> 'held'`))
+    .orderBy(personRankSql(query, bookings.holderName), desc(events.eventDate), desc(bookings.createdAt))
+    .limit(bookingSearchLimit + 1);
+  if (rows.length === 0) {
+    return {
+      outcome: "none",
+      message: `No booking matches “${text}”. Try the surname alone, the start of the e-mail address, or the 8-character code on the receipt (such as 3F9A-1C2B).`,
+    };
+  }
   return {
     outcome: "several",
-    matches: rows.map((row) => ({ ...row, code: shortCode(row.bookingRef) })),
+    by: "person",
+    matches: rows.slice(0, bookingSearchLimit).map(asMatch),
+    more: rows.length > bookingSearchLimit,
   };
 }
 
@@ -68,7 +134,9 @@ export interface StaffBooking {
   ticketPricePence: number;
   status: string;
   hasTicket: boolean;
-  history: { status: string; note: string; at: string }[];
+  history: HistoryLine[];
+  /** The card payment's reference at its provider, named ("Stripe payment pi_…"). */
+  paymentReference: ProviderReference | null;
   refunds: RefundView[];
   checkIns: { count: number; outcome: string; at: string; by: string }[];
 }
@@ -115,7 +183,8 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     ticketPricePence: ticketPriceOf(booking),
     status: booking.status,
     hasTicket: Boolean(ticket),
-    history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+    history: history.map((h) => historyLine(h, booking.provider)),
+    paymentReference: booking.providerPaymentId ? providerReference(booking.provider, booking.providerPaymentId) : null,
     refunds,
     checkIns: doors.map((c) => ({
       count: c.count,

@@ -186,6 +186,12 @@ export const donationFiltersSchema = z.object({
   to: optionalDay,
   giftAid: z.enum(Object.keys(giftAidFilterLabels) as [GiftAidFilter, ...GiftAidFilter[]]).catch("all"),
   status: z.enum(["all", ...(Object.keys(donationStatusLabels) as DonationStatus[])]).catch("all"),
+  /** The donor's name (any part) or the start of their e-mail address (decision 077). */
+  q: z
+    .string()
+    .trim()
+    .transform((value) => value.slice(0, 200) || undefined)
+    .catch(undefined),
 });
 export type DonationFilters = z.output<typeof donationFiltersSchema>;
 
@@ -193,16 +199,17 @@ export type DonationFilters = z.output<typeof donationFiltersSchema>;
 export function readDonationFilters(search: URLSearchParams): {
   filters: DonationFilters;
   errors: Partial<Record<"from" | "to", string>>;
-  values: Record<"from" | "to" | "giftAid" | "status", string>;
+  values: Record<"from" | "to" | "giftAid" | "status" | "q", string>;
 } {
   const values = {
+    q: (search.get("q") ?? "").slice(0, 200),
     from: search.get("from") ?? "",
     to: search.get("to") ?? "",
     giftAid: search.get("giftAid") ?? "all",
     status: search.get("status") ?? "all",
   };
   const errors: Partial<Record<"from" | "to", string>> = {};
-  const filters: DonationFilters = { from: undefined, to: undefined, giftAid: "all", status: "all" };
+  const filters: DonationFilters = { from: undefined, to: undefined, giftAid: "all", status: "all", q: undefined };
   for (const field of ["from", "to"] as const) {
     const day = optionalDay.safeParse(values[field]);
     if (day.success) filters[field] = day.data;
@@ -212,7 +219,7 @@ export function readDonationFilters(search: URLSearchParams): {
     errors.to = staffDonationMessages.toBeforeFrom;
     filters.to = undefined;
   }
-  const rest = donationFiltersSchema.pick({ giftAid: true, status: true }).parse(values);
+  const rest = donationFiltersSchema.pick({ giftAid: true, status: true, q: true }).parse(values);
   return { filters: { ...filters, ...rest }, errors, values };
 }
 

@@ -310,4 +310,21 @@ describe.each(engines)("donations for staff on %s", (engine) => {
       from: "Please enter a date as day, month and year.",
     });
   });
+  it("finds donations by the donor's name without accents or capitals, or the start of their e-mail, best first", async () => {
+    const siobhan = await give("2026-04-02T10:00:00Z", { name: "Siobhán Okafor", email: "siobhan.o@example.org" });
+    const emeka = await give("2026-04-01T10:00:00Z", { name: "Okafor Emeka", email: "emeka@example.org" });
+    await give("2026-04-03T10:00:00Z", { name: "Amina Mushi", email: "amina@example.org" });
+    const found = async (q: string, more: Record<string, string> = {}) =>
+      (
+        await donationsPage(database, readDonationFilters(new URLSearchParams({ q, ...more })).filters, 1)
+      ).donations.rows.map((d) => d.id);
+    expect(await found("Siobhan")).toEqual([siobhan.id]);
+    // The name that starts with it first, though it is older.
+    expect(await found("OKAFOR")).toEqual([emeka.id, siobhan.id]);
+    expect(await found("siobhan.o@ex")).toEqual([siobhan.id]);
+    expect(await found("Okafr")).toEqual([]);
+    expect(await found("okafor", { from: "2026-04-02" })).toEqual([siobhan.id]);
+    expect(readDonationFilters(new URLSearchParams({ q: "  Okafor " })).filters.q).toBe("Okafor");
+    expect(readDonationFilters(new URLSearchParams({ q: " " })).filters.q).toBeUndefined();
+  });
 });

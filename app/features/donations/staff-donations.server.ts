@@ -5,15 +5,18 @@ import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { londonDate, londonDay } from "~/lib/london-time";
 import { slicePage, type Paged } from "~/lib/pagination";
+import { providerReference, type ProviderReference } from "~/lib/provider-reference";
+import { personMatches, personQuery, personRank } from "~/lib/search-fold";
 import { donations, giftAidClaims, giftAidDeclarations, refunds } from "~db/schema";
 import { giftAidPence } from "./amount";
 import { giftAidDeclarationFor, readyToClaim, type GiftAidDeclaration, type GiftAidDonation } from "./gift-aid";
 import { donationStatusLabels, type DonationFilters, type DonationStatus, type GiftAidScope } from "./schema";
 import { monthlyTotals, type MonthTotal } from "./totals";
 
-// The donations as staff see them: every donation with its status and its Gift Aid, filtered and
-// totalled. A small charity has thousands of donations, not millions, so the Gift Aid rule (which
-// declaration covers which donation) runs here over all of them rather than in SQL.
+// The donations as staff see them: every donation with its status and its Gift Aid, filtered,
+// found by the donor's name or e-mail (decision 077), and totalled. A small charity has thousands
+// of donations, not millions, so the Gift Aid rule (which declaration covers which donation) and
+// the search (the same folding as the database's, `search-fold.ts`) run here over all of them.
 
 type DonationRow = typeof donations.$inferSelect;
 type DeclarationRow = typeof giftAidDeclarations.$inferSelect;
@@ -158,6 +161,8 @@ export async function staffDonationViews(db: Queryable): Promise<StaffDonationVi
 
 /** Whether a donation passes the page's filters (dates are London days of its date). */
 export function matchesFilters(view: StaffDonationView, filters: DonationFilters): boolean {
+  const query = filters.q ? personQuery(filters.q) : undefined;
+  if (query && !personMatches(query, view)) return false;
   const day = londonDay(view.date);
   if (filters.from && day < filters.from) return false;
   if (filters.to && day > filters.to) return false;
@@ -180,6 +185,9 @@ export async function donationsPage(
   page: number,
 ): Promise<DonationsPage> {
   const shown = (await staffDonationViews(db)).filter((view) => matchesFilters(view, filters));
+  // A search lists the best matches first (a name that starts with what was typed), newest first within each.
+  const query = filters.q ? personQuery(filters.q) : undefined;
+  if (query) shown.sort((a, b) => personRank(query, a.name) - personRank(query, b.name));
   return {
     donations: slicePage(shown, page),
     months: monthlyTotals(
@@ -202,6 +210,8 @@ export interface DonationRefundView {
   staffEmail: string;
   createdAt: string;
   completedAt: string | null;
+  /** The provider's reference for the refund, named, once it is made. */
+  reference: ProviderReference | null;
 }
 
 export interface DonationDetail {
@@ -212,6 +222,8 @@ export interface DonationDetail {
   /** The declaration it is claimed (or claimable) under, when that is another donation's. */
   coveredBy: { donationId: string; declaredAt: string; scope: GiftAidScope } | null;
   refunds: DonationRefundView[];
+  /** The card payment's reference at its provider, named. */
+  paymentReference: ProviderReference | null;
 }
 
 /** One donation for its staff page: details, its declaration, refunds. Undefined if there is none. */
@@ -239,6 +251,7 @@ export async function donationDetail(
       covering && covering.donationId !== donationId
         ? { donationId: covering.donationId, declaredAt: covering.declaredAt.toISOString(), scope: covering.scope }
         : null,
+    paymentReference: row.providerPaymentId ? providerReference(row.provider, row.providerPaymentId) : null,
     refunds: refundRows.map((r) => ({
       id: r.id,
       amountPence: r.amountPence,
@@ -248,6 +261,7 @@ export async function donationDetail(
       staffEmail: r.staffEmail,
       createdAt: r.createdAt.toISOString(),
       completedAt: r.completedAt?.toISOString() ?? null,
+      reference: r.providerRefundId ? providerReference(row.provider, r.providerRefundId) : null,
     })),
   };
 }

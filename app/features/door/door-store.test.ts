@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { findTicket, loadDoorState, newerList, saveDoorState, ticketsWithQueue, type DoorState } from "./door-store";
+import {
+  findByName,
+  findTicket,
+  loadDoorState,
+  looksLikeEmail,
+  newerList,
+  saveDoorState,
+  ticketsWithQueue,
+  type DoorState,
+} from "./door-store";
 import type { DoorList } from "./schema";
 
 const ref = "3f9a1c2b-7d4e-4a1b-9c3d-5e6f7a8b9c0d";
@@ -78,5 +87,36 @@ describe("what the door page keeps on the phone", () => {
     expect(loadDoorState(storage, "e2")).toBeUndefined();
     storage.setItem("kilele-door:e1", "{not json");
     expect(loadDoorState(storage, "e1")).toBeUndefined();
+  });
+});
+
+describe("finding a guest by name on the phone (offline too)", () => {
+  const ticket = (name: string, code: string) => ({
+    bookingRef: `${code.toLowerCase().replace("-", "")}-7d4e-4a1b-9c3d-5e6f7a8b9c0d`,
+    code,
+    name,
+    quantity: 1,
+    checkedIn: 0,
+    refunded: false,
+    last: null,
+  });
+  const door = [
+    ticket("Siobhán Okafor", "AAAA-0001"),
+    ticket("Grace Nwokafor", "AAAA-0002"),
+    ticket("Okafor Emeka", "AAAA-0003"),
+    ticket("Amina Mushi", "AAAA-0004"),
+  ];
+
+  it("ignores accents and capitals, matches any part of the name, and puts names starting with it first", () => {
+    expect(findByName(door, "siobhan").map((t) => t.name)).toEqual(["Siobhán Okafor"]);
+    expect(findByName(door, "OKAFOR").map((t) => t.name)).toEqual(["Okafor Emeka", "Siobhán Okafor", "Grace Nwokafor"]);
+    expect(findByName(door, "okafor siobhan").map((t) => t.name)).toEqual(["Siobhán Okafor"]);
+    expect(findByName(door, "Okafr")).toEqual([]);
+    expect(findByName(door, "  ")).toEqual([]);
+  });
+
+  it("asks the server only for an e-mail address, which the phone does not keep", () => {
+    expect(looksLikeEmail("chidi@exa")).toBe(true);
+    expect(looksLikeEmail("Okafor")).toBe(false);
   });
 });

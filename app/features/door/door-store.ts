@@ -1,5 +1,6 @@
 import { codeMatches, readBookingCode } from "~/lib/booking-code";
 import { doorStoragePrefix } from "~/lib/door-offline";
+import { personMatches, personQuery, personRank } from "~/lib/search-fold";
 import type { CheckInRequest, DoorList, DoorTicket } from "./schema";
 
 // What the door page keeps on the phone, so it works in a hall with no signal: the event's door
@@ -42,6 +43,29 @@ export function ticketsWithQueue({ list, queue }: DoorState): DoorTicket[] {
 export function findTicket(tickets: DoorTicket[], typed: string): DoorTicket | undefined {
   const code = readBookingCode(typed);
   return code ? tickets.find((ticket) => codeMatches(code, ticket.bookingRef)) : undefined;
+}
+
+/** The most names a search at the door lists. */
+export const doorChoicesLimit = 20;
+
+/**
+ * The tickets whose buyer's name matches what was typed (any part of it, accents and capitals
+ * ignored: decision 077), best first, from the list kept on the phone, so it works offline.
+ */
+export function findByName(tickets: DoorTicket[], typed: string): DoorTicket[] {
+  const query = personQuery(typed);
+  if (!query) return [];
+  return tickets
+    .filter((ticket) => personMatches(query, { name: ticket.name }))
+    .map((ticket) => ({ ticket, rank: personRank(query, ticket.name) }))
+    .sort((a, b) => a.rank - b.rank || a.ticket.name.localeCompare(b.ticket.name, "en-GB"))
+    .slice(0, doorChoicesLimit)
+    .map(({ ticket }) => ticket);
+}
+
+/** Whether the door should ask the server: an e-mail address, which the phone's list leaves out. */
+export function looksLikeEmail(typed: string): boolean {
+  return typed.includes("@");
 }
 
 export function loadDoorState(storage: Storage, eventId: string): DoorState | undefined {

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { createStaffUser } from "~/features/staff/staff.server";
 import { auditPage } from "~/infra/audit/audit.server";
-import { doorList, eventOfBooking, recordCheckIns } from "./door.server";
+import { doorList, eventOfBooking, findGuests, recordCheckIns } from "./door.server";
 import type { CheckInRequest } from "./schema";
 
 // One fixed time for everything these tests touch.
@@ -172,5 +172,44 @@ describe.each(engines)("the door on %s", (engine) => {
     // The audit page can show the door's entries alone, or any other kind alone.
     expect((await auditPage(database.db, 1, "ticket.checked-in")).total).toBe(2);
     expect((await auditPage(database.db, 1, "volunteer.deleted")).total).toBe(0);
+  });
+  it("finds this event's guests by name without accents, by surname, by the start of an e-mail and by code, best first", async () => {
+    const siobhan = await sell("Siobhán Okafor", 2);
+    const chidi = await sell("Chidi Okafor", 1);
+    const okaforFirst = await sell("Okafor Emeka", 1);
+    await sell("Amina Mushi", 1);
+    // Another event's Okafor is not at this door.
+    const other = await insertEvent(database.db, { name: "Carol Concert" }, now);
+    const elsewhere = crypto.randomUUID();
+    await database.db.insert(bookings).values({
+      bookingRef: elsewhere,
+      eventId: other,
+      holderName: "Ngozi Okafor",
+      email: "ngozi@example.org",
+      quantity: 1,
+      amountPence: 1299,
+      status: "paid",
+      holdExpiresAt: now,
+      provider: "offline",
+      createdAt: now,
+      updatedAt: now,
+    });
+    await database.db.insert(tickets).values({
+      ticketHolderName: "Ngozi Okafor",
+      email: "ngozi@example.org",
+      eventId: other,
+      bookingRef: elsewhere,
+      quantity: 1,
+      isValid: true,
+      dateSold: now,
+    });
+    expect(await findGuests(database, eventId, "Siobhan")).toEqual([siobhan]);
+    expect(await findGuests(database, eventId, "okafor")).toEqual([okaforFirst, chidi, siobhan]);
+    // sell() gives each buyer an address of their first name.
+    expect(await findGuests(database, eventId, "Siobhán@EX")).toEqual([siobhan]);
+    expect(await findGuests(database, eventId, siobhan.slice(0, 8).toUpperCase())).toEqual([siobhan]);
+    expect(await findGuests(database, eventId, "Okafr")).toEqual([]);
+    expect(await findGuests(database, eventId, "")).toEqual([]);
+    expect(await findGuests(database, "not-an-event", "okafor")).toEqual([]);
   });
 });

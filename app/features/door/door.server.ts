@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { announceChange } from "~/infra/live/changes.server";
-import { shortCode } from "~/lib/booking-code";
+import { readBookingCode, shortCode } from "~/lib/booking-code";
 import { isUuid } from "~/lib/ids";
+import { personMatchSql, personQuery, personRankSql } from "~/lib/search-fold";
 import { bookings, checkIns, events, tickets } from "~db/schema";
 import type { CheckInRequest, CheckInResult, DoorConflict, DoorList, DoorTicket } from "./schema";
 
@@ -78,6 +79,41 @@ export async function doorList({ db }: { db: Queryable }, eventId: string, now: 
     conflicts,
     asOf: now.toISOString(),
   };
+}
+
+/** The most guests a search at the door answers with. */
+export const doorSearchLimit = 20;
+
+/**
+ * The bookings for this event whose code, buyer's name (any part) or e-mail (its start) match what
+ * was typed, best first (decision 077). The door page searches names and codes in its own list, so
+ * that works offline; e-mail addresses are not kept on the phone, so it asks this for them.
+ */
+export async function findGuests({ db }: { db: Queryable }, eventId: string, typed: string): Promise<string[]> {
+  if (!isUuid(eventId)) return [];
+  const text = typed.trim().slice(0, 200);
+  const code = readBookingCode(text);
+  const query = personQuery(text);
+  const byCode =
+    code?.kind === "reference"
+      ? eq(tickets.bookingRef, code.bookingRef)
+      : code
+        ? sql`replace(${tickets.bookingRef}::text, '-', '') like ${`${code.prefix}%`}`
+        : undefined;
+  const byPerson = query ? personMatchSql(query, tickets.ticketHolderName, tickets.email) : undefined;
+  const either = byCode && byPerson ? or(byCode, byPerson) : (byCode ?? byPerson);
+  if (!either) return [];
+  const rows = await db
+    .select({ bookingRef: tickets.bookingRef })
+    .from(tickets)
+    .where(and(eq(tickets.eventId, eventId), either))
+    .orderBy(
+      ...(query ? [personRankSql(query, tickets.ticketHolderName)] : []),
+      asc(tickets.ticketHolderName),
+      asc(tickets.dateSold),
+    )
+    .limit(doorSearchLimit);
+  return rows.map((row) => row.bookingRef);
 }
 
 /** The event a booking reference belongs to (for the receipt's QR link), if it has a ticket. */

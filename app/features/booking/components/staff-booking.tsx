@@ -1,17 +1,18 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import type { FormResult } from "~/lib/forms";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonWhen } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
 import { plural } from "~/lib/plural";
 
-const statusWords: Record<string, string> = {
+/** A booking's status as staff read it. */
+export const bookingStatusWords: Record<string, string> = {
   held: "Held (not paid)",
   paid: "Paid",
   cancelled: "Cancelled (not paid)",
@@ -20,9 +21,7 @@ const statusWords: Record<string, string> = {
   refunded: "Refunded",
 };
 
-function when(iso: string) {
-  return `${londonDate(iso)} ${londonTime(iso)}`;
-}
+const when = londonWhen;
 
 /** The amount a refund of `quantity` tickets gives back: as the server computes it (refunds.server.ts). */
 export function refundPreviewPence(booking: StaffBooking, quantity: number) {
@@ -77,9 +76,17 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
         </div>
         <div>
           <dt>Status</dt>
-          <dd>{statusWords[booking.status] ?? booking.status}</dd>
+          <dd>{bookingStatusWords[booking.status] ?? booking.status}</dd>
         </div>
       </dl>
+      {booking.paymentReference ? (
+        <details className="provider-reference">
+          <summary>The card payment&apos;s reference</summary>
+          <p>
+            {booking.paymentReference.label} <code>{booking.paymentReference.id}</code>
+          </p>
+        </details>
+      ) : null}
 
       <section className="section" aria-labelledby="refunds-title">
         <h2 id="refunds-title">Refunds</h2>
@@ -142,8 +149,16 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
         <ol className="booking-history">
           {booking.history.map((entry, i) => (
             <li key={i}>
-              <time dateTime={entry.at}>{when(entry.at)}</time> <strong>{entry.status}</strong>
-              {entry.note ? `: ${entry.note}` : ""}
+              <strong>{entry.what}</strong>, <time dateTime={entry.at}>{entry.when}</time>
+              {entry.note ? <p>{entry.note}</p> : null}
+              {entry.reference ? (
+                <details className="provider-reference">
+                  <summary>The card provider&apos;s reference</summary>
+                  <p>
+                    {entry.reference.label} <code>{entry.reference.id}</code>
+                  </p>
+                </details>
+              ) : null}
             </li>
           ))}
         </ol>
@@ -167,6 +182,9 @@ export function RefundForm({
   const formRef = useRef<HTMLFormElement>(null);
   const confirmed = useRef(false);
   const [question, setQuestion] = useState<{ title: string; message: string; label: string } | null>(null);
+  // Sent before the scripts ran, the form would refund without its question: Refund waits for them.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const errors = result?.fields ?? {};
 
   if (booking.refundable === 0) {
@@ -256,6 +274,7 @@ export function RefundForm({
             busyLabel="Refunding…"
             className="button button-danger"
             aria-disabled={refunding}
+            disabled={!ready}
           >
             Refund
           </BusyButton>

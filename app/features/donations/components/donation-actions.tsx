@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
@@ -25,6 +25,9 @@ export function RefundDonationForm({
   const confirmed = useRef(false);
   const [asking, setAsking] = useState(false);
   const [missing, setMissing] = useState(false);
+  // Sent before the scripts ran, the form would refund without its question: the button waits for them.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const navigation = useNavigation();
   const refunding = navigation.state !== "idle" && navigation.formData?.get("intent") === "refund";
   const message = missing ? "Please say why the donation is refunded (at most 500 characters)." : error;
@@ -65,6 +68,7 @@ export function RefundDonationForm({
             busyLabel="Refunding…"
             className="button button-danger"
             aria-disabled={refunding}
+            disabled={!ready}
           >
             Refund donation
           </BusyButton>

@@ -12,7 +12,7 @@ import type { MonthTotal } from "../totals";
 
 // The staff pages' pieces for donations and Gift Aid claims.
 
-type FilterField = "from" | "to" | "giftAid" | "status";
+type FilterField = "from" | "to" | "giftAid" | "status" | "q";
 
 /** The donations page's filters: a GET form, so a filtered list is a link staff can share. */
 export function DonationFilterForm({
@@ -33,7 +33,14 @@ export function DonationFilterForm({
     />
   );
   return (
-    <Form method="get" className="donation-filters" aria-label="Filter donations">
+    <Form method="get" className="donation-filters" aria-label="Filter donations" role="search">
+      <Field
+        id="filter-q"
+        label="Name or e-mail"
+        hint="Part of the donor's name, or the start of their e-mail address."
+        className="donation-filters-search"
+        input={{ name: "q", type: "search", defaultValue: values.q, autoComplete: "off", spellCheck: false }}
+      />
       {day("from", "From")}
       {day("to", "To")}
       <Field id="filter-gift-aid" label="Gift Aid" select={{ name: "giftAid", defaultValue: values.giftAid }}>

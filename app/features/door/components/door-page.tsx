@@ -4,7 +4,9 @@ import { doorCacheName } from "~/lib/door-offline";
 import { londonTime } from "~/lib/london-time";
 import {
   deviceName,
+  findByName,
   findTicket,
+  looksLikeEmail,
   loadDoorState,
   newerList,
   saveDoorState,
@@ -15,17 +17,22 @@ import {
 import type { CheckInResult, DoorConflict, DoorList, DoorTicket } from "../schema";
 import { QrScanner } from "./qr-scanner";
 
-// The door: a page for a phone held at a dark door. Staff type or scan a booking and the answer
-// fills the screen. Everything works from the list kept on the phone, so a hall with no signal
-// only delays sending: check-ins wait in a queue and go when the network returns. While online
-// the page asks the server for the list every second, so other phones' check-ins show within two.
+// The door: a page for a phone held at a dark door. Staff type a name or a code, or scan, and the
+// answer fills the screen. Everything but an e-mail search works from the list kept on the phone,
+// so a hall with no signal only delays sending: check-ins wait in a queue and go when the network
+// returns. While online the page asks the server for the list every second, so other phones'
+// check-ins show within two.
 
 const syncEveryMs = 1000;
 
 type Answer =
-  | { kind: "ticket"; bookingRef: string; checkedInHere: boolean }
-  | { kind: "not-found"; typed: string }
-  | { kind: "unreadable"; typed: string };
+  /** One booking; `letIn` is how many were checked in here just now, when they were. */
+  | { kind: "ticket"; bookingRef: string; letIn?: number }
+  /** Several bookings match a name or e-mail: staff choose one. */
+  | { kind: "choose"; typed: string; bookingRefs: string[] }
+  /** Waiting for the server to search e-mail addresses. */
+  | { kind: "searching"; typed: string }
+  | { kind: "not-found"; typed: string; offline?: boolean };
 
 type Connection = "starting" | "online" | "offline" | "signed-out";
 
@@ -126,39 +133,62 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
 
   const tickets = ticketsWithQueue(state);
 
+  const focusAnswer = useRef(false);
   const show = useCallback(
     (next: Answer) => {
+      focusAnswer.current = true;
       setAnswer(next);
       setScanning(false);
-      // The answer is read out, and a valid ticket's Check in button is one Enter away.
-      requestAnimationFrame(() => answerHeading.current?.focus());
     },
     [setAnswer],
   );
+  // Once the answer is drawn, it takes the focus: it is read out, and a valid ticket's Check in
+  // button is one Tab away.
+  useEffect(() => {
+    if (!answer || !focusAnswer.current) return;
+    focusAnswer.current = false;
+    answerHeading.current?.focus();
+  }, [answer]);
 
+  // A code or a name is found in the list on the phone (so offline too); an e-mail address, which
+  // the phone does not keep, is asked of the server (decision 077).
   const lookUpTyped = useCallback(
-    (typed: string) => {
+    async (typed: string) => {
       const text = typed.trim();
       if (!text) return;
-      const ticket = findTicket(ticketsWithQueue(stateRef.current), text);
-      if (ticket) return show({ kind: "ticket", bookingRef: ticket.bookingRef, checkedInHere: false });
-      show(
-        /[0-9a-f]{8}/i.test(text.replace(/[\s-]/g, ""))
-          ? { kind: "not-found", typed: text }
-          : { kind: "unreadable", typed: text },
-      );
+      const tickets = ticketsWithQueue(stateRef.current);
+      const ticket = findTicket(tickets, text);
+      if (ticket) return show({ kind: "ticket", bookingRef: ticket.bookingRef });
+      let found: string[];
+      if (looksLikeEmail(text)) {
+        setAnswer({ kind: "searching", typed: text });
+        try {
+          const response = await fetch(`/api/admin/events/${eventId}/guests?q=${encodeURIComponent(text)}`, {
+            headers: { Accept: "application/json" },
+          });
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          found = ((await response.json()) as { bookingRefs: string[] }).bookingRefs;
+        } catch {
+          return show({ kind: "not-found", typed: text, offline: true });
+        }
+      } else {
+        found = findByName(tickets, text).map((t) => t.bookingRef);
+      }
+      if (found.length === 0) return show({ kind: "not-found", typed: text });
+      if (found.length === 1) return show({ kind: "ticket", bookingRef: found[0]! });
+      show({ kind: "choose", typed: text, bookingRefs: found });
     },
-    [show],
+    [show, eventId],
   );
 
   // Opened from a receipt's QR code (or a link with ?ref=): answer at once.
   useEffect(() => {
-    if (lookUp) lookUpTyped(lookUp);
+    if (lookUp) void lookUpTyped(lookUp);
   }, [lookUp, lookUpTyped]);
 
   function onLookUp(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    lookUpTyped(input.current?.value ?? "");
+    void lookUpTyped(input.current?.value ?? "");
   }
 
   function checkIn(ticket: DoorTicket, count: number) {
@@ -174,7 +204,7 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
       by: staffEmail,
     };
     update((current) => ({ ...current, queue: [...current.queue, request] }));
-    show({ kind: "ticket", bookingRef: ticket.bookingRef, checkedInHere: true });
+    show({ kind: "ticket", bookingRef: ticket.bookingRef, letIn: count });
     wake.current();
   }
 
@@ -196,9 +226,19 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
         {inside} of {plural(people, "person", "people")} checked in
       </p>
 
-      {scanning ? <QrScanner onCode={(text) => lookUpTyped(text)} onClose={() => setScanning(false)} /> : null}
+      {scanning ? <QrScanner onCode={(text) => void lookUpTyped(text)} onClose={() => setScanning(false)} /> : null}
 
-      {answer ? (
+      {answer?.kind === "choose" ? (
+        <ChoicePanel
+          typed={answer.typed}
+          tickets={answer.bookingRefs
+            .map((ref) => tickets.find((t) => t.bookingRef === ref))
+            .filter((t): t is DoorTicket => t !== undefined)}
+          headingRef={answerHeading}
+          onChoose={(ticket) => show({ kind: "ticket", bookingRef: ticket.bookingRef })}
+          onNext={next}
+        />
+      ) : answer ? (
         <AnswerPanel
           answer={answer}
           ticket={answer.kind === "ticket" ? tickets.find((t) => t.bookingRef === answer.bookingRef) : undefined}
@@ -211,13 +251,15 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
       <form className="door-lookup" onSubmit={onLookUp} hidden={Boolean(answer) || scanning}>
         <Field
           id="door-reference"
-          label="Booking reference"
-          hint="The reference or the 8-character code on the receipt, e.g. 3F9A-1C2B."
+          label="Name, booking code or e-mail"
+          hint="Part of the name (such as Okafor), the 8-character code on the receipt (such as 3F9A-1C2B), or the e-mail address (this needs the network)."
           input={{
             ref: input,
-            name: "reference",
+            // Sent before the scripts run, the form asks for this page with ?ref=, which it answers.
+            name: "ref",
+            type: "search",
             autoComplete: "off",
-            autoCapitalize: "characters",
+            autoCapitalize: "none",
             spellCheck: false,
             enterKeyHint: "go",
             autoFocus: true,
@@ -306,87 +348,117 @@ function AnswerPanel({
   onCheckIn,
   onNext,
 }: {
-  answer: Answer;
+  answer: Exclude<Answer, { kind: "choose" }>;
   ticket: DoorTicket | undefined;
   headingRef: React.RefObject<HTMLHeadingElement | null>;
   onCheckIn: (ticket: DoorTicket, count: number) => void;
   onNext: () => void;
 }) {
   const [count, setCount] = useState("");
-  let tone: "valid" | "used" | "refused";
+  let tone: "valid" | "used" | "refused" | "checked-in" | "searching";
   let title: string;
   let body: React.ReactNode;
   let action: React.ReactNode = null;
 
-  if (answer.kind === "unreadable") {
-    tone = "refused";
-    title = "Not found";
-    body = (
-      <p>“{answer.typed}” is not a booking reference. Type the reference or the 8-character code on the receipt.</p>
-    );
+  if (answer.kind === "searching") {
+    tone = "searching";
+    title = "Searching…";
+    body = <p>Looking for “{answer.typed}” among this event&apos;s bookings.</p>;
   } else if (answer.kind === "not-found" || !ticket) {
+    const typed = answer.kind === "not-found" ? answer.typed : "";
     tone = "refused";
     title = "Not found";
-    body = <p>No booking for this event has the reference {answer.kind === "not-found" ? answer.typed : ""}.</p>;
+    body =
+      answer.kind === "not-found" && answer.offline ? (
+        <p>
+          Finding “{typed}” by e-mail needs the network, and this phone cannot reach the site now. Try the name or the
+          8-character code on the receipt instead.
+        </p>
+      ) : (
+        <p>
+          No booking for this event matches “{typed}”. Try the surname alone, the 8-character code on the receipt (such
+          as 3F9A-1C2B), or the e-mail address they booked with.
+        </p>
+      );
   } else {
     const remaining = ticket.quantity - ticket.checkedIn;
     const last = ticket.last ? `${londonTime(ticket.last.at)} by ${ticket.last.by}` : null;
+    const counted = (
+      <p className="door-answer-count">
+        {ticket.checkedIn} of {ticket.quantity} checked in
+      </p>
+    );
+    let detail: React.ReactNode = null;
     if (ticket.refunded) {
       tone = "refused";
       title = "Refunded";
-      body = <p>This booking was refunded: it does not admit anyone.</p>;
-    } else if (remaining <= 0 && !answer.checkedInHere) {
+      detail = <p>This booking was refunded: it does not admit anyone.</p>;
+    } else if (answer.letIn !== undefined) {
+      // Just checked in here: the card changes colour and words, so nobody doubts the tap worked.
+      tone = "checked-in";
+      title = `Checked in: ${ticket.checkedIn} of ${ticket.quantity}`;
+      detail = (
+        <p className="door-answer-done">
+          <span aria-hidden="true">✓ </span>
+          {plural(answer.letIn, "person", "people")} let in{last ? ` at ${last}` : ""}.
+          {remaining > 0 ? ` ${plural(remaining, "place")} still to come.` : ""}
+        </p>
+      );
+    } else if (remaining <= 0) {
       tone = "used";
       title = "Already checked in";
-      body = last ? <p>Checked in at {last}.</p> : null;
+      detail = (
+        <>
+          {counted}
+          {last ? <p>Checked in at {last}.</p> : null}
+        </>
+      );
     } else {
       tone = "valid";
       title = "Valid";
-      body = answer.checkedInHere && last ? <p>Checked in at {last}.</p> : null;
-      if (remaining > 0) {
-        const chosen = Number(count || remaining);
-        const valid = Number.isInteger(chosen) && chosen >= 1 && chosen <= remaining;
-        action = (
-          <form
-            className="door-check-in"
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (valid) {
-                onCheckIn(ticket, chosen);
-                setCount("");
-              }
-            }}
-          >
-            {ticket.quantity > 1 ? (
-              <Field
-                id="door-count"
-                label="How many are coming in now?"
-                input={{
-                  type: "number",
-                  inputMode: "numeric",
-                  min: 1,
-                  max: remaining,
-                  value: count || String(remaining),
-                  onChange: (event) => setCount(event.target.value),
-                }}
-                error={valid ? undefined : `Between 1 and ${remaining}.`}
-              />
-            ) : null}
-            <button type="submit" className="button door-button" disabled={!valid}>
-              Check in {valid && ticket.quantity > 1 ? chosen : ""}
-            </button>
-          </form>
-        );
-      }
+      detail = counted;
+    }
+    if (!ticket.refunded && remaining > 0) {
+      const chosen = Number(count || remaining);
+      const valid = Number.isInteger(chosen) && chosen >= 1 && chosen <= remaining;
+      action = (
+        <form
+          className="door-check-in"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (valid) {
+              onCheckIn(ticket, chosen);
+              setCount("");
+            }
+          }}
+        >
+          {ticket.quantity > 1 ? (
+            <Field
+              id="door-count"
+              label="How many are coming in now?"
+              input={{
+                type: "number",
+                inputMode: "numeric",
+                min: 1,
+                max: remaining,
+                value: count || String(remaining),
+                onChange: (event) => setCount(event.target.value),
+              }}
+              error={valid ? undefined : `Between 1 and ${remaining}.`}
+            />
+          ) : null}
+          <button type="submit" className="button door-button" disabled={!valid}>
+            Check in {valid && ticket.quantity > 1 ? chosen : ""}
+          </button>
+        </form>
+      );
     }
     body = (
       <>
         <p className="door-answer-name">{ticket.name}</p>
-        <p className="door-answer-count">
-          {ticket.checkedIn} of {ticket.quantity} checked in
-        </p>
+        {tone === "refused" ? counted : null}
         <p className="door-answer-code">Booking {ticket.code}</p>
-        {body}
+        {detail}
       </>
     );
   }
@@ -398,7 +470,47 @@ function AnswerPanel({
       </h2>
       {body}
       {action}
-      <button type="button" className="button button-secondary door-button" onClick={onNext}>
+      <button type="button" className="button button-secondary door-next" onClick={onNext}>
+        Next
+      </button>
+    </section>
+  );
+}
+
+/** Several bookings match a name: one button each, the name large, then what tells them apart. */
+function ChoicePanel({
+  typed,
+  tickets,
+  headingRef,
+  onChoose,
+  onNext,
+}: {
+  typed: string;
+  tickets: DoorTicket[];
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+  onChoose: (ticket: DoorTicket) => void;
+  onNext: () => void;
+}) {
+  return (
+    <section className="door-answer door-answer-choose" aria-labelledby="door-answer-title">
+      <h2 id="door-answer-title" ref={headingRef} tabIndex={-1} aria-live="assertive">
+        {plural(tickets.length, "booking")} match “{typed}”
+      </h2>
+      <p>Choose the guest at the door.</p>
+      <ul className="door-choices">
+        {tickets.map((ticket) => (
+          <li key={ticket.bookingRef}>
+            <button type="button" className="door-choice" onClick={() => onChoose(ticket)}>
+              <span className="door-choice-name">{ticket.name}</span>
+              <span className="door-choice-facts">
+                {ticket.refunded ? "Refunded" : `${plural(ticket.quantity, "ticket")}, ${ticket.checkedIn} checked in`}{" "}
+                · {ticket.code}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button button-secondary door-next" onClick={onNext}>
         Next
       </button>
     </section>
