@@ -33,6 +33,7 @@ const doorWork = new Set([
   "admin/check-in/:id",
   "admin/events/:id/door-list",
   "api/admin/events/:id/check-ins",
+  "api/admin/events/:id/guests",
 ]);
 
 const staffRoutes = routeTable.filter(
