@@ -12,6 +12,7 @@ import { eventFormRefused, saveEventForm, type EventPageValues } from "~/feature
 import { addEvent, findEvent } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -92,9 +93,7 @@ export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Edit ${d
 export default function EditEvent({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <main id="main" className="page narrow">
-      <p>
-        <Link to="/admin/events">All events</Link>
-      </p>
+      <Breadcrumbs here={loaderData.name} />
       <h1>Edit {loaderData.name}</h1>
       {loaderData.cancellation ? (
         <p className="notice" role="note">

@@ -11,6 +11,7 @@ import { editablePage } from "~/features/content/editor/pages";
 import { picturesForEditor } from "~/features/content/editor/pictures.server";
 import { issueFields } from "~/features/content/store";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, readPostedForm, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -122,9 +123,9 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
   const issues = actionData?.fields ?? loaderData.issues;
   return (
     <main id="main" className="page narrow page-editor">
+      <Breadcrumbs here={title} />
       <p>
-        <Link to="/admin/pages">All pages</Link> · <Link to={`/admin/pages/${name}/history`}>History</Link> ·{" "}
-        <a href={publicPath}>See it as visitors do</a>
+        <Link to={`/admin/pages/${name}/history`}>History</Link> · <a href={publicPath}>See it as visitors do</a>
       </p>
       <h1>Edit {title}</h1>
       <p>
