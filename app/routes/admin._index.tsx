@@ -101,19 +101,13 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
     ...(giftAid && giftAid.count > 0
       ? [
           <>
-            <Link to="/admin/gift-aid">
-              {formatPounds(giftAid.giftAidPence)} of Gift Aid is ready to claim
-            </Link>{" "}
-            on {counted(giftAid.count, "donation")} ({formatPounds(giftAid.totalPence)})
+            <Link to="/admin/gift-aid">{formatPounds(giftAid.giftAidPence)} of Gift Aid is ready to claim</Link> on{" "}
+            {counted(giftAid.count, "donation")} ({formatPounds(giftAid.totalPence)})
           </>,
         ]
       : []),
     ...(invitationsWaiting
-      ? [
-          <Link to="/admin/staff">
-            {counted(invitationsWaiting, "invitation")} to join the staff not yet used
-          </Link>,
-        ]
+      ? [<Link to="/admin/staff">{counted(invitationsWaiting, "invitation")} to join the staff not yet used</Link>]
       : []),
     ...toWatch.map((event) => (
       <>
@@ -176,9 +170,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
 
       {sinceLastVisit ? (
         <section className="section home-section" aria-labelledby="since-heading">
-          <h2 id="since-heading">
-            {sinceLastVisit.returning ? "Since you last signed in" : "In the last 7 days"}
-          </h2>
+          <h2 id="since-heading">{sinceLastVisit.returning ? "Since you last signed in" : "In the last 7 days"}</h2>
           <p>
             {sinceLastVisit.returning
               ? `You last signed in on ${sinceLastVisit.since}.`
@@ -210,8 +202,8 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
         <section className="section home-section" aria-labelledby="takings-heading">
           <h2 id="takings-heading">{periods[0]?.takings.gifts !== null ? "Tickets and gifts" : "Tickets sold"}</h2>
           <p className="field-hint">
-            Counted when paid, London time; weeks start on Monday. Test events are left out, and later refunds are
-            not taken off.
+            Counted when paid, London time; weeks start on Monday. Test events are left out, and later refunds are not
+            taken off.
           </p>
           <ul className="home-cards">
             {periods.map((period) => (

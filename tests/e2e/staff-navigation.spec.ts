@@ -32,7 +32,10 @@ for (const width of [390, 1280]) {
       "E-mail is not set up: messages are written to the outbox folder, nobody receives them.",
     );
     await expect(banner).toContainText("Payments are in demo mode: only test cards are taken, no money moves.");
-    await expect(banner.getByRole("link", { name: "How to set them up" })).toHaveAttribute("href", "/admin/system#setup");
+    await expect(banner.getByRole("link", { name: "How to set them up" })).toHaveAttribute(
+      "href",
+      "/admin/system#setup",
+    );
 
     const nav = page.getByRole("navigation", { name: "Staff pages" });
     const menu = nav.locator("summary");
@@ -84,7 +87,9 @@ for (const width of [390, 1280]) {
     }).toPass();
     await expect(page.getByRole("main")).not.toContainText("Sent at");
     await expect(
-      page.getByRole("navigation", { name: "Show e-mails by status" }).getByRole("link", { name: "Written to the folder" }),
+      page
+        .getByRole("navigation", { name: "Show e-mails by status" })
+        .getByRole("link", { name: "Written to the folder" }),
     ).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await row.getByRole("link", { name: /^Preview/ }).click();

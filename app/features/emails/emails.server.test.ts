@@ -96,10 +96,7 @@ describe.each(engines)("the e-mails page's rules on %s", (engine) => {
       await queueMail(database.db, { kind: "booking-receipt", about: "old", message: receipt, now: clock.now() });
       await queueMail(database.db, { kind: "booking-receipt", about: "wait", message: receipt, now: clock.now() });
       await queueMail(database.db, { kind: "booking-receipt", about: "fail", message: receipt, now: clock.now() });
-      await database.db
-        .update(outbox)
-        .set({ sentAt: clock.now() })
-        .where(eq(outbox.dedupeKey, "booking-receipt:old"));
+      await database.db.update(outbox).set({ sentAt: clock.now() }).where(eq(outbox.dedupeKey, "booking-receipt:old"));
       await database.db
         .update(outbox)
         .set({ lastError: "Connection refused", attempts: 1 })

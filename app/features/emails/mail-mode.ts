@@ -40,7 +40,9 @@ export function emailWentTo(mode: MailMode, what: string, to: string): string {
 
 /** Staff's Retry now, once the e-mail has left. */
 export function retriedText(mode: MailMode): string {
-  return mode === "smtp" ? "The e-mail is sent." : `The e-mail is written to the outbox folder (no mail server is set).`;
+  return mode === "smtp"
+    ? "The e-mail is sent."
+    : `The e-mail is written to the outbox folder (no mail server is set).`;
 }
 
 /** The name of the filter for e-mails that have left the outbox. */

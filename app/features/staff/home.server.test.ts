@@ -150,8 +150,18 @@ describe.each(engines)("the staff home's figures on %s", (engine) => {
     await paidBooking(db, supper, "2026-03-31T09:00:00Z", 3, 3799);
     await db.insert(volunteers).values([
       { name: "Juma Said", email: "juma@example.org", reason: "I drive.", createdAt: new Date("2026-03-20T09:00:00Z") },
-      { name: "Neema Mollel", email: "neema@example.org", reason: "I cook.", createdAt: new Date("2026-03-25T09:00:00Z") },
-      { name: "Baraka Mushi", email: "baraka@example.org", reason: "I sing.", createdAt: new Date("2026-04-01T10:00:00Z") },
+      {
+        name: "Neema Mollel",
+        email: "neema@example.org",
+        reason: "I cook.",
+        createdAt: new Date("2026-03-25T09:00:00Z"),
+      },
+      {
+        name: "Baraka Mushi",
+        email: "baraka@example.org",
+        reason: "I sing.",
+        createdAt: new Date("2026-04-01T10:00:00Z"),
+      },
     ]);
     await gift(db, "2026-03-23T09:00:00Z", 1000);
     await gift(db, "2026-03-30T09:00:00Z", 2500);
@@ -180,7 +190,12 @@ describe.each(engines)("the staff home's figures on %s", (engine) => {
     const now = clock.now();
     const staff = await member(db, "owner", null);
     await db.insert(volunteers).values([
-      { name: "Juma Said", email: "juma@example.org", reason: "I drive.", createdAt: new Date(now.getTime() - 8 * day) },
+      {
+        name: "Juma Said",
+        email: "juma@example.org",
+        reason: "I drive.",
+        createdAt: new Date(now.getTime() - 8 * day),
+      },
       { name: "Neema Mollel", email: "neema@example.org", reason: "I cook.", createdAt: new Date(now.getTime() - day) },
     ]);
     const since = await sinceLastVisit(database, staff, now);
@@ -199,12 +214,14 @@ describe.each(engines)("the staff home's figures on %s", (engine) => {
       expiresAt: new Date(now.getTime() + day),
       ...changes,
     });
-    await db.insert(staffInvitations).values([
-      invitation("waiting@example.org"),
-      invitation("used@example.org", { usedAt: now }),
-      invitation("expired@example.org", { expiresAt: new Date(now.getTime() - 1000) }),
-      invitation("reset@example.org", { purpose: "reset" }),
-    ]);
+    await db
+      .insert(staffInvitations)
+      .values([
+        invitation("waiting@example.org"),
+        invitation("used@example.org", { usedAt: now }),
+        invitation("expired@example.org", { expiresAt: new Date(now.getTime() - 1000) }),
+        invitation("reset@example.org", { purpose: "reset" }),
+      ]);
     expect(await invitationsWaiting(database, now)).toBe(1);
   });
 
@@ -213,7 +230,11 @@ describe.each(engines)("the staff home's figures on %s", (engine) => {
     const now = clock.now();
     const at = (days: number) => new Date(now.getTime() + days * day);
     const event = (name: string, total: number, changes: Parameters<typeof insertEvent>[1] = {}) =>
-      insertEvent(db, { name, totalAvailableTickets: total, eventDate: at(10), ticketSaleExpiry: at(9), ...changes }, now);
+      insertEvent(
+        db,
+        { name, totalAvailableTickets: total, eventDate: at(10), ticketSaleExpiry: at(9), ...changes },
+        now,
+      );
     const fast = await event("Barn Dance", 10);
     await paidBooking(db, fast, at(-20), 6, 7549);
     const stalled = await event("Curry Night", 50);

@@ -168,7 +168,15 @@ export async function sinceLastVisit(
   { db }: { db: Queryable },
   staff: { id: string },
   now: Date,
-): Promise<{ returning: boolean; since: Date; bookings: number; tickets: number; signUps: number; gifts: number; giftPence: number }> {
+): Promise<{
+  returning: boolean;
+  since: Date;
+  bookings: number;
+  tickets: number;
+  signUps: number;
+  gifts: number;
+  giftPence: number;
+}> {
   const [member] = await db
     .select({ previous: staffUsers.previousSignInAt })
     .from(staffUsers)

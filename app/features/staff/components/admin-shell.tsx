@@ -92,9 +92,7 @@ function StatusBanner({ role, status }: { role: StaffRole; status: StaffSiteStat
     ...(status.mail === "folder"
       ? ["E-mail is not set up: messages are written to the outbox folder, nobody receives them."]
       : []),
-    ...(status.payments === "demo"
-      ? ["Payments are in demo mode: only test cards are taken, no money moves."]
-      : []),
+    ...(status.payments === "demo" ? ["Payments are in demo mode: only test cards are taken, no money moves."] : []),
   ];
   if (lines.length === 0) return null;
   const them = lines.length === 1 ? "it" : "them";
