@@ -16,7 +16,8 @@ const staffPages = [
   ...new Set(routeTable.filter((route) => route.file.endsWith(".tsx")).map((route) => route.pattern)),
 ].filter((path) => /^admin(\/|$)/.test(path));
 
-test.slow(); // every staff page, with axe on each
+// Every staff page, with axe on each, once per width: about 3 minutes a width on two busy cores.
+test.describe.configure({ mode: "parallel", timeout: 300_000 });
 
 for (const width of [390, 1280]) {
   test(`every staff page works at ${width} px with no serious accessibility fault`, async ({ page, ownSite }) => {
