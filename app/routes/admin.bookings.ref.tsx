@@ -7,6 +7,7 @@ import { BuyerForm, RefundForm, StaffBookingDetails } from "~/features/booking/c
 import { refundBooking } from "~/features/booking/refunds.server";
 import { correctBuyer, resendReceipt, staffBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -69,9 +70,9 @@ export default function AdminBooking({ loaderData: { booking, refundKey }, actio
   const notice = useNoticeFocus(actionData);
   return (
     <main id="main" className="page narrow staff-booking">
+      <Breadcrumbs here={`Booking ${booking.code}`} />
       <p>
-        <Link to="/admin/bookings">Find a booking</Link> ·{" "}
-        <Link to={`/admin/events/${booking.event.id}`}>{booking.event.name}</Link>
+        Event: <Link to={`/admin/events/${booking.event.id}`}>{booking.event.name}</Link>
       </p>
       <h1>Booking {booking.code}</h1>
       {actionData ? (

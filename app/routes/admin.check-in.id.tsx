@@ -1,9 +1,9 @@
 import type { Route } from "./+types/admin.check-in.id";
-import { Link } from "react-router";
 import { ErrorPage } from "~/components/layout/error-page";
 import { DoorPage } from "~/features/door/components/door-page";
 import { doorList } from "~/features/door/door.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
@@ -28,9 +28,7 @@ export const shouldRevalidate = () => false;
 export default function DoorRoute({ loaderData: { list, staffEmail, lookUp } }: Route.ComponentProps) {
   return (
     <main id="main" className="page door-page">
-      <p className="door-back">
-        <Link to="/admin/check-in">Other events</Link>
-      </p>
+      <Breadcrumbs here={list.event.name} />
       <h1>
         {list.event.name} <span className="door-when">{londonWhen(list.event.eventDate)}</span>
       </h1>

@@ -9,6 +9,7 @@ import { refundDonation } from "~/features/donations/refunds.server";
 import { giftAidScopes } from "~/features/donations/schema";
 import { cancelDeclaration, donationDetail } from "~/features/donations/staff-donations.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -66,9 +67,7 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
   const claim = donation.giftAid.claim;
   return (
     <main id="main" className="page">
-      <p>
-        <Link to="/admin/donations">All donations</Link>
-      </p>
+      <Breadcrumbs here={`Donation of ${formatPounds(donation.amountPence)}`} />
       <h1>Donation of {formatPounds(donation.amountPence)}</h1>
       {actionData ? (
         <FormNotice ok={actionData.ok} focusRef={notice}>

@@ -1,7 +1,8 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/admin.emails.id";
 import { ErrorPage } from "~/components/layout/error-page";
 import { emailPreview } from "~/features/emails/emails.server";
+import { deliveredText } from "~/features/emails/mail-mode";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -22,9 +23,7 @@ const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
 export default function EmailPreviewPage({ loaderData: { email } }: Route.ComponentProps) {
   return (
     <main id="main" className="page">
-      <p>
-        <Link to="/admin/emails">Back to E-mails</Link>
-      </p>
+      <Breadcrumbs here={email.subject} />
       <h1>E-mail preview</h1>
       <dl className="email-meta">
         <dt>To</dt>
@@ -38,7 +37,7 @@ export default function EmailPreviewPage({ loaderData: { email } }: Route.Compon
         <dt>Status</dt>
         <dd>
           {email.sentAt
-            ? `Sent at ${when(email.sentAt)}`
+            ? deliveredText({ sentAt: email.sentAt, deliveredBy: email.deliveredBy })
             : email.lastError
               ? `Not sent yet (${plural(email.attempts, "attempt")}): ${email.lastError}`
               : "Waiting to be sent"}

@@ -6,6 +6,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
 import { emailsPage, isEmailStatus, retryEmail, type EmailView } from "~/features/emails/emails.server";
+import { deliveredText, leftLabel, mailMode, retriedText } from "~/features/emails/mail-mode";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
@@ -21,6 +22,7 @@ export const loader = pageWork("The e-mails page", async ({ request, context }: 
   const search = new URL(request.url).searchParams;
   const status = search.get("status");
   return {
+    mode: mailMode(context.services),
     status: isEmailStatus(status) ? status : "",
     emails: await emailsPage(context.services, {
       page: requestedPage(search.get("page")),
@@ -41,7 +43,7 @@ export const action = pageWork("Retrying an e-mail", async ({ request, context }
           `The e-mail could not be sent. The mail server said: ${result.error}`,
         );
       }
-      return { message: "The e-mail is sent." };
+      return { message: retriedText(mailMode(services)) };
     },
   });
 });
@@ -51,19 +53,18 @@ export const meta: Route.MetaFunction = () => adminMeta("E-mails");
 const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
 
 function statusText(email: EmailView) {
-  if (email.status === "sent") return `Sent at ${when(email.sentAt!)}`;
+  if (email.status === "sent") return deliveredText({ sentAt: email.sentAt!, deliveredBy: email.deliveredBy });
   if (email.status === "waiting") return `Waiting (next try at ${when(email.nextAttemptAt)})`;
   return `Failing (${email.attempts} ${email.attempts === 1 ? "attempt" : "attempts"}; next try at ${when(email.nextAttemptAt)}): ${email.lastError ?? ""}`;
 }
 
-const filters = [
-  ["", "All"],
-  ["failing", "Failing"],
-  ["waiting", "Waiting"],
-  ["sent", "Sent"],
-] as const;
-
-export default function AdminEmails({ loaderData: { emails, status }, actionData }: Route.ComponentProps) {
+export default function AdminEmails({ loaderData: { emails, status, mode }, actionData }: Route.ComponentProps) {
+  const filters = [
+    ["", "All"],
+    ["failing", "Failing"],
+    ["waiting", "Waiting"],
+    ["sent", leftLabel(mode)],
+  ] as const;
   const search = useQuery();
   const navigation = useNavigation();
   const retrying = navigation.state !== "idle" ? navigation.formData?.get("id") : undefined;
@@ -83,7 +84,7 @@ export default function AdminEmails({ loaderData: { emails, status }, actionData
         </ul>
       </nav>
       {emails.total === 0 ? (
-        <p>{status ? "No e-mail has this status." : "No e-mail has been sent yet."}</p>
+        <p>{status ? "No e-mail has this status." : "There are no e-mails yet."}</p>
       ) : (
         <>
           <p>{emails.total} in all, newest first.</p>

@@ -1,10 +1,10 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/admin.events.id.door-list";
 import { ErrorPage } from "~/components/layout/error-page";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { allTickets } from "~/features/booking/tickets.server";
 import { findEvent } from "~/features/events/events.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
@@ -27,9 +27,7 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
   const people = tickets.reduce((sum, t) => sum + t.quantity, 0);
   return (
     <main id="main" className="page door-list">
-      <p className="print-hidden">
-        <Link to={`/admin/events/${event.id}`}>Back to the event</Link>
-      </p>
+      <Breadcrumbs via={[{ label: event.name, to: `/admin/events/${event.id}` }]} here="Door list" />
       <h1>
         Door list: {event.name}{" "}
         <span className="door-when">

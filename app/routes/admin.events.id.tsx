@@ -16,6 +16,7 @@ import { eventFormRefused, saveEventForm, type EventPageValues } from "~/feature
 import { addEvent, findEvent } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { seatsByEvent } from "~/infra/db/seats.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
@@ -138,9 +139,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
   );
   return (
     <main id="main" className="page event-staff">
-      <p>
-        <Link to="/admin/events">All events</Link>
-      </p>
+      <Breadcrumbs here={loaderData.name} />
       <h1>{loaderData.name}</h1>
       {loaderData.cancellation ? (
         <p className="notice" role="note">

@@ -5,6 +5,7 @@ import { EventForm } from "~/features/events/components/event-form";
 import { emptyEventForm, eventFormFromPost } from "~/features/events/event-form";
 import { eventFormRefused, saveEventForm, type EventPageValues } from "~/features/events/event-form.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, type FormReply } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -35,6 +36,7 @@ export const meta: Route.MetaFunction = () => adminMeta("New event");
 export default function NewEvent({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <main id="main" className="page narrow">
+      <Breadcrumbs here="New event" />
       <h1>New event</h1>
       <EventForm
         values={actionData?.values?.event ?? loaderData.values}

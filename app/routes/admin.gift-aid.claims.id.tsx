@@ -1,9 +1,9 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/admin.gift-aid.claims.id";
 import { ErrorPage } from "~/components/layout/error-page";
 import { ClaimRowsTable } from "~/features/donations/components/staff-donations";
 import { claimWithDonations } from "~/features/donations/gift-aid-claims.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
@@ -25,9 +25,7 @@ export default function AdminGiftAidClaim({ loaderData: { claim, donations, summ
   const refunded = donations.filter((row) => row.refunded).length;
   return (
     <main id="main" className="page">
-      <p>
-        <Link to="/admin/gift-aid">All Gift Aid claims</Link>
-      </p>
+      <Breadcrumbs here={`Claim of ${londonDate(`${claim.claimedOn}T12:00:00Z`)}`} />
       <h1>Gift Aid claim of {londonDate(`${claim.claimedOn}T12:00:00Z`)}</h1>
       <p>
         {summary.count === 1 ? "1 donation" : `${summary.count} donations`} of {formatPounds(summary.totalPence)}; Gift

@@ -10,6 +10,7 @@ import { contentFields } from "~/features/content/editor/field-tree";
 import { editablePage } from "~/features/content/editor/pages";
 import { issueFields } from "~/features/content/store";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -98,9 +99,7 @@ export default function PageHistory({ loaderData, actionData }: Route.ComponentP
   const newest = versions[0];
   return (
     <main id="main" className="page">
-      <p>
-        <Link to="/admin/pages">All pages</Link> · <Link to={`/admin/pages/${name}`}>Edit {title}</Link>
-      </p>
+      <Breadcrumbs via={[{ label: title, to: `/admin/pages/${name}` }]} here="History" />
       <h1>History of {title}</h1>
       {restored && !actionData ? (
         <FormNotice ok>Restored: version {restored} is published, and visitors see it now.</FormNotice>

@@ -23,6 +23,7 @@ import {
 import type { ContentName } from "~/features/content/schema";
 import { issueFields } from "~/features/content/store";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText, readPostedForm, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -181,9 +182,9 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
   const section = findSection(sections, loaderData.section);
   return (
     <main id="main" className="page narrow page-editor">
+      <Breadcrumbs here={title} />
       <p>
-        <Link to="/admin/pages">All pages</Link> · <Link to={`/admin/pages/${name}/history`}>History</Link> ·{" "}
-        <a href={publicPath}>See it as visitors do</a>
+        <Link to={`/admin/pages/${name}/history`}>History</Link> · <a href={publicPath}>See it as visitors do</a>
       </p>
       {review ? null : <h1>Edit {title}</h1>}
       {review ? null : (

@@ -6,6 +6,7 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { emailWentTo, mailMode } from "~/features/emails/mail-mode";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import {
   cancelInvitation,
@@ -61,7 +62,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
         message:
           sent.ok === false
             ? `The invitation for ${invited.email} is ready, but its e-mail could not be sent yet; the site keeps trying (see E-mails).${replaced}`
-            : `An invitation was sent to ${invited.email}. The link works for 72 hours.${replaced}`,
+            : `${emailWentTo(mailMode(services), "An invitation", invited.email)} The link works for 72 hours.${replaced}`,
       };
     },
     "cancel-invitation": async (form) => {

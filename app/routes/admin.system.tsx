@@ -3,6 +3,7 @@ import type { Route } from "./+types/admin.system";
 import { ErrorPage } from "~/components/layout/error-page";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { adminMeta } from "~/features/staff/components/admin-shell";
+import { mailMode } from "~/features/emails/mail-mode";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { alertRules, systemReport } from "~/infra/signals.server";
@@ -23,6 +24,8 @@ export const loader = pageWork("The system page", async ({ request, context }: R
     engine: context.services.engine === "postgres" ? "PostgreSQL" : "the embedded database (PGlite)",
     processes: config.processes,
     alertsTo: config.alertEmail ?? context.services.charity.email,
+    mail: mailMode(context.services),
+    payments: context.services.payments.name,
     rules: alertRules,
     backupSettings: {
       dir: config.backups.dir ?? null,
@@ -91,6 +94,27 @@ export default function AdminSystem({ loaderData: report }: Route.ComponentProps
             <dt>Database</dt>
             <dd>
               {report.engine}: {report.database.version}, {megabytes(report.database.sizeBytes)}
+            </dd>
+          </div>
+        </dl>
+      </section>
+      <section className="section" aria-labelledby="setup-heading" id="setup">
+        <h2 id="setup-heading">E-mail and payments</h2>
+        <dl className="facts">
+          <div>
+            <dt>E-mail</dt>
+            <dd>
+              {report.mail === "smtp"
+                ? "Sent through the mail server SMTP_URL names."
+                : "Not set up: no mail server is set (SMTP_URL), so each e-mail is only written as a file to the outbox folder in the data folder, and nobody receives it. To send them, whoever runs the site sets SMTP_URL and MAIL_FROM and starts the site again (the operations guide, “E-mail”)."}
+            </dd>
+          </div>
+          <div>
+            <dt>Payments</dt>
+            <dd>
+              {report.payments === "stripe"
+                ? "Real card payments through Stripe."
+                : "Demo mode: only the test cards are taken (4242 4242 4242 4242), and no money moves. To take real payments, whoever runs the site sets the three Stripe keys and starts the site again (the operations guide, “Payments”)."}
             </dd>
           </div>
         </dl>

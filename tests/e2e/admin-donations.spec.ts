@@ -4,7 +4,7 @@ import { buyTickets } from "../support/bookings";
 import { giveDonation, londonDaysAgo } from "../support/donations";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
-import { createEvent, signIn, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi, openStaffSection } from "../support/staff-api";
 
 // The donations pages and the Gift Aid claim: donations given through the donation API and the
 // offline card provider (as the donation page does), a refund through the page with the donor's
@@ -108,7 +108,7 @@ test.describe("donations and Gift Aid for staff", () => {
 
     await signIn(page, { url: site });
     await page.goto(`${site}/admin`);
-    await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Donations" }).click();
+    await openStaffSection(page, "Donations");
     await expect(page.getByRole("heading", { name: "Donations", level: 1 })).toBeVisible();
     await expect(page.getByText("6 donations, newest first.")).toBeVisible();
     await expect(page.getByText("Tariq")).toHaveCount(0);

@@ -77,7 +77,10 @@ test.describe("a person's data, with a mail server on loopback", () => {
 
     await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin`);
-    await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "A person's data" }).click();
+    await page
+      .getByRole("navigation", { name: "Staff pages" })
+      .getByRole("link", { name: "People", exact: true })
+      .click();
     await expect(page.getByRole("heading", { name: "A person's data", level: 1 })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await expectPhoneFriendly(page);

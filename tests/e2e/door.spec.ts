@@ -10,7 +10,7 @@ import { hydrated } from "../support/hydration";
 import { expect, expectNoSeriousA11yViolations, test as base } from "../support/fixtures";
 import { qrVideo } from "../support/qr";
 import { startSiteProcess, staffAccount, type RunningSite } from "../support/site-process";
-import { createEvent, signIn, staffApi } from "../support/staff-api";
+import { createEvent, signIn, staffApi, openStaffSection } from "../support/staff-api";
 
 // The door: staff check people in on a phone, by reference, short code, name or the receipt's QR
 // code, online or not. The site runs on PostgreSQL here so a test can mark a booking refunded the way
@@ -91,7 +91,7 @@ test("the door answers valid, part-used, used, refunded and unknown bookings, an
   await signIn(page, { url: site.url });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/admin");
-  await page.getByRole("navigation", { name: "Staff pages" }).getByRole("link", { name: "Check-in" }).click();
+  await openStaffSection(page, "Check-in");
   await expect(page.getByRole("heading", { name: "Check-in", level: 1 })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await page.getByRole("link", { name: /Quiz Night/ }).click();

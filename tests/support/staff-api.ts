@@ -47,3 +47,14 @@ export async function createEvent(api: APIRequestContext, overrides: Record<stri
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as { id: string; name: string };
 }
+
+/**
+ * Opens a staff section by the staff navigation, as a person would: on a phone, through its
+ * "Staff menu" first (the menu is folded below 960 px).
+ */
+export async function openStaffSection(page: Page, name: string): Promise<void> {
+  const nav = page.getByRole("navigation", { name: "Staff pages" });
+  const menu = nav.locator("summary");
+  if (await menu.isVisible()) await menu.click();
+  await nav.getByRole("link", { name, exact: true }).click();
+}

@@ -1,12 +1,17 @@
+import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditLog, outbox, staffUsers } from "~db/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import { smtpMailer } from "~/infra/email/mailer.server";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { folderMailer, smtpMailer } from "~/infra/email/mailer.server";
 import { OutboxWorker, queueMail } from "~/infra/email/outbox.server";
 import { testClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
 import { TestSmtpServer } from "../../../tests/support/smtp";
-import { emailPreview, emailsPage, retryEmail } from "./emails.server";
+import { emailPreview, emailsPage, retryEmail, unsentEmails } from "./emails.server";
+import { deliveredText, mailMode } from "./mail-mode";
 
 const receipt = {
   to: { address: "amina@example.org" },
@@ -73,6 +78,41 @@ describe.each(engines)("the e-mails page's rules on %s", (engine) => {
     expect(entries.map((e) => e.action)).toEqual(["email.retried", "email.retried"]);
     expect(entries[0]!.summary).not.toContain("amina");
     await worker.stop();
+  });
+
+  it("says an e-mail written to the outbox folder was written there, never sent, and counts those still to go", async () => {
+    const clock = testClock("2026-11-22T10:00:00Z");
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-emails-"));
+    try {
+      const worker = new OutboxWorker(
+        database.db,
+        folderMailer(dir, { from: "t@example.org", replyTo: () => "kilele@example.org" }),
+        clock,
+      );
+      expect(mailMode({ outbox: worker })).toBe("folder");
+      await queueMail(database.db, { kind: "booking-receipt", about: "file", message: receipt, now: clock.now() });
+      await worker.deliver("booking-receipt", "file");
+      // An e-mail that left before the site kept how (delivered_by null), one waiting, one failing.
+      await queueMail(database.db, { kind: "booking-receipt", about: "old", message: receipt, now: clock.now() });
+      await queueMail(database.db, { kind: "booking-receipt", about: "wait", message: receipt, now: clock.now() });
+      await queueMail(database.db, { kind: "booking-receipt", about: "fail", message: receipt, now: clock.now() });
+      await database.db.update(outbox).set({ sentAt: clock.now() }).where(eq(outbox.dedupeKey, "booking-receipt:old"));
+      await database.db
+        .update(outbox)
+        .set({ lastError: "Connection refused", attempts: 1 })
+        .where(eq(outbox.dedupeKey, "booking-receipt:fail"));
+
+      const sent = await emailsPage(database, { page: 1, status: "sent" });
+      const texts = sent.rows.map((row) => deliveredText({ sentAt: row.sentAt!, deliveredBy: row.deliveredBy }));
+      expect(texts.sort()).toEqual([
+        "Left the outbox at 22/11/2026 10:00",
+        "Written to the outbox folder (no mail server is set) at 22/11/2026 10:00",
+      ]);
+      expect(texts.join(" ")).not.toMatch(/Sent/);
+      expect(await unsentEmails(database)).toEqual({ failing: 1, waiting: 1 });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("answers not-found for an unknown e-mail", async () => {

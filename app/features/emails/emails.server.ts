@@ -30,6 +30,8 @@ export interface EmailView {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** How it left: a mail server (`smtp`) or the outbox folder (`folder`); null before the site kept it. */
+  deliveredBy: "smtp" | "folder" | null;
   nextAttemptAt: string;
 }
 
@@ -61,6 +63,7 @@ function view(row: typeof outbox.$inferSelect): EmailView {
     lastError: row.lastError,
     createdAt: row.createdAt.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
+    deliveredBy: row.sentAt ? row.deliveredBy : null,
     nextAttemptAt: row.nextAttemptAt.toISOString(),
   };
 }
@@ -87,6 +90,15 @@ export async function emailsPage(
     .limit(limit)
     .offset(offset);
   return pageOf(rows.map(view), total, page);
+}
+
+/** How many e-mails are failing (tried, not sent) and waiting (not tried yet), for the staff home. */
+export async function unsentEmails({ db }: { db: Queryable }): Promise<{ failing: number; waiting: number }> {
+  const [[failing], [waiting]] = await Promise.all([
+    db.select({ n: count() }).from(outbox).where(statusWhere.failing),
+    db.select({ n: count() }).from(outbox).where(statusWhere.waiting),
+  ]);
+  return { failing: failing?.n ?? 0, waiting: waiting?.n ?? 0 };
 }
 
 /** One e-mail as it was (or will be) sent: its text and html; "not-found" if there is none. */

@@ -57,9 +57,17 @@ export const mailMessageSchema = z.object({
 });
 export type MailMessage = z.infer<typeof mailMessageSchema>;
 
+/** How an e-mail left: handed to a mail server, or only written to the outbox folder (no mail server is set). */
+export type DeliveredBy = "smtp" | "folder";
+
 export interface Mailer {
   /** Where mail goes, for logs: "smtp://host:port" or the outbox folder. */
   describe(): string;
+  /**
+   * How this mailer delivers, recorded on each e-mail it sends (`outbox.delivered_by`) so staff are
+   * never told "Sent" of a file. A stand-in of the tests may leave it out: nothing is recorded.
+   */
+  readonly deliveredBy?: DeliveredBy;
   /**
    * `messageId`: the same for every attempt at one e-mail, so that if a crash makes the outbox send
    * it twice (the server took it, we did not hear), mail programs can see the second as the same one.
@@ -104,6 +112,7 @@ export function smtpMailer(url: string, sender: Sender): Mailer {
   } as Record<string, unknown>);
   const where = new URL(url);
   return {
+    deliveredBy: "smtp",
     describe: () => `${where.protocol}//${where.hostname}:${where.port || 587}`,
     async send(message, options) {
       await transport.sendMail(await toNodemailer(sender, message, options?.messageId));
@@ -115,6 +124,7 @@ export function smtpMailer(url: string, sender: Sender): Mailer {
 export function folderMailer(dir: string, sender: Sender): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
+    deliveredBy: "folder",
     describe: () => dir,
     async send(message, options) {
       const info = (await transport.sendMail(await toNodemailer(sender, message, options?.messageId))) as unknown as {

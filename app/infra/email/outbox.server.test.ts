@@ -195,9 +195,31 @@ describe.each(engines)("the outbox on %s", (engine) => {
       expect(eml).toContain("Subject: Your booking");
       expect(eml).toContain("To: Amina Mushi <amina@example.org>");
       expect(eml).toContain("Reply-To: kilele@example.org");
+      // Recorded as written to the folder, never as sent to a mail server.
+      const [row] = await database.db.select().from(outbox);
+      expect(row).toMatchObject({ deliveredBy: "folder", lastError: null });
+      expect(row!.sentAt).not.toBeNull();
+      expect(worker.deliveredBy).toBe("folder");
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("records an e-mail handed to the mail server as delivered by smtp, and nothing for one not yet sent", async () => {
+    await smtp.start();
+    const clock = testClock("2026-11-22T10:00:00Z");
+    const worker = new OutboxWorker(
+      database.db,
+      smtpMailer(smtp.url, { from: "Kilele <t@example.org>", replyTo: () => "kilele@example.org" }),
+      clock,
+    );
+    await queueMail(database.db, { kind: "booking-receipt", about: "sent", message: receipt, now: clock.now() });
+    await worker.deliver("booking-receipt", "sent");
+    await queueMail(database.db, { kind: "booking-receipt", about: "later", message: receipt, now: clock.now() });
+    const rows = await database.db.select().from(outbox);
+    const byKey = Object.fromEntries(rows.map((row) => [row.dedupeKey, row.deliveredBy]));
+    expect(byKey).toEqual({ "booking-receipt:sent": "smtp", "booking-receipt:later": null });
+    expect(worker.deliveredBy).toBe("smtp");
   });
 
   it("sets aside a stored e-mail that is not a valid message, with the reason, and still sends the others", async () => {

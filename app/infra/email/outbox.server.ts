@@ -4,7 +4,7 @@ import { outbox } from "~db/schema";
 import type { Clock } from "~/lib/clock";
 import type { Database, Queryable } from "../db/database.server";
 import { mailKey, type MailKind } from "./mail-kinds";
-import { mailMessageSchema, recipientText, type MailMessage, type Mailer } from "./mailer.server";
+import { mailMessageSchema, recipientText, type DeliveredBy, type MailMessage, type Mailer } from "./mailer.server";
 import { fillSealedWords, type MailSeal } from "./sealed-words.server";
 
 /**
@@ -84,6 +84,11 @@ export class OutboxWorker {
     private readonly clock: Clock,
     private readonly options: { intervalMs?: number; seal?: MailSeal } = {},
   ) {}
+
+  /** How this outbox delivers: to a mail server (`smtp`) or only to the outbox folder (`folder`). */
+  get deliveredBy(): DeliveredBy | undefined {
+    return this.mailer.deliveredBy;
+  }
 
   /** Seals words an e-mail must carry but the outbox must not show (a staff invitation's token), for `QueuedMail.sealed`. */
   seal(words: Record<string, string>): string {
@@ -199,10 +204,17 @@ export class OutboxWorker {
         message = fillSealedWords(message, this.options.seal.open(row.sealed));
       }
       await this.mailer.send(message, { messageId: `<${row.id}@outbox.kilele-trust>` });
-      // Sent: the sealed words are forgotten, so nothing stored can make the link again.
+      // Sent: the sealed words are forgotten, so nothing stored can make the link again; how it left
+      // is kept, so staff are told "written to the outbox folder" rather than "sent" when it was a file.
       await this.db
         .update(outbox)
-        .set({ sentAt: this.now(), attempts: sql`${outbox.attempts} + 1`, lastError: null, sealed: null })
+        .set({
+          sentAt: this.now(),
+          deliveredBy: this.mailer.deliveredBy ?? null,
+          attempts: sql`${outbox.attempts} + 1`,
+          lastError: null,
+          sealed: null,
+        })
         .where(eq(outbox.id, row.id));
       return { ok: true };
     } catch (error) {
