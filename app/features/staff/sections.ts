@@ -1,4 +1,4 @@
-import { can, type Capability, type StaffRole } from "./roles";
+import { can, homeOf, type Capability, type StaffRole } from "./roles";
 
 // The staff area's sections, in one place: the staff navigation on every staff page, the
 // breadcrumbs of the deep pages and the staff home all read this list (decision 073).
@@ -60,6 +60,8 @@ export const staffSectionGroups: readonly StaffSectionGroup[] = [
 ];
 
 export function mayOpen(role: StaffRole, section: StaffSection): boolean {
+  // The home is every member's, but one whose work starts elsewhere (Door) is sent on from it.
+  if (section.to === "/admin") return homeOf(role).href === "/admin";
   return section.capability === undefined || can(role, section.capability);
 }
 

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { sectionOf, sectionsFor } from "./sections";
+
+const labels = (role: Parameters<typeof sectionsFor>[0]) =>
+  sectionsFor(role).flatMap((group) => group.sections.map((section) => section.label));
+
+describe("the staff navigation's sections", () => {
+  it("offers each role only what it may open", () => {
+    expect(labels("door")).toEqual(["Check-in"]);
+    expect(labels("treasurer")).toEqual(["Home", "Bookings", "Donations", "Gift Aid", "People", "Volunteers"]);
+    expect(labels("events")).toEqual(["Home", "Check-in", "Events", "Bookings", "Pages"]);
+    expect(labels("owner")).toContain("Audit log");
+    expect(labels("owner")).toHaveLength(14);
+  });
+
+  it("knows which section a deep page belongs to", () => {
+    expect(sectionOf("/admin/events/3f2a")?.label).toBe("Events");
+    expect(sectionOf("/admin/gift-aid/claims/9")?.label).toBe("Gift Aid");
+    expect(sectionOf("/admin")?.label).toBe("Home");
+  });
+});
