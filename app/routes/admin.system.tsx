@@ -24,8 +24,17 @@ export const loader = pageWork("The system page", async ({ request, context }: R
     engine: context.services.engine === "postgres" ? "PostgreSQL" : "the embedded database (PGlite)",
     processes: config.processes,
     alertsTo: config.alertEmail ?? context.services.charity.email,
-    mail: mailMode(context.services),
-    payments: context.services.payments.name,
+    // The words name settings (SMTP_URL…), so they are made here and never sit in the page's script.
+    setup: {
+      mail:
+        mailMode(context.services) === "smtp"
+          ? "Sent through the mail server SMTP_URL names."
+          : "Not set up: no mail server is set (SMTP_URL), so each e-mail is only written as a file to the outbox folder in the data folder, and nobody receives it. To send them, whoever runs the site sets SMTP_URL and MAIL_FROM and starts the site again (the operations guide, “E-mail”).",
+      payments:
+        context.services.payments.name === "stripe"
+          ? "Real card payments through Stripe."
+          : "Demo mode: only the test cards are taken (4242 4242 4242 4242), and no money moves. To take real payments, whoever runs the site sets the three Stripe keys and starts the site again (the operations guide, “Payments”).",
+    },
     rules: alertRules,
     backupSettings: {
       dir: config.backups.dir ?? null,
@@ -103,19 +112,11 @@ export default function AdminSystem({ loaderData: report }: Route.ComponentProps
         <dl className="facts">
           <div>
             <dt>E-mail</dt>
-            <dd>
-              {report.mail === "smtp"
-                ? "Sent through the mail server SMTP_URL names."
-                : "Not set up: no mail server is set (SMTP_URL), so each e-mail is only written as a file to the outbox folder in the data folder, and nobody receives it. To send them, whoever runs the site sets SMTP_URL and MAIL_FROM and starts the site again (the operations guide, “E-mail”)."}
-            </dd>
+            <dd>{report.setup.mail}</dd>
           </div>
           <div>
             <dt>Payments</dt>
-            <dd>
-              {report.payments === "stripe"
-                ? "Real card payments through Stripe."
-                : "Demo mode: only the test cards are taken (4242 4242 4242 4242), and no money moves. To take real payments, whoever runs the site sets the three Stripe keys and starts the site again (the operations guide, “Payments”)."}
-            </dd>
+            <dd>{report.setup.payments}</dd>
           </div>
         </dl>
       </section>
