@@ -41,4 +41,11 @@ describe("dates in words, as staff read them", () => {
     expect(londonWhen("2026-07-04T23:30:00Z")).toBe("Sunday 5 July 2026 at 00:30");
     expect(londonDayWords("2026-03-29T00:30:00Z")).toBe("Sunday 29 March 2026");
   });
+
+  it("are short in a staff table, still with the weekday", async () => {
+    const { londonStamp } = await import("./london-time");
+    expect(londonStamp("2026-11-27T12:12:00Z")).toBe("Fri 27 Nov 2026, 12:12");
+    // Past midnight in London's summer time is the next day.
+    expect(londonStamp("2026-07-04T23:30:00Z")).toBe("Sun 5 Jul 2026, 00:30");
+  });
 });

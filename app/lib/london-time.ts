@@ -92,3 +92,16 @@ export function londonDayWords(value: Date | string): string {
 export function londonWhen(value: Date | string): string {
   return `${londonDayWords(value)} at ${londonTime(value)}`;
 }
+
+const shortDayFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: zone,
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+});
+
+/** "Fri 27 Nov 2026, 12:12" in London: a moment in a staff table or list, short, with its weekday. */
+export function londonStamp(value: Date | string): string {
+  return `${shortDayFormat.format(toDate(value)).replace(/,/g, "")}, ${londonTime(value)}`;
+}

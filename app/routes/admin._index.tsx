@@ -11,7 +11,7 @@ import { can } from "~/features/staff/roles";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
 import { currentProblems } from "~/infra/signals.server";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonDate, londonStamp } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { requestedPage, slicePage } from "~/lib/pagination";
 
@@ -52,7 +52,7 @@ function counted(n: number, one: string, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
+const when = (iso: string) => londonStamp(iso);
 
 function saleWords(event: HomeEvent): string {
   if (event.sale === "sold-out") return "sold out";

@@ -7,7 +7,7 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { auditActions, auditPage, isAuditAction } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 import { requestedPage } from "~/lib/pagination";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
@@ -64,9 +64,7 @@ export default function AuditLog({ loaderData: { entries, only, kinds } }: Route
             <tbody>
               {entries.rows.map((entry) => (
                 <tr key={entry.id}>
-                  <td data-label="When">
-                    {londonDate(entry.at)} {londonTime(entry.at)}
-                  </td>
+                  <td data-label="When">{londonStamp(entry.at)}</td>
                   <td data-label="Who">{entry.by}</td>
                   <th scope="row">{entry.label}</th>
                   <td data-label="Details">

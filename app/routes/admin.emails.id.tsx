@@ -6,7 +6,7 @@ import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
 
 // /admin/emails/<id>: one e-mail as it was (or will be) sent: to, subject, when, and the text; its
@@ -18,7 +18,7 @@ export const loader = pageWork("An e-mail's preview", async ({ request, params, 
 
 export const meta: Route.MetaFunction = () => adminMeta("E-mail preview");
 
-const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
+const when = (iso: string) => londonStamp(iso);
 
 export default function EmailPreviewPage({ loaderData: { email } }: Route.ComponentProps) {
   return (

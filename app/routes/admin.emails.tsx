@@ -12,7 +12,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 import { requestedPage } from "~/lib/pagination";
 
 // /admin/emails: the outbox, newest first, 50 a page, by status; Retry now on an unsent e-mail
@@ -50,7 +50,7 @@ export const action = pageWork("Retrying an e-mail", async ({ request, context }
 
 export const meta: Route.MetaFunction = () => adminMeta("E-mails");
 
-const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
+const when = (iso: string) => londonStamp(iso);
 
 function statusText(email: EmailView) {
   if (email.status === "sent") return deliveredText({ sentAt: email.sentAt!, deliveredBy: email.deliveredBy });

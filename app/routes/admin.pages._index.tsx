@@ -6,7 +6,7 @@ import { editablePages } from "~/features/content/editor/pages";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 
 // /admin/pages: every page whose words and pictures staff edit, with who last published it, when,
 // and whether a draft is waiting.
@@ -29,7 +29,7 @@ export const loader = pageWork("The pages list", async ({ request, context }: Ro
 
 export const meta: Route.MetaFunction = () => adminMeta("Pages");
 
-const when = (at: Date | string) => `${londonDate(at)} ${londonTime(at)}`;
+const when = (at: Date | string) => londonStamp(at);
 
 export default function Pages({ loaderData }: Route.ComponentProps) {
   return (

@@ -15,7 +15,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 
 function pageName(name: string) {
   if (!isContentName(name)) throw new AppError("not-found", "There is no such page.");
@@ -86,7 +86,7 @@ export const action = pageWork("Restoring a page", async ({ request, context, pa
 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `History of ${data.title}` : "History");
 
-const when = (at: Date | string) => `${londonDate(at)} ${londonTime(at)}`;
+const when = (at: Date | string) => londonStamp(at);
 const how = (v: { source: string; restoredFrom: number | null }) =>
   v.source === "file"
     ? "From the site's files"

@@ -23,7 +23,7 @@ import { clearedSessionCookie, requireStaffPage } from "~/features/staff/staff.s
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 
 // /admin/staff (Owners only): the members with their role and last sign-in, and the open
 // invitations; Add a member with a role (a one-time link by e-mail), Change a member's role and
@@ -107,7 +107,7 @@ export const action = pageWork("Changing the staff", async ({ request, context }
 
 export const meta: Route.MetaFunction = () => adminMeta("Staff");
 
-const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
+const when = (iso: string) => londonStamp(iso);
 
 export default function AdminStaff({
   loaderData: { me, roles, defaultRole, members, invitations },

@@ -105,8 +105,8 @@ describe.each(engines)("the e-mails page's rules on %s", (engine) => {
       const sent = await emailsPage(database, { page: 1, status: "sent" });
       const texts = sent.rows.map((row) => deliveredText({ sentAt: row.sentAt!, deliveredBy: row.deliveredBy }));
       expect(texts.sort()).toEqual([
-        "Left the outbox at 22/11/2026 10:00",
-        "Written to the outbox folder (no mail server is set) at 22/11/2026 10:00",
+        "Left the outbox at Sun 22 Nov 2026, 10:00",
+        "Written to the outbox folder (no mail server is set) at Sun 22 Nov 2026, 10:00",
       ]);
       expect(texts.join(" ")).not.toMatch(/Sent/);
       expect(await unsentEmails(database)).toEqual({ failing: 1, waiting: 1 });

@@ -4,11 +4,11 @@ import { deliveredText, emailWentTo, leftLabel, mailMode, retriedText } from "./
 describe("the words for how e-mail goes", () => {
   it("says Sent only when a mail server took the e-mail", () => {
     const sentAt = "2026-11-24T18:02:00Z";
-    expect(deliveredText({ sentAt, deliveredBy: "smtp" })).toBe("Sent at 24/11/2026 18:02");
+    expect(deliveredText({ sentAt, deliveredBy: "smtp" })).toBe("Sent at Tue 24 Nov 2026, 18:02");
     expect(deliveredText({ sentAt, deliveredBy: "folder" })).toBe(
-      "Written to the outbox folder (no mail server is set) at 24/11/2026 18:02",
+      "Written to the outbox folder (no mail server is set) at Tue 24 Nov 2026, 18:02",
     );
-    expect(deliveredText({ sentAt, deliveredBy: null })).toBe("Left the outbox at 24/11/2026 18:02");
+    expect(deliveredText({ sentAt, deliveredBy: null })).toBe("Left the outbox at Tue 24 Nov 2026, 18:02");
   });
 
   it("never tells staff an invitation was sent when it went to the folder", () => {

@@ -1,5 +1,5 @@
 import type { DeliveredBy } from "~/infra/email/mailer.server";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 
 // How staff are told what became of an e-mail, in words that are true for the way the site sends
 // them (decision 074): "Sent" only when a mail server took it; with no mail server set, the e-mail
@@ -16,7 +16,7 @@ export function mailMode({ outbox }: { outbox: { deliveredBy?: DeliveredBy | und
 /** The words for an e-mail written to the folder, wherever staff read about one. */
 export const writtenToFolder = "Written to the outbox folder (no mail server is set)";
 
-const when = (iso: string) => `${londonDate(iso)} ${londonTime(iso)}`;
+const when = (iso: string) => londonStamp(iso);
 
 /**
  * What became of an e-mail that left the outbox: "Sent at …" only when a mail server took it;

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
 import type { StaffTicket } from "../tickets.server";
 import { TableScroll } from "~/components/ui/table-scroll";
@@ -80,9 +80,7 @@ export function EventTickets({
                       <br />
                       <small className="booking-ref">{ticket.bookingRef}</small>
                     </td>
-                    <td data-label="Date sold">
-                      {londonDate(ticket.dateSold)} {londonTime(ticket.dateSold)}
-                    </td>
+                    <td data-label="Date sold">{londonStamp(ticket.dateSold)}</td>
                     <td data-label="Checked in">
                       {ticket.checkedIn} of {ticket.quantity}
                     </td>

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { Field } from "~/components/ui/field";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonDate, londonStamp } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { ClaimDonation } from "../gift-aid-claims.server";
 import { claimScheduleHeadings } from "../gift-aid";
@@ -117,9 +117,7 @@ export function DonationsTable({ donations }: { donations: StaffDonationView[] }
         <tbody>
           {donations.map((donation) => (
             <tr key={donation.id}>
-              <td data-label="Date">
-                {londonDate(donation.date)} {londonTime(donation.date)}
-              </td>
+              <td data-label="Date">{londonStamp(donation.date)}</td>
               <th scope="row">
                 <Link to={`/admin/donations/${donation.id}`}>{donation.name}</Link>
               </th>

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { TableScroll } from "~/components/ui/table-scroll";
 
@@ -59,9 +59,7 @@ export function EventSeatsTable({
                   </span>
                 ))}
               </th>
-              <td data-label="Date">
-                {londonDate(row.eventDate)} {londonTime(row.eventDate)}
-              </td>
+              <td data-label="Date">{londonStamp(row.eventDate)}</td>
               <td data-label="Sold">{online(row, row.sold)}</td>
               <td data-label="Held">{online(row, row.held)}</td>
               <td data-label="Left">{row.onlineSales ? `${row.left} of ${row.total}` : "Sold elsewhere"}</td>

@@ -5,7 +5,7 @@ import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
 import type {
   HeldBooking,
@@ -29,7 +29,7 @@ export interface PersonDataPages {
   refunds: Paged<HeldRefund>;
 }
 
-const when = (value: string | null) => (value ? `${londonDate(value)} ${londonTime(value)}` : "—");
+const when = (value: string | null) => (value ? londonStamp(value) : "—");
 
 /** A stored status as staff read it: "refund_pending" as "Refund pending". */
 const statusText = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, " ");

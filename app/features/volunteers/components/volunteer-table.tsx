@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { londonDate, londonTime } from "~/lib/london-time";
+import { londonStamp } from "~/lib/london-time";
 import type { VolunteerView } from "../volunteers.server";
 import { TableScroll } from "~/components/ui/table-scroll";
 
@@ -31,9 +31,7 @@ export function VolunteerTable({ volunteers }: { volunteers: VolunteerView[] }) 
                 <th scope="row">{volunteer.name}</th>
                 <td data-label="E-mail">{volunteer.email}</td>
                 <td data-label="Why they want to help">{volunteer.reason}</td>
-                <td data-label="Signed up">
-                  {londonDate(volunteer.createdAt)} {londonTime(volunteer.createdAt)}
-                </td>
+                <td data-label="Signed up">{londonStamp(volunteer.createdAt)}</td>
                 <td data-label="Actions">
                   <button
                     type="button"
