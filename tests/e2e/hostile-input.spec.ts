@@ -454,6 +454,8 @@ function answered(site: RunningSite, urlPath: string, status: number) {
 }
 
 test("hostile input at every route: no 5xx, nothing stored, no person's data shown, no unhandled error", async () => {
+  // A budget for the whole scenario (two restarts, then every route signed out and in), not a wait.
+  test.setTimeout(180_000);
   // The counts are read with the server stopped (PGlite is one process's), then it starts again.
   await site.stop();
   const before = await rowCounts(dataDir);
