@@ -111,7 +111,7 @@ test.describe("with a mail server", () => {
     await page.reload();
     await expect(members).toHaveCount(2);
     await expect(page.getByRole("row", { name: new RegExp(newcomer.email) })).toContainText(
-      /\d\d\/\d\d\/\d{4} \d\d:\d\d\s*\d\d\/\d\d\/\d{4} \d\d:\d\d/,
+      /\w{3} \d{1,2} \w{3,4} \d{4}, \d\d:\d\d\s*\w{3} \d{1,2} \w{3,4} \d{4}, \d\d:\d\d/,
     );
     await expect(page.getByText("No invitation is waiting to be used.")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
