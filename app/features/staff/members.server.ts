@@ -202,6 +202,20 @@ export async function cancelInvitation(
   });
 }
 
+/**
+ * The condition for a one-time link (an invitation or a password reset) that still works: this
+ * token, for this purpose, not used and not expired. Checked when the page opens and again, in the
+ * transaction, when it is used.
+ */
+export function linkWorks(token: string, purpose: "invitation" | "reset", now: Date) {
+  return and(
+    eq(staffInvitations.tokenHash, tokenHash(token)),
+    eq(staffInvitations.purpose, purpose),
+    isNull(staffInvitations.usedAt),
+    gt(staffInvitations.expiresAt, now),
+  );
+}
+
 /** The address an invitation link is for, while it works (not used, not expired); else undefined. */
 export async function openInvitation(
   { db }: { db: Database },
@@ -212,14 +226,7 @@ export async function openInvitation(
   const [row] = await db
     .select({ email: staffInvitations.email })
     .from(staffInvitations)
-    .where(
-      and(
-        eq(staffInvitations.tokenHash, tokenHash(token)),
-        eq(staffInvitations.purpose, "invitation"),
-        isNull(staffInvitations.usedAt),
-        gt(staffInvitations.expiresAt, now),
-      ),
-    );
+    .where(linkWorks(token, "invitation", now));
   return row;
 }
 
@@ -254,14 +261,7 @@ export async function acceptInvitation(
     const [invitation] = await tx
       .update(staffInvitations)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(staffInvitations.tokenHash, tokenHash(token)),
-          eq(staffInvitations.purpose, "invitation"),
-          isNull(staffInvitations.usedAt),
-          gt(staffInvitations.expiresAt, now),
-        ),
-      )
+      .where(linkWorks(token, "invitation", now))
       .returning({
         email: staffInvitations.email,
         invitedBy: staffInvitations.invitedByEmail,

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
@@ -9,7 +9,7 @@ import { AppError } from "~/lib/errors";
 import { emailPattern } from "~/lib/validation";
 import { staffInvitations, staffSessions, staffUsers } from "~db/schema";
 import { staffPasswordResetMail, type InvitingCharity } from "./invitation-mail.server";
-import { invitationLifetimeMs, newPasswordProblems } from "./members.server";
+import { invitationLifetimeMs, linkWorks, newPasswordProblems } from "./members.server";
 import { hashPassword } from "./passwords.server";
 import { resetGone } from "./schema";
 import { tokenHash, type StaffUser } from "./staff.server";
@@ -152,14 +152,7 @@ export async function openPasswordReset(
     .select({ email: staffUsers.email })
     .from(staffInvitations)
     .innerJoin(staffUsers, eq(staffUsers.email, staffInvitations.email))
-    .where(
-      and(
-        eq(staffInvitations.tokenHash, tokenHash(token)),
-        eq(staffInvitations.purpose, "reset"),
-        isNull(staffInvitations.usedAt),
-        gt(staffInvitations.expiresAt, now),
-      ),
-    );
+    .where(linkWorks(token, "reset", now));
   return row;
 }
 
@@ -184,14 +177,7 @@ export async function resetPassword(
     const [reset] = await tx
       .update(staffInvitations)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(staffInvitations.tokenHash, tokenHash(token)),
-          eq(staffInvitations.purpose, "reset"),
-          isNull(staffInvitations.usedAt),
-          gt(staffInvitations.expiresAt, now),
-        ),
-      )
+      .where(linkWorks(token, "reset", now))
       .returning({ email: staffInvitations.email });
     if (!reset) throw new AppError("not-found", resetGone);
     const [user] = await tx
