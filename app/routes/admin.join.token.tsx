@@ -1,9 +1,8 @@
-import { Form, data, redirect, useNavigation } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.join.token";
 import { ErrorPage } from "~/components/layout/error-page";
-import { FormNotice } from "~/components/ui/form-notice";
 import { adminMeta } from "~/features/staff/components/admin-shell";
-import { NewPasswordFields } from "~/features/staff/components/password-field";
+import { ChoosePasswordForm, oneTimeLinkHeaders } from "~/features/staff/components/password-field";
 import { acceptInvitation, openInvitation } from "~/features/staff/members.server";
 import { invitationGone } from "~/features/staff/schema";
 import { startSignedInSession } from "~/features/staff/sign-in.server";
@@ -36,17 +35,9 @@ export const action = pageWork("Joining the staff", async ({ request, params, co
 
 export const meta: Route.MetaFunction = () => adminMeta("Join the staff");
 
-export function headers() {
-  return {
-    "X-Robots-Tag": "noindex, nofollow",
-    "Cache-Control": "private, no-store",
-    "Referrer-Policy": "no-referrer",
-  };
-}
+export const headers = oneTimeLinkHeaders;
 
 export default function JoinStaff({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
   // The link stopped working while the page was open (used, cancelled or expired meanwhile).
   if (loaderData.gone || actionData?.code === "not-found") {
     return (
@@ -59,21 +50,13 @@ export default function JoinStaff({ loaderData, actionData }: Route.ComponentPro
       </main>
     );
   }
-  const fields = actionData?.fields;
   return (
     <main id="main" className="page narrow">
       <h1>Join the staff</h1>
       <p>
         Choose a password for <strong>{loaderData.email}</strong>. You will use this address and password to sign in.
       </p>
-      <Form method="post" className="form" noValidate>
-        {actionData && !fields ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
-        <input type="hidden" name="username" value={loaderData.email} autoComplete="username" />
-        <NewPasswordFields idPrefix="join-" fields={fields} />
-        <button type="submit" className="button" aria-disabled={busy}>
-          {busy ? "Saving…" : "Choose this password and sign in"}
-        </button>
-      </Form>
+      <ChoosePasswordForm email={loaderData.email} idPrefix="join-" answer={actionData} />
     </main>
   );
 }

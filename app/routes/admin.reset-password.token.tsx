@@ -1,9 +1,8 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Link, data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reset-password.token";
 import { ErrorPage } from "~/components/layout/error-page";
-import { FormNotice } from "~/components/ui/form-notice";
 import { adminMeta } from "~/features/staff/components/admin-shell";
-import { NewPasswordFields } from "~/features/staff/components/password-field";
+import { ChoosePasswordForm, oneTimeLinkHeaders } from "~/features/staff/components/password-field";
 import { openPasswordReset, resetPassword } from "~/features/staff/password-reset.server";
 import { homeOf } from "~/features/staff/roles";
 import { resetGone } from "~/features/staff/schema";
@@ -38,17 +37,9 @@ export const action = pageWork("Choosing a new password", async ({ request, para
 
 export const meta: Route.MetaFunction = () => adminMeta("Choose a new password");
 
-export function headers() {
-  return {
-    "X-Robots-Tag": "noindex, nofollow",
-    "Cache-Control": "private, no-store",
-    "Referrer-Policy": "no-referrer",
-  };
-}
+export const headers = oneTimeLinkHeaders;
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
   // The link stopped working while the page was open (used or expired meanwhile).
   if (loaderData.gone || actionData?.code === "not-found") {
     return (
@@ -61,21 +52,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       </main>
     );
   }
-  const fields = actionData?.fields;
   return (
     <main id="main" className="page narrow">
       <h1>Choose a new password</h1>
       <p>
         Choose a new password for <strong>{loaderData.email}</strong>. You will be signed out on every other device.
       </p>
-      <Form method="post" className="form" noValidate>
-        {actionData && !fields ? <FormNotice ok={actionData.ok}>{actionData.message}</FormNotice> : null}
-        <input type="hidden" name="username" value={loaderData.email} autoComplete="username" />
-        <NewPasswordFields idPrefix="reset-" fields={fields} />
-        <button type="submit" className="button" aria-disabled={busy}>
-          {busy ? "Saving…" : "Choose this password and sign in"}
-        </button>
-      </Form>
+      <ChoosePasswordForm email={loaderData.email} idPrefix="reset-" answer={actionData} />
     </main>
   );
 }
