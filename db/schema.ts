@@ -205,7 +205,10 @@ export const bookings = pgTable(
       .references(() => events.id, { onDelete: "restrict" }),
     holderName: text("holder_name").notNull(),
     email: text("email").notNull(),
+    /** Tickets in the booking, of every type (1 to 29). */
     quantity: integer("quantity").notNull(),
+    /** Seats those tickets take (a table of eight is one ticket and eight seats): what holds count. */
+    seats: integer("seats").notNull(),
     amountPence: integer("amount_pence").notNull(),
     status: text("status").notNull(),
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }).notNull(),
@@ -238,11 +241,132 @@ export const bookings = pgTable(
     index("bookings_created_at_idx").on(t.createdAt),
     check("bookings_refunded_range", sql`${t.refundedPence} between 0 and ${t.amountPence}`),
     check("bookings_quantity_range", sql`${t.quantity} between 1 and 29`),
-    check("bookings_amount_positive", sql`${t.amountPence} > 0`),
+    check("bookings_amount_not_negative", sql`${t.amountPence} >= 0`),
+    check("bookings_seats_at_least_quantity", sql`${t.seats} >= ${t.quantity}`),
     check(
       "bookings_status_known",
       sql`${t.status} in ('held', 'paid', 'cancelled', 'refund_pending', 'refunded', 'failed')`,
     ),
+  ],
+);
+
+/**
+ * What an event sells (decision 078): Adult, Child, Table of 8, an early-bird price. Every type's
+ * seats come out of the event's one cap (`events.total_available_tickets`); `cap` is the type's own
+ * limit on tickets, within it. A type that has sold is never deleted, only taken off sale.
+ */
+export const ticketTypes = pgTable(
+  "ticket_types",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    name: text("name").notNull(),
+    /** The price of one ticket from now on; tickets already sold keep theirs (`booking_items`). */
+    pricePence: integer("price_pence").notNull(),
+    seatsPerTicket: integer("seats_per_ticket").notNull().default(1),
+    /** At most this many tickets of this type (null: only the event's seats limit it). */
+    cap: integer("cap"),
+    saleFrom: timestamp("sale_from", { withTimezone: true }),
+    saleUntil: timestamp("sale_until", { withTimezone: true }),
+    /** Shown only to a buyer who enters a code that reveals it. */
+    hidden: boolean("hidden").notNull().default(false),
+    /** When staff took it off sale (what deleting a type that has sold does instead). */
+    offSaleAt: timestamp("off_sale_at", { withTimezone: true }),
+    /**
+     * When a type with an end to its sale (an early-bird price) reached its cap: it is closed for good
+     * and never comes back, even if a ticket of it is refunded or a hold runs out.
+     */
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    position: integer("position").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("ticket_types_event_idx").on(t.eventId, t.position),
+    check("ticket_types_price_not_negative", sql`${t.pricePence} >= 0`),
+    check("ticket_types_seats_range", sql`${t.seatsPerTicket} between 1 and 50`),
+    check("ticket_types_cap_not_negative", sql`${t.cap} is null or ${t.cap} >= 0`),
+  ],
+);
+
+/**
+ * The tickets of each type in a booking, at the price and size they were held at. `refunded` counts
+ * the tickets of the type given back (a refund frees their seats and the type's place).
+ */
+export const bookingItems = pgTable(
+  "booking_items",
+  {
+    bookingRef: uuid("booking_ref")
+      .notNull()
+      .references(() => bookings.bookingRef, { onDelete: "cascade" }),
+    ticketTypeId: uuid("ticket_type_id")
+      .notNull()
+      .references(() => ticketTypes.id, { onDelete: "restrict" }),
+    quantity: integer("quantity").notNull(),
+    pricePence: integer("price_pence").notNull(),
+    seatsPerTicket: integer("seats_per_ticket").notNull(),
+    refunded: integer("refunded").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookingRef, t.ticketTypeId] }),
+    index("booking_items_type_idx").on(t.ticketTypeId),
+    check("booking_items_quantity_positive", sql`${t.quantity} >= 1`),
+    check("booking_items_price_not_negative", sql`${t.pricePence} >= 0`),
+    check("booking_items_seats_positive", sql`${t.seatsPerTicket} >= 1`),
+    check("booking_items_refunded_range", sql`${t.refunded} between 0 and ${t.quantity}`),
+  ],
+);
+
+/**
+ * A question an event asks its buyers (a meal choice, dietary needs): once per booking or of each
+ * attendee. One that has answers is never deleted, only reworded or retired (`removed_at`).
+ */
+export const eventQuestions = pgTable(
+  "event_questions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    question: text("question").notNull(),
+    /** `text` (short text), `choice` (one of `choices`) or `yes-no`. */
+    answerType: text("answer_type").$type<"text" | "choice" | "yes-no">().notNull(),
+    choices: jsonb("choices").$type<string[]>().notNull().default([]),
+    required: boolean("required").notNull().default(false),
+    /** Asked of each attendee (every seat) rather than once per booking. */
+    perAttendee: boolean("per_attendee").notNull().default(false),
+    /** Shown to door staff at check-in. */
+    shownAtDoor: boolean("shown_at_door").notNull().default(false),
+    position: integer("position").notNull().default(0),
+    removedAt: timestamp("removed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("event_questions_event_idx").on(t.eventId, t.position),
+    check("event_questions_answer_type_known", sql`${t.answerType} in ('text', 'choice', 'yes-no')`),
+  ],
+);
+
+/** A buyer's answer: `attendee` 0 for a question asked once per booking, else the attendee's number from 1. */
+export const bookingAnswers = pgTable(
+  "booking_answers",
+  {
+    bookingRef: uuid("booking_ref")
+      .notNull()
+      .references(() => bookings.bookingRef, { onDelete: "cascade" }),
+    questionId: uuid("question_id")
+      .notNull()
+      .references(() => eventQuestions.id, { onDelete: "restrict" }),
+    attendee: integer("attendee").notNull().default(0),
+    answer: text("answer").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookingRef, t.questionId, t.attendee] }),
+    index("booking_answers_question_idx").on(t.questionId),
+    check("booking_answers_attendee_not_negative", sql`${t.attendee} >= 0`),
   ],
 );
 

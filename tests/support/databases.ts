@@ -1,3 +1,4 @@
+import { addDefaultTypes } from "~/features/events/ticket-types.server";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -236,6 +237,7 @@ export async function insertEvent(
       updatedAt: now,
       ...overrides,
     })
-    .returning({ id: events.id });
+    .returning({ id: events.id, ticketCostPence: events.ticketCostPence });
+  await addDefaultTypes(db, [event!], now);
   return event!.id;
 }

@@ -1,20 +1,24 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { eventWithSeats, seatsOf, type SeatCount } from "~/infra/db/seats.server";
+import { eventWithSeats, seatsOf, takenByType, type SeatCount } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import { isUuid } from "~/lib/ids";
 import { announceChange, changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
-import { bookings, events } from "~db/schema";
+import { bookingItems, bookings, events, ticketTypes } from "~db/schema";
+import { closesForGood, typeStanding, type TicketTypeRules, type TypeTaken } from "~/features/events/ticket-types";
+import { rulesOf, typesOfEvent } from "~/features/events/ticket-types.server";
 import { checkHoldLimits } from "./hold-limits.server";
 import { historyInsert, recordHistory } from "./history.server";
-import { bookingTotalPence } from "./pricing";
+import { itemsTotalPence } from "./pricing";
 import {
   bookingMessages,
   onlyLeftMessage,
+  ticketChoice,
+  typeField,
   validateTicketInformation,
   type OwnAttempt,
   type ReleasedHold,
@@ -145,14 +149,20 @@ export async function startBooking(
     eventId: string;
     name: unknown;
     email: unknown;
-    quantity: unknown;
+    /** Tickets of the event's one type; or `tickets`, by type (ticketChoice). */
+    quantity?: unknown;
+    tickets?: unknown;
     replaces?: OwnAttempt;
     /** The visitor's address as its keyed hash (app/infra/visitors.server.ts); null when unknown. */
     clientKey?: string | null;
   },
 ): Promise<StartedBooking> {
-  const validation = validateTicketInformation(input);
-  if (!validation.ok) throw new AppError("invalid", bookingMessages.summary, { fields: validation.errors });
+  const choice = ticketChoice(input);
+  const validation = validateTicketInformation({ ...input, quantity: choice.ok ? choice.total : input.quantity });
+  if (!validation.ok || !choice.ok) {
+    const errors = { ...(validation.ok ? {} : validation.errors), ...(choice.ok ? {} : choice.errors) };
+    throw new AppError("invalid", bookingMessages.summary, { fields: errors });
+  }
   const { name, email, quantity } = validation.data;
   // A renewed hold keeps the time its first attempt was held, so renewing cannot hold seats for ever.
   let heldSince: Date | undefined;
@@ -187,15 +197,25 @@ export async function startBooking(
     const [event] = isUuid(input.eventId)
       ? await tx.select().from(events).where(eq(events.id, input.eventId)).for("update")
       : [];
-    const refusal = eventRefusal(event, event && (await seatsOf(tx, event.id, now)), quantity, now);
+    const stock = event && (await stockOf(tx, event.id, now));
+    const early = eventRefusal(event, stock?.seats, quantity, now);
+    if (early) throw early;
+    if (!event || !stock || event.ticketCostPence === null) throw new AppError("not-found", "There is no such event.");
+    const items = chosenItems(stock, choice.byType, quantity, now);
+    const seats = items.reduce((sum, item) => sum + item.quantity * item.type.seatsPerTicket, 0);
+    const refusal = eventRefusal(event, stock.seats, seats, now);
     if (refusal) throw refusal;
-    if (!event || event.ticketCostPence === null) throw new AppError("not-found", "There is no such event.");
-    const amountPence = bookingTotalPence(event.ticketCostPence, quantity);
+    const amountPence = itemsTotalPence(items.map((item) => ({ pricePence: item.type.pricePence, quantity: item.quantity })));
     const firstHeldAt = heldSince ?? now;
     const holdExpiresAt = new Date(
       Math.min(now.getTime() + holdMinutes * 60_000, firstHeldAt.getTime() + maxHeldMinutes * 60_000),
     );
-    // The booking, its history and the notice in one statement, while the event's row is locked.
+    // An early-bird price that this hold fills closes for good (decision 078).
+    const filled = items.filter(
+      (item) => closesForGood(item.type) && item.taken.sold + item.taken.held + item.quantity >= item.type.cap!,
+    );
+    // The booking, its tickets by type, its history and the notice in one statement, while the
+    // event's row is locked.
     await writeTogether(
       tx,
       [
@@ -207,6 +227,7 @@ export async function startBooking(
           holderName: name,
           email,
           quantity,
+          seats,
           amountPence,
           status: "held",
           holdExpiresAt,
@@ -214,7 +235,25 @@ export async function startBooking(
           createdAt: now,
           updatedAt: now,
         }),
-        historyInsert(tx, bookingRef, "held", `${quantity} seat(s) held until ${holdExpiresAt.toISOString()}`, now),
+        tx.insert(bookingItems).values(
+          items.map((item) => ({
+            bookingRef,
+            ticketTypeId: item.type.id,
+            quantity: item.quantity,
+            pricePence: item.type.pricePence,
+            seatsPerTicket: item.type.seatsPerTicket,
+          })),
+        ),
+        historyInsert(
+          tx,
+          bookingRef,
+          "held",
+          `${items.map((item) => `${item.quantity} × ${item.type.name}`).join(", ")} (${seats} ${seats === 1 ? "seat" : "seats"}) held until ${holdExpiresAt.toISOString()}`,
+          now,
+        ),
+        ...filled.map((item) =>
+          tx.update(ticketTypes).set({ closedAt: now, updatedAt: now }).where(eq(ticketTypes.id, item.type.id)),
+        ),
       ],
       changeNotice("availability"),
     );
@@ -253,6 +292,66 @@ export async function startBooking(
     });
     throw providerUnavailable(error, `starting booking ${bookingRef}`);
   }
+}
+
+/** An event's seats and its types with what is taken of each, read under the event's lock. */
+interface Stock {
+  seats: SeatCount;
+  types: { type: TicketTypeRules; taken: TypeTaken }[];
+}
+
+async function stockOf(tx: Queryable, eventId: string, now: Date): Promise<Stock> {
+  const [seats, types, taken] = await Promise.all([
+    seatsOf(tx, eventId, now),
+    typesOfEvent(tx, eventId),
+    takenByType(tx, eventId, now),
+  ]);
+  return {
+    seats,
+    types: types.map((row) => ({ type: rulesOf(row), taken: taken.get(row.id) ?? { sold: 0, held: 0 } })),
+  };
+}
+
+const noSuchType = "There is no such ticket type for this event.";
+const ticketsWord = (count: number) => (count === 1 ? "ticket" : "tickets");
+
+/**
+ * The tickets asked for, each checked against its type's standing (decision 078): a type of this
+ * event, visible, on sale, with that many left. Without `byType`, `total` tickets of the event's one
+ * visible type. The event's seats for all of them together are counted by the caller.
+ */
+function chosenItems(stock: Stock, byType: Map<string, number> | null, total: number, now: Date) {
+  const seatsLeft = stock.seats.total - stock.seats.sold - stock.seats.held;
+  const visible = stock.types.filter(({ type }) => !type.hidden && !type.offSaleAt);
+  let asked: [string, number][];
+  if (byType) asked = [...byType];
+  else if (visible.length === 1) asked = [[visible[0]!.type.id, total]];
+  else {
+    const message = "Choose how many tickets of each type you want.";
+    throw new AppError("invalid", message, { fields: { quantity: message } });
+  }
+  return asked.map(([typeId, quantity]) => {
+    const found = stock.types.find(({ type }) => type.id === typeId);
+    // A hidden type is for the holders of a code that reveals it; to anyone else it does not exist.
+    if (!found || found.type.hidden) {
+      throw new AppError("invalid", noSuchType, { fields: { [typeField(typeId)]: noSuchType } });
+    }
+    const { type, taken } = found;
+    const standing = typeStanding(type, taken, seatsLeft, now);
+    const refuse = (message: string) =>
+      new AppError("conflict", message, {
+        fields: { [typeField(type.id)]: message, ...(byType ? {} : { quantity: message }) },
+      });
+    if (standing.status === "off-sale" || standing.status === "ended") {
+      throw refuse(`${type.name} tickets are no longer on sale.`);
+    }
+    if (standing.status === "not-yet") throw refuse(`${type.name} tickets are not on sale yet.`);
+    if (standing.left === 0) throw refuse(`${type.name} tickets are sold out.`);
+    if (quantity > standing.left) {
+      throw refuse(`Only ${standing.left} ${type.name} ${ticketsWord(standing.left)} left.`);
+    }
+    return { type, taken, quantity };
+  });
 }
 
 /** Why an unpaid attempt's seats go back, as its history tells staff. */

@@ -34,6 +34,7 @@ describe.each(engines)("finding a booking on %s", (engine) => {
       holderName: name,
       email,
       quantity: 2,
+      seats: 2,
       amountPence: 2549,
       status,
       holdExpiresAt: now,

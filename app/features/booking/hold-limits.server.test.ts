@@ -58,6 +58,7 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
       holderName: "Sold",
       email: "sold@example.org",
       quantity: 2,
+      seats: 2,
       amountPence: 2549,
       status: "paid",
       holdExpiresAt: clock.now(),

@@ -8,6 +8,20 @@ export function bookingTotalPence(ticketCostPence: number, quantity: number): nu
   return ticketCostPence * quantity + bookingFeePence;
 }
 
+/**
+ * Total in pence of tickets of several types: each type's price × its quantity, plus the booking fee
+ * once; a booking whose tickets are all free pays no fee (decision 078).
+ */
+export function itemsTotalPence(items: { pricePence: number; quantity: number }[]): number {
+  let tickets = 0;
+  for (const { pricePence, quantity } of items) {
+    if (!Number.isInteger(pricePence) || pricePence < 0) throw new Error(`Bad ticket cost: ${pricePence}`);
+    if (!Number.isInteger(quantity) || quantity < 1) throw new Error(`Bad quantity: ${quantity}`);
+    tickets += pricePence * quantity;
+  }
+  return tickets === 0 ? 0 : tickets + bookingFeePence;
+}
+
 /** The quantity the overview counts: what was typed if it is a valid quantity, otherwise one. */
 export function quantityForOverview(typed: string): number {
   return /^\d+$/.test(typed.trim()) && Number(typed) >= minTickets && Number(typed) <= maxTickets ? Number(typed) : 1;

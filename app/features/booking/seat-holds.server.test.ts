@@ -91,7 +91,7 @@ describe.each(engines)("seat holds on %s", (engine) => {
     // A beacon sent twice (pagehide, then the page's own clean-up) changes nothing more.
     expect(await releaseOwnHold(deps, first, "left")).toBe("released");
     expect(await notesOf(first.bookingRef)).toEqual([
-      expect.stringMatching(/^2 seat\(s\) held until/),
+      expect.stringMatching(/^2 × Ticket \(2 seats\) held until/),
       "The visitor changed the number of tickets",
     ]);
 

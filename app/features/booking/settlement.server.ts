@@ -1,12 +1,12 @@
 import { and, asc, eq, gt, isNotNull, lte } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { holdCounts, holdSettlingMs, seatsOf } from "~/infra/db/seats.server";
+import { holdCounts, holdSettlingMs, seatsOf, takenByType } from "~/infra/db/seats.server";
 import { isUuid } from "~/lib/ids";
 import { mailInsert, queueMail } from "~/infra/email/outbox.server";
 import { changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
-import { bookingHistory, bookings, events, tickets } from "~db/schema";
+import { bookingHistory, bookingItems, bookings, events, tickets, ticketTypes } from "~db/schema";
 import { releaseUnpaidHold } from "./checkout.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { bookingFeePence } from "./pricing";
@@ -18,10 +18,27 @@ import { bookingReceipt, refundNotice } from "./receipt.server";
 type BookingRow = typeof bookings.$inferSelect;
 type EventRow = typeof events.$inferSelect;
 
-/** Seats taken for an event at `now`: valid tickets, plus unexpired holds (other than `except`). */
-async function seatsTaken(tx: Queryable, eventId: string, now: Date, except?: string) {
-  const { sold, held } = await seatsOf(tx, eventId, now, except);
-  return sold + held;
+/**
+ * Whether a booking whose hold no longer counts still fits at `now`: its seats among the event's,
+ * and its tickets of each type within the type's own cap (what others have sold and hold, itself
+ * left out). A type's sale window or early-bird closing does not refuse it: the buyer chose it while
+ * it was on sale (decision 078).
+ */
+async function stillFits(tx: Queryable, booking: BookingRow, event: EventRow, now: Date) {
+  const [seats, taken, items] = await Promise.all([
+    seatsOf(tx, booking.eventId, now, booking.bookingRef),
+    takenByType(tx, booking.eventId, now, booking.bookingRef),
+    tx
+      .select({ quantity: bookingItems.quantity, cap: ticketTypes.cap, typeId: ticketTypes.id })
+      .from(bookingItems)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
+      .where(eq(bookingItems.bookingRef, booking.bookingRef)),
+  ]);
+  if (booking.seats > event.totalAvailableTickets - seats.sold - seats.held) return false;
+  return items.every((item) => {
+    const other = taken.get(item.typeId) ?? { sold: 0, held: 0 };
+    return item.cap === null || item.quantity <= item.cap - other.sold - other.held;
+  });
 }
 
 export type Settlement =
@@ -122,11 +139,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
     const inTime = paidAt.getTime() <= locked.holdExpiresAt.getTime() + paymentGraceMs;
     // A payment for an event cancelled meanwhile is given back, however many seats are free.
     const cancelled = event!.cancelledAt !== null;
-    const fits =
-      !cancelled &&
-      (holdValid ||
-        locked.quantity <=
-          event!.totalAvailableTickets - (await seatsTaken(tx, locked.eventId, now, locked.bookingRef)));
+    const fits = !cancelled && (holdValid || (await stillFits(tx, locked, event!, now)));
     if (!fits) {
       const reason: RefundReason = cancelled ? "cancelled" : inTime ? "confirmed-late" : "full";
       const [updated] = await tx
@@ -158,7 +171,8 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
           eventId: locked.eventId,
           bookingRef,
           isValid: true,
-          quantity: locked.quantity,
+          // The places it admits at the door: a table of eight is one ticket and eight seats.
+          quantity: locked.seats,
           dateSold: paidAt,
         }),
         historyInsert(

@@ -10,6 +10,7 @@ import { isUuid } from "~/lib/ids";
 import { events } from "~db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
 import { availabilityOf } from "./status";
+import { addDefaultTypes } from "./ticket-types.server";
 
 type EventRow = typeof events.$inferSelect;
 
@@ -113,6 +114,7 @@ export async function createEvent(
       updatedAt: now,
     })
     .returning();
+  await addDefaultTypes(db, [row!], now);
   if (by) {
     await recordAudit(db, {
       staff: by.staff,

@@ -1,5 +1,6 @@
 import type { Database } from "~/infra/db/database.server";
-import { bookingHistory, bookings, events, offlinePayments, tickets } from "~db/schema";
+import { addDefaultTypes } from "./ticket-types.server";
+import { bookingHistory, bookingItems, bookings, events, offlinePayments, tickets } from "~db/schema";
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -133,6 +134,7 @@ export async function seedSampleEvents(
         ].map((event) => ({ ...event, createdAt: now, updatedAt: now })),
       )
       .returning({ id: events.id, ticketCostPence: events.ticketCostPence });
+    const typeOf = await addDefaultTypes(tx, [quiz!, walk!], now);
     // Bookings already taken, so the quiz shows sales and the walk is down to its last two places.
     // Each is a paid booking on the offline test card provider, as a real sale is, so staff can open
     // it, refund it and let it in at the door.
@@ -173,6 +175,7 @@ export async function seedSampleEvents(
         holderName: sale.name,
         email: sale.email,
         quantity: sale.quantity,
+        seats: sale.quantity,
         amountPence,
         status: "paid",
         holdExpiresAt: sale.soldAt,
@@ -181,6 +184,13 @@ export async function seedSampleEvents(
         createdAt: sale.soldAt,
         paidAt: sale.soldAt,
         updatedAt: sale.soldAt,
+      });
+      await tx.insert(bookingItems).values({
+        bookingRef,
+        ticketTypeId: typeOf.get(sale.event.id)!,
+        quantity: sale.quantity,
+        pricePence: sale.event.ticketCostPence!,
+        seatsPerTicket: 1,
       });
       await tx.insert(bookingHistory).values({ bookingRef, status: "paid", note: "Sample booking", at: sale.soldAt });
       await tx.insert(tickets).values({

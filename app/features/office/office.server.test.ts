@@ -18,6 +18,7 @@ async function paidBooking(db: Queryable, eventId: string, at: Date, buyer = "Am
     holderName: buyer,
     email: "amina@example.org",
     quantity: 2,
+    seats: 2,
     amountPence: 2500,
     status: "paid",
     holdExpiresAt: at,

@@ -56,6 +56,7 @@ describe.each(engines)("a person's data on %s", (engine) => {
         holderName: name,
         email,
         quantity,
+        seats: quantity,
         amountPence: 1250 * quantity + 49,
         status,
         holdExpiresAt: new Date(now.getTime() + 15 * 60_000),

@@ -18,6 +18,7 @@ async function paidBooking(db: Queryable, eventId: string, at: string | Date, qu
     holderName: "Amina Mushi",
     email: "amina@example.org",
     quantity,
+    seats: quantity,
     amountPence: pence,
     status: "paid",
     holdExpiresAt: paidAt,

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, gt, isNotNull, min, ne, or, sql, sum, type SQL } from "drizzle-orm";
-import { bookings, events, tickets } from "~db/schema";
+import { bookingItems, bookings, events, tickets, ticketTypes } from "~db/schema";
 import type { Queryable } from "./database.server";
 
 // The one place seats are counted (docs/decisions/010-one-way-to-do-each-thing.md): booking
@@ -66,7 +66,7 @@ function liveHolds(eventId: SQL | string, now: Date, except?: string) {
 }
 
 function heldSeats(eventId: SQL | string, now: Date, except?: string) {
-  return sql<number>`coalesce((${sql`select ${sum(bookings.quantity)} from ${bookings} where ${liveHolds(eventId, now, except)}`}), 0)::int`;
+  return sql<number>`coalesce((${sql`select ${sum(bookings.seats)} from ${bookings} where ${liveHolds(eventId, now, except)}`}), 0)::int`;
 }
 
 function firstHoldExpiry(eventId: SQL | string, now: Date, except?: string) {
@@ -160,8 +160,35 @@ export async function nextHoldExpiry(db: Queryable, now: Date): Promise<Date | n
 /** Seats held across every event at `now`, in checkouts not yet paid (the operator's view, /metrics). */
 export async function seatsHeldNow(db: Queryable, now: Date): Promise<number> {
   const [row] = await db
-    .select({ seats: sql<number>`coalesce(sum(${bookings.quantity}), 0)::int`.mapWith(Number) })
+    .select({ seats: sql<number>`coalesce(sum(${bookings.seats}), 0)::int`.mapWith(Number) })
     .from(bookings)
     .where(countedHolds(now));
   return row?.seats ?? 0;
+}
+
+/**
+ * Tickets of each of an event's types (of every event's, without `eventId`) taken at `now`, by type id (types with none taken are
+ * absent): sold (in valid tickets, less those refunded) and held (in holds that count, leaving out
+ * `except`). The same rules as the event's seats above, per type (decision 078).
+ */
+export async function takenByType(
+  db: Queryable,
+  eventId: string | undefined,
+  now: Date,
+  except?: string,
+): Promise<Map<string, { sold: number; held: number }>> {
+  const counted = countedHolds(now);
+  const rows = await db
+    .select({
+      typeId: bookingItems.ticketTypeId,
+      sold: sql<number>`coalesce(sum(${bookingItems.quantity} - ${bookingItems.refunded}) filter (where ${tickets.isValid}), 0)::int`,
+      held: sql<number>`coalesce(sum(${bookingItems.quantity}) filter (where ${counted}${except ? sql` and ${bookings.bookingRef} <> ${except}` : sql``}), 0)::int`,
+    })
+    .from(bookingItems)
+    .innerJoin(bookings, eq(bookings.bookingRef, bookingItems.bookingRef))
+    .leftJoin(tickets, eq(tickets.bookingRef, bookingItems.bookingRef))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
+    .where(and(eventId === undefined ? undefined : eq(ticketTypes.eventId, eventId), or(eq(tickets.isValid, true), counted)))
+    .groupBy(bookingItems.ticketTypeId);
+  return new Map(rows.map((row) => [row.typeId, { sold: Number(row.sold), held: Number(row.held) }]));
 }
