@@ -1,4 +1,4 @@
-import { addDefaultTypes } from "~/features/events/ticket-types.server";
+import { addDefaultTypes } from "~/infra/db/ticket-types.server";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

@@ -9,8 +9,8 @@ import { announceChange, changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingItems, bookings, events, ticketTypes } from "~db/schema";
-import { closesForGood, typeStanding, type TicketTypeRules, type TypeTaken } from "~/features/events/ticket-types";
-import { rulesOf, typesOfEvent } from "~/features/events/ticket-types.server";
+import { closesForGood, typeStanding, type TicketTypeRules, type TypeTaken } from "~/lib/ticket-types";
+import { rulesOf, typesOfEvent } from "~/infra/db/ticket-types.server";
 import { checkHoldLimits } from "./hold-limits.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { itemsTotalPence } from "./pricing";
@@ -205,7 +205,9 @@ export async function startBooking(
     const seats = items.reduce((sum, item) => sum + item.quantity * item.type.seatsPerTicket, 0);
     const refusal = eventRefusal(event, stock.seats, seats, now);
     if (refusal) throw refusal;
-    const amountPence = itemsTotalPence(items.map((item) => ({ pricePence: item.type.pricePence, quantity: item.quantity })));
+    const amountPence = itemsTotalPence(
+      items.map((item) => ({ pricePence: item.type.pricePence, quantity: item.quantity })),
+    );
     const firstHeldAt = heldSince ?? now;
     const holdExpiresAt = new Date(
       Math.min(now.getTime() + holdMinutes * 60_000, firstHeldAt.getTime() + maxHeldMinutes * 60_000),

@@ -10,7 +10,7 @@ import { isUuid } from "~/lib/ids";
 import { events } from "~db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
 import { availabilityOf } from "./status";
-import { addDefaultTypes } from "./ticket-types.server";
+import { addDefaultTypes } from "~/infra/db/ticket-types.server";
 
 type EventRow = typeof events.$inferSelect;
 

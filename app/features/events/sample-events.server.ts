@@ -1,5 +1,5 @@
 import type { Database } from "~/infra/db/database.server";
-import { addDefaultTypes } from "./ticket-types.server";
+import { addDefaultTypes } from "~/infra/db/ticket-types.server";
 import { bookingHistory, bookingItems, bookings, events, offlinePayments, tickets } from "~db/schema";
 
 const day = 24 * 60 * 60 * 1000;

@@ -188,7 +188,9 @@ export async function takenByType(
     .innerJoin(bookings, eq(bookings.bookingRef, bookingItems.bookingRef))
     .leftJoin(tickets, eq(tickets.bookingRef, bookingItems.bookingRef))
     .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
-    .where(and(eventId === undefined ? undefined : eq(ticketTypes.eventId, eventId), or(eq(tickets.isValid, true), counted)))
+    .where(
+      and(eventId === undefined ? undefined : eq(ticketTypes.eventId, eventId), or(eq(tickets.isValid, true), counted)),
+    )
     .groupBy(bookingItems.ticketTypeId);
   return new Map(rows.map((row) => [row.typeId, { sold: Number(row.sold), held: Number(row.held) }]));
 }

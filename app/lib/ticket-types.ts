@@ -51,12 +51,7 @@ export function closesForGood(type: Pick<TicketTypeRules, "cap" | "saleUntil">):
  * sale and counted hold). A type is sold out when its own cap is reached or the event has no room
  * for one more of its tickets (a table of eight needs eight seats).
  */
-export function typeStanding(
-  type: TicketTypeRules,
-  taken: TypeTaken,
-  eventSeatsLeft: number,
-  now: Date,
-): TypeStanding {
+export function typeStanding(type: TicketTypeRules, taken: TypeTaken, eventSeatsLeft: number, now: Date): TypeStanding {
   if (type.offSaleAt) return { status: "off-sale", left: 0 };
   if (type.closedAt) return { status: "ended", left: 0 };
   if (type.saleUntil && type.saleUntil <= now) return { status: "ended", left: 0 };

@@ -1,8 +1,8 @@
 import { and, asc, eq, isNotNull, isNull, min } from "drizzle-orm";
-import type { Queryable } from "~/infra/db/database.server";
-import { seatsByEvent, takenByType } from "~/infra/db/seats.server";
+import type { Queryable } from "./database.server";
+import { seatsByEvent, takenByType } from "./seats.server";
 import { events, ticketTypes } from "~db/schema";
-import { typeOnSale, typeStanding, type TicketTypeRules, type TypeOnSale } from "./ticket-types";
+import { typeOnSale, typeStanding, type TicketTypeRules, type TypeOnSale } from "~/lib/ticket-types";
 
 // An event's ticket types as stored (decision 078). The rules are ticket-types.ts.
 
