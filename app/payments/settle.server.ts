@@ -1,4 +1,4 @@
-import { releaseUnpaidHold } from "~/features/booking/checkout.server";
+import { releaseUnpaidHold } from "~/features/booking/release.server";
 import { settleBooking } from "~/features/booking/settlement.server";
 import { giveUpDonation, settleDonation } from "~/features/donations/donations.server";
 import { declineLimits, recordDecline } from "~/infra/payments/card-testing.server";

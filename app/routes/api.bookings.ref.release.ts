@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.bookings.ref.release";
-import { releaseOwnHold } from "~/features/booking/checkout.server";
+import { releaseOwnHold } from "~/features/booking/release.server";
 import { releaseRequestSchema, type ReleasedHold } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";

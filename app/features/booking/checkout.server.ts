@@ -1,5 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { eventWithSeats, seatsOf, takenByType, type SeatCount } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
@@ -7,11 +6,13 @@ import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import { isUuid } from "~/lib/ids";
 import { announceChange, changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
-import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
+import { providerUnavailable, type PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingItems, bookings, events, ticketTypes } from "~db/schema";
 import { closesForGood, typeStanding, type TicketTypeRules, type TypeTaken } from "~/lib/ticket-types";
 import { rulesOf, typesOfEvent } from "~/infra/db/ticket-types.server";
 import { checkHoldLimits } from "./hold-limits.server";
+import { releaseOwnHold } from "./release.server";
+import { freeProvider, settleBooking } from "./settlement.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { itemsTotalPence } from "./pricing";
 import {
@@ -21,8 +22,6 @@ import {
   typeField,
   validateTicketInformation,
   type OwnAttempt,
-  type ReleasedHold,
-  type ReleaseReason,
   type StartedBooking,
 } from "./schema";
 
@@ -233,7 +232,7 @@ export async function startBooking(
           amountPence,
           status: "held",
           holdExpiresAt,
-          provider: deps.payments.name,
+          provider: amountPence === 0 ? freeProvider : deps.payments.name,
           createdAt: now,
           updatedAt: now,
         }),
@@ -262,6 +261,13 @@ export async function startBooking(
     return { event, amountPence, holdExpiresAt };
   });
 
+  if (amountPence === 0) {
+    // Nothing to pay: no card, the ticket and its receipt at once (decision 078).
+    const settled = await settleBooking(deps, bookingRef);
+    if (settled.outcome !== "paid")
+      throw new AppError("conflict", "These tickets could not be booked. Please try again.");
+    return { bookingRef, clientSecret: "", amountPence, holdExpiresAt: holdExpiresAt.toISOString(), free: true };
+  }
   try {
     const payment = await deps.payments.createPayment({
       amountPence,
@@ -354,89 +360,4 @@ function chosenItems(stock: Stock, byType: Map<string, number> | null, total: nu
     }
     return { type, taken, quantity };
   });
-}
-
-/** Why an unpaid attempt's seats go back, as its history tells staff. */
-const releaseNotes: Record<ReleaseReason, string> = {
-  declined: "The card was declined",
-  quantity: "The visitor changed the number of tickets",
-  left: "The visitor left the booking page",
-  replaced: "Replaced by a new attempt",
-  expired: "The hold ran out with no payment made",
-};
-
-/** What became of a hold asked to be released (ReleasedHold), the same however often it is asked. */
-export type HoldRelease = ReleasedHold["status"];
-
-// Payment states in which no money can have been taken, so the seats may go back.
-const unpaidStatuses = new Set(["requires_payment_method", "requires_confirmation", "canceled"]);
-const paidBookingStatuses = new Set(["paid", "refund_pending", "refunded"]);
-
-const noSuchAttempt = () => new AppError("not-found", "There is no unpaid booking with this reference.");
-
-function sameSecret(given: string, actual: string) {
-  const a = Buffer.from(given);
-  const b = Buffer.from(actual);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * Gives an unpaid attempt's seats back at once (a declined card, a changed quantity, a visitor who
- * left), judged by what the provider says of its payment, never by the browser: a payment that
- * succeeded, or that the provider is still working on, keeps its hold. The payment is cancelled at
- * the provider before the seats go back, so it can no longer succeed for seats someone else may
- * take. (If it somehow still does, settling it is the ordinary late-payment path: the seats if they
- * are free, otherwise a refund.) `proof`, when given, must hold for the payment (the visitor's own
- * attempt); otherwise the attempt is treated as unknown.
- */
-export async function releaseUnpaidHold(
-  deps: Pick<PaymentDeps, "db" | "payments" | "clock">,
-  bookingRef: string,
-  reason: ReleaseReason,
-  proof?: (payment: Payment) => boolean,
-): Promise<HoldRelease> {
-  if (!isUuid(bookingRef)) throw noSuchAttempt();
-  const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
-  // Without a payment the visitor was never answered, so there is nothing they could release.
-  if (!booking?.providerPaymentId) throw noSuchAttempt();
-  const ask = (what: string, work: () => Promise<Payment>) =>
-    work().catch((error) => {
-      throw providerUnavailable(error, `${what} for booking ${bookingRef}`);
-    });
-  let payment = await ask("reading the payment", () => deps.payments.retrievePayment(booking.providerPaymentId!));
-  if (proof && !proof(payment)) throw noSuchAttempt();
-  if (paidBookingStatuses.has(booking.status)) return "paid";
-  if (booking.status !== "held") return "released";
-  if (payment.status !== "canceled") {
-    if (!unpaidStatuses.has(payment.status)) return payment.status === "succeeded" ? "paid" : "in-progress";
-    payment = await ask("cancelling the payment", async () => {
-      await deps.payments.cancelPayment(payment.id);
-      return deps.payments.retrievePayment(payment.id);
-    });
-    // Paid, or taken up by the provider, between our two questions: the hold stays.
-    if (payment.status !== "canceled") return payment.status === "succeeded" ? "paid" : "in-progress";
-  }
-  const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(bookings)
-      .set({ status: "cancelled", updatedAt: now })
-      .where(and(eq(bookings.bookingRef, bookingRef), eq(bookings.status, "held")))
-      .returning();
-    if (!row) return;
-    await recordHistory(tx, bookingRef, "cancelled", releaseNotes[reason], now);
-    await announceChange(tx, "availability");
-  });
-  return "released";
-}
-
-/** The visitor's own attempt released, proved by its payment's client secret (which only their browser has). */
-export function releaseOwnHold(
-  deps: Pick<PaymentDeps, "db" | "payments" | "clock">,
-  attempt: OwnAttempt,
-  reason: ReleaseReason,
-) {
-  return releaseUnpaidHold(deps, attempt.bookingRef, reason, (payment) =>
-    sameSecret(attempt.clientSecret, payment.clientSecret),
-  );
 }

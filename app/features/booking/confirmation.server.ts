@@ -51,7 +51,7 @@ export async function bookingReturn(
     location: event?.location ?? "",
     name: booking.holderName,
     quantity: booking.quantity,
-    ticketCostPence: (booking.amountPence - bookingFeePence) / booking.quantity,
+    ticketCostPence: booking.amountPence === 0 ? 0 : (booking.amountPence - bookingFeePence) / booking.quantity,
     totalPence: booking.amountPence,
   };
   if (settlement.outcome === "refunded") return { kind: "refunded", details, pending: false };

@@ -77,6 +77,8 @@ export interface StartedBooking {
   clientSecret: string;
   amountPence: number;
   holdExpiresAt: string;
+  /** Tickets all free: nothing to pay, the booking is already confirmed (no client secret). */
+  free?: true;
 }
 
 /**

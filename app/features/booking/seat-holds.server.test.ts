@@ -15,7 +15,8 @@ import { callRoute, stripeConfigured, testServices, type TestServices } from "..
 import { AvailabilityFeed, type FeedMessage } from "~/features/events/availability-feed.server";
 import { availabilityByEvent } from "~/features/events/events.server";
 import { holdSettlingMs } from "~/infra/db/seats.server";
-import { releaseOwnHold, startBooking } from "./checkout.server";
+import { startBooking } from "./checkout.server";
+import { releaseOwnHold } from "./release.server";
 import { settleBooking, settleExpiredHolds } from "./settlement.server";
 
 // PRODUCT.md, sold out versus reserved: an attempt that does not end in a payment gives its seats

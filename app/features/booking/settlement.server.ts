@@ -7,7 +7,7 @@ import { changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingHistory, bookingItems, bookings, events, tickets, ticketTypes } from "~db/schema";
-import { releaseUnpaidHold } from "./checkout.server";
+import { releaseUnpaidHold } from "./release.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { bookingFeePence } from "./pricing";
 import { bookingReceipt, refundNotice } from "./receipt.server";
@@ -86,13 +86,17 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
     .leftJoin(events, eq(events.id, bookings.eventId))
     .where(eq(bookings.bookingRef, bookingRef));
   const booking = found?.booking;
-  if (!booking?.providerPaymentId) return { outcome: "unknown" };
+  const free = booking?.provider === freeProvider && booking.amountPence === 0;
+  if (!booking || (!booking.providerPaymentId && !free)) return { outcome: "unknown" };
   if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false };
   if (booking.status === "refunded") return { outcome: "refunded", booking };
   if (booking.status === "refund_pending") return finishRefund(deps, booking);
 
-  const payment =
-    known?.id === booking.providerPaymentId ? known : await deps.payments.retrievePayment(booking.providerPaymentId);
+  const payment = free
+    ? freePayment(booking)
+    : known?.id === booking.providerPaymentId
+      ? known
+      : await deps.payments.retrievePayment(booking.providerPaymentId!);
   if (payment.status !== "succeeded") return { outcome: "pending", booking, status: payment.status };
   if (payment.amountPence !== booking.amountPence || payment.metadata.booking_ref !== bookingRef) {
     console.error(`Payment ${payment.id} does not match booking ${bookingRef}: not issuing tickets.`);
@@ -106,7 +110,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   const receiptOf = (row: BookingRow, event: EventRow, paidAt: Date) => {
     const details = {
       ...detailsOf(row, event, deps),
-      ticketCostPence: (row.amountPence - bookingFeePence) / row.quantity,
+      ticketCostPence: row.amountPence === 0 ? 0 : (row.amountPence - bookingFeePence) / row.quantity,
       paidAt,
       card: payment.card,
     };
@@ -199,6 +203,25 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   });
   if (result.outcome === "refund") return finishRefund(deps, result.booking);
   return result;
+}
+
+/**
+ * A booking whose tickets are all free (decision 078) is taken by no payment provider: it is settled
+ * at once, as if paid when it was held, and gets its ticket and receipt like any other.
+ */
+export const freeProvider = "free";
+
+function freePayment(booking: BookingRow): Payment {
+  return {
+    id: `free-${booking.bookingRef}`,
+    clientSecret: "",
+    status: "succeeded",
+    amountPence: 0,
+    currency: "gbp",
+    metadata: { booking_ref: booking.bookingRef },
+    card: null,
+    succeededAt: booking.createdAt,
+  };
 }
 
 /** When the buyer paid, as the provider says; never later than `now` (a provider clock ahead of ours). */

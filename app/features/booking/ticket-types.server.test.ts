@@ -5,12 +5,14 @@ import { migrationsUpTo } from "~/infra/db/migrations.server";
 import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { takenByType } from "~/infra/db/seats.server";
+import { mailKey } from "~/infra/email/mail-kinds";
 import { publicTypesByEvent } from "~/infra/db/ticket-types.server";
-import { bookingItems, bookings, tickets, ticketTypes } from "~db/schema";
+import { bookingItems, bookings, outbox, tickets, ticketTypes } from "~db/schema";
 import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent, unmigratedDatabase } from "../../../tests/support/databases";
-import { releaseOwnHold, startBooking } from "./checkout.server";
+import { startBooking } from "./checkout.server";
+import { releaseOwnHold } from "./release.server";
 import { settleBooking } from "./settlement.server";
 
 // Ticket types (decision 078): each type's tickets and the event's seats are counted together under
@@ -194,6 +196,27 @@ describe.each(engines)("ticket types on %s", (engine) => {
     await database.db.update(bookingItems).set({ refunded: 2 }).where(eq(bookingItems.bookingRef, started.bookingRef));
     expect((await takenByType(database.db, eventId, clock.now())).get(child)).toBeUndefined();
     expect((await standing()).Child).toMatchObject({ status: "on-sale", fewLeft: 2 });
+  });
+
+  it("free tickets need no card: the booking is confirmed at once with its ticket and its receipt, and pays no fee", async () => {
+    const sponsor = await addType({ name: "Volunteer", pricePence: 0 });
+    const started = await startBooking(deps, { eventId, ...buyer(1), tickets: { [sponsor]: 2 } });
+    expect(started).toMatchObject({ amountPence: 0, free: true, clientSecret: "" });
+    const [booking] = await database.db.select().from(bookings).where(eq(bookings.bookingRef, started.bookingRef));
+    expect(booking).toMatchObject({ status: "paid", provider: "free", providerPaymentId: null, amountPence: 0 });
+    const [ticket] = await database.db.select().from(tickets).where(eq(tickets.bookingRef, started.bookingRef));
+    expect(ticket).toMatchObject({ quantity: 2, isValid: true });
+    const receipts = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.dedupeKey, mailKey("booking-receipt", started.bookingRef)));
+    expect(receipts.map((mail) => mail.kind)).toEqual(["booking-receipt"]);
+    // Settling it again (the confirmation page does) finds it paid, once.
+    expect(await settleBooking(deps, started.bookingRef)).toMatchObject({ outcome: "paid", firstTime: false });
+    // With a paid ticket beside it, the fee is charged once, on the paid part.
+    const mixed = await startBooking(deps, { eventId, ...buyer(2), tickets: { [sponsor]: 1, [adult]: 1 } });
+    expect(mixed.amountPence).toBe(1250 + 49);
+    expect(mixed.free).toBeUndefined();
   });
 
   it("races: thirty buyers at once for a type with 3 left and an event with 5 seats sell exactly what exists", async () => {
