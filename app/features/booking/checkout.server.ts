@@ -1,15 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { eventWithSeats, seatsOf, takenByType, type SeatCount } from "~/infra/db/seats.server";
+import { eventWithSeats, lockEventStock, type SeatCount } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
 import { isUuid } from "~/lib/ids";
 import { announceChange, changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
 import { providerUnavailable, type PaymentDeps } from "~/infra/payments/provider.server";
-import { bookingItems, bookings, events, ticketTypes } from "~db/schema";
+import { bookingItems, bookings, type events, ticketTypes } from "~db/schema";
 import { closesForGood, typeStanding, type TicketTypeRules, type TypeTaken } from "~/lib/ticket-types";
-import { rulesOf, typesOfEvent } from "~/infra/db/ticket-types.server";
 import { checkHoldLimits } from "./hold-limits.server";
 import { releaseOwnHold } from "./release.server";
 import { freeProvider, settleBooking } from "./settlement.server";
@@ -193,13 +192,15 @@ export async function startBooking(
       if (!(error instanceof AppError)) throw error;
       throw (await checkoutRefusal(tx, { eventId: input.eventId, quantity }, now)) ?? error;
     });
-    const [event] = isUuid(input.eventId)
-      ? await tx.select().from(events).where(eq(events.id, input.eventId)).for("update")
-      : [];
-    const stock = event && (await stockOf(tx, event.id, now));
-    const early = eventRefusal(event, stock?.seats, quantity, now);
+    const locked = isUuid(input.eventId) ? await lockEventStock(tx, input.eventId, now) : undefined;
+    const event = locked?.event;
+    const early = eventRefusal(event, locked?.seats, quantity, now);
     if (early) throw early;
-    if (!event || !stock || event.ticketCostPence === null) throw new AppError("not-found", "There is no such event.");
+    if (!event || !locked || event.ticketCostPence === null) throw new AppError("not-found", "There is no such event.");
+    const stock: Stock = {
+      seats: locked.seats,
+      types: locked.types.map(({ row, taken }) => ({ type: row, taken })),
+    };
     const items = chosenItems(stock, choice.byType, quantity, now);
     const seats = items.reduce((sum, item) => sum + item.quantity * item.type.seatsPerTicket, 0);
     const refusal = eventRefusal(event, stock.seats, seats, now);
@@ -306,18 +307,6 @@ export async function startBooking(
 interface Stock {
   seats: SeatCount;
   types: { type: TicketTypeRules; taken: TypeTaken }[];
-}
-
-async function stockOf(tx: Queryable, eventId: string, now: Date): Promise<Stock> {
-  const [seats, types, taken] = await Promise.all([
-    seatsOf(tx, eventId, now),
-    typesOfEvent(tx, eventId),
-    takenByType(tx, eventId, now),
-  ]);
-  return {
-    seats,
-    types: types.map((row) => ({ type: rulesOf(row), taken: taken.get(row.id) ?? { sold: 0, held: 0 } })),
-  };
 }
 
 const noSuchType = "There is no such ticket type for this event.";
