@@ -1,12 +1,13 @@
 import type { Route } from "./+types/api.bookings";
 import { startBooking } from "~/features/booking/checkout.server";
-import { ownAttemptSchema, validateTicketInformation } from "~/features/booking/schema";
+import { ownAttemptSchema, ticketChoice } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
-// POST /api/bookings {eventId, name, email, quantity, replaces?: {bookingRef, clientSecret},
-// challenge?}: holds the seats and starts the card payment; answers {bookingRef, clientSecret,
-// amountPence, holdExpiresAt}. The amount is the server's. `replaces` is the visitor's previous
+// POST /api/bookings {eventId, name, email, quantity | tickets: {<type id>: quantity}, replaces?:
+// {bookingRef, clientSecret}, challenge?}: holds the seats and starts the card payment; answers
+// {bookingRef, clientSecret, amountPence, holdExpiresAt}, with `free: true` and no payment to make
+// when the tickets are all free (decision 078). The amount is the server's. `replaces` is the visitor's previous
 // unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
 // challenge (`challenge`, from GET /api/challenge): 429 or 403 challenge-required, nothing held.
 // A start that could not hold anything anyway (sold out, all seats in checkouts, a closed event)
@@ -21,14 +22,11 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const { services } = context;
     const now = services.clock.now();
     const eventId = String(input.eventId ?? "");
-    const ticket = validateTicketInformation(input);
+    const choice = ticketChoice(input);
     // A visitor replacing their own attempt may need the seats it holds: counted after its release.
-    if (ticket.ok && input.replaces == null) {
-      const refusal = await services.earlyRefusals.refusal(
-        services.db,
-        { eventId, quantity: ticket.data.quantity },
-        now,
-      );
+    // The tickets asked for are a floor on the seats they take (a table of eight takes more).
+    if (choice.ok && input.replaces == null) {
+      const refusal = await services.earlyRefusals.refusal(services.db, { eventId, quantity: choice.total }, now);
       if (refusal) throw refusal;
     }
     const clientKey = await guardPaymentStart(
@@ -41,6 +39,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       name: input.name,
       email: input.email,
       quantity: input.quantity,
+      tickets: input.tickets,
       replaces: ownAttemptSchema.safeParse(input.replaces).data,
       clientKey,
     });

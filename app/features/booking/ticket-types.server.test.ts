@@ -14,6 +14,8 @@ import { engines, freshDatabase, insertEvent, unmigratedDatabase } from "../../.
 import { startBooking } from "./checkout.server";
 import { releaseOwnHold } from "./release.server";
 import { settleBooking } from "./settlement.server";
+import { action as startBookingRoute } from "~/routes/api.bookings";
+import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
 
 // Ticket types (decision 078): each type's tickets and the event's seats are counted together under
 // the event's lock, so a rush for the last seats of a type, or of the event, sells what exists.
@@ -281,5 +283,44 @@ describe.each(engines)("the migration to ticket types on %s", (engine) => {
     } finally {
       await database.close();
     }
+  });
+});
+
+describe.each(engines)("POST /api/bookings by ticket type on %s", (engine) => {
+  let site: TestServices;
+  let database: DatabaseHandle;
+
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+    site = await testServices(database, testClock("2026-07-01T10:00:00Z"));
+  });
+  afterEach(() => site.close());
+
+  it("holds the tickets asked for by type, at the server's prices, and answers a bad choice on its type's field, holding nothing", async () => {
+    const services = await site.request();
+    const now = services.clock.now();
+    const eventId = await insertEvent(database.db, {}, now);
+    const [adult] = await database.db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
+    const [child] = await database.db
+      .insert(ticketTypes)
+      .values({ eventId, name: "Child", pricePence: 500, cap: 1, position: 1, createdAt: now, updatedAt: now })
+      .returning();
+    const post = async (body: Record<string, unknown>, address: string) => {
+      const request = new Request("http://localhost/api/bookings", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ eventId, name: "Amina Mushi", email: "amina@example.org", ...body }),
+      });
+      const response = await callRoute(startBookingRoute, request, services, { clientAddress: address });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const refused = await post({ tickets: { [adult!.id]: 1, [child!.id]: 2 } }, "192.0.2.1");
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { error: "Only 1 Child ticket left.", fields: { [`tickets.${child!.id}`]: "Only 1 Child ticket left." } },
+    });
+    expect(await database.db.select().from(bookings)).toEqual([]);
+    const started = await post({ tickets: { [adult!.id]: "2", [child!.id]: 1 }, amountPence: 1 }, "192.0.2.2");
+    expect(started).toMatchObject({ status: 201, body: { amountPence: 2 * 1250 + 500 + 49 } });
   });
 });
