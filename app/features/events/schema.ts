@@ -138,27 +138,38 @@ const ticketTypeInput = z
 const ticketTypesField = z
   .array(ticketTypeInput, { error: "must be a list" })
   .max(maxTicketTypes, `must have at most ${maxTicketTypes} types`)
-  .superRefine((types, ctx) => {
-    const names = new Map<string, number>();
-    const ids = new Set<string>();
-    types.forEach((type, i) => {
-      if (type.name !== undefined) {
-        const key = type.name.toLocaleLowerCase("en-GB");
-        if (names.has(key)) {
-          ctx.addIssue({
-            code: "custom",
-            path: [i, "name"],
-            message: "must differ from the other ticket types' names",
-          });
-        }
-        names.set(key, i);
-      }
-      if (type.id !== undefined) {
-        if (ids.has(type.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: "must not name a type twice" });
-        ids.add(type.id);
-      }
-    });
-  });
+  .check(
+    // Run even when a type has a mistake of its own, so every message is given at once: the items
+    // may then be as sent, so each is read with care.
+    z.superRefine(
+      (types: unknown[], ctx) => {
+        const names = new Set<string>();
+        const ids = new Set<string>();
+        types.forEach((type, i) => {
+          const { name, id } = (typeof type === "object" && type !== null ? type : {}) as {
+            name?: unknown;
+            id?: unknown;
+          };
+          if (typeof name === "string" && name.trim() !== "") {
+            const key = name.trim().toLocaleLowerCase("en-GB");
+            if (names.has(key)) {
+              ctx.addIssue({
+                code: "custom",
+                path: [i, "name"],
+                message: "must differ from the other ticket types' names",
+              });
+            }
+            names.add(key);
+          }
+          if (typeof id === "string") {
+            if (ids.has(id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: "must not name a type twice" });
+            ids.add(id);
+          }
+        });
+      },
+      { when: (payload) => Array.isArray(payload.value) },
+    ),
+  );
 
 export type TicketTypeInput = z.output<typeof ticketTypeInput>;
 
