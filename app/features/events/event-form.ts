@@ -66,7 +66,8 @@ export function eventFieldLabel(field: string): string {
     const which = `ticket type ${Number(type[1]) + 1}`;
     const part = type[2] as TicketTypeField | undefined;
     if (!part || part === "id" || !(part in ticketTypeLabels)) return `T${which.slice(1)}`;
-    return `${ticketTypeLabels[part]} of ${which}`;
+    // "Tickets of this type of ticket type 1" would read badly.
+    return part === "cap" ? `Tickets of ${which}` : `${ticketTypeLabels[part]} of ${which}`;
   }
   return field in eventFormLabels ? eventFormLabels[field as EventFormField] : field;
 }

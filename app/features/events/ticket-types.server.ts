@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { seatsByEvent, takenByType } from "~/infra/db/seats.server";
+import { seatsByEvent, seatsOf, takenByType } from "~/infra/db/seats.server";
 import { rulesOf, typesOfEvent, type TicketTypeRow } from "~/infra/db/ticket-types.server";
 import type { FieldErrors } from "~/lib/errors";
 import { formatPounds } from "~/lib/money";
@@ -31,7 +31,7 @@ export async function staffTypesByEvent(
             asc(ticketTypes.id),
           ),
     takenByType(db, eventId, now),
-    seatsByEvent(db, now),
+    eventId ? seatsOf(db, eventId, now).then((seat) => ({ [eventId]: seat })) : seatsByEvent(db, now),
     bookedTypes(db, eventId),
   ]);
   const byEvent: Record<string, StaffTicketType[]> = {};
