@@ -12,9 +12,16 @@ import { EventFigures } from "~/features/events/components/event-figures";
 import { EventForm } from "~/features/events/components/event-form";
 import { seatFigures } from "~/features/events/components/event-seats-table";
 import { eventFormFromPost, eventFormValues } from "~/features/events/event-form";
-import { eventFormRefused, saveEventForm, type EventPageValues } from "~/features/events/event-form.server";
+import {
+  addTicketTypeRow,
+  eventFormRefused,
+  saveEventForm,
+  type EventPageValues,
+} from "~/features/events/event-form.server";
 import { addEvent, findEvent } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
+import { TicketTypesTable } from "~/features/events/components/ticket-types-table";
+import { staffTypesOf } from "~/features/events/ticket-types.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -42,11 +49,17 @@ export const loader = pageWork("The edit event page", async ({ request, context,
   const saved = query.get("saved");
   const search = (query.get("q") ?? "").slice(0, 100);
   const now = context.services.clock.now();
-  const [seats, sales] = await Promise.all([seatsByEvent(context.services.db, now), salesByEvent(context.services)]);
+  const [seats, sales, ticketTypes] = await Promise.all([
+    seatsByEvent(context.services.db, now),
+    salesByEvent(context.services),
+    staffTypesOf(context.services.db, event.id, now),
+  ]);
   return {
     id: event.id,
     name: event.name,
-    values: eventFormValues(event),
+    values: eventFormValues(event, ticketTypes),
+    ticketTypes,
+    onlineSales: event.ticketCostPence !== null,
     now: now.toISOString(),
     figures: {
       ...seatFigures(event, seats[event.id]),
@@ -62,7 +75,7 @@ export const loader = pageWork("The edit event page", async ({ request, context,
 
 export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request, "events");
-  const handlers: Record<"save" | "cancel" | "duplicate", FormHandler<EventPageValues>> = {
+  const handlers: Record<"save" | "add-type" | "cancel" | "duplicate", FormHandler<EventPageValues>> = {
     save: async (form) => {
       const result = await saveEventForm(form, { id: params.id }, context.services, staff);
       // "Saved" only when something was: a post that changed nothing says so.
@@ -70,6 +83,11 @@ export const action = pageWork("Changing an event", async ({ request, context, p
         return redirect(`/admin/events/${params.id}?saved=${result.changed.length > 0 ? "saved" : "unchanged"}`);
       }
       return eventFormRefused(result);
+    },
+    // Add a ticket type, without JavaScript: the form again with one more type, nothing saved.
+    "add-type": async (form) => {
+      const { values, errors, focus } = await addTicketTypeRow(form, context.services, staff);
+      return { message: "", values: { event: values }, fields: errors, focus };
     },
     cancel: async (form) => {
       await cancelEvent(context.services, staff, params.id, { reason: form.get("reason") ?? "" });
@@ -80,6 +98,7 @@ export const action = pageWork("Changing an event", async ({ request, context, p
     duplicate: async () => {
       const original = await findEvent(context.services, params.id);
       if (!original) throw new AppError("not-found", "There is no such event.");
+      const types = await staffTypesOf(context.services.db, original.id, context.services.clock.now());
       const copy = newEventSchema.parse({
         name: `Copy of ${original.name}`.slice(0, 120),
         description: original.description,
@@ -87,7 +106,22 @@ export const action = pageWork("Changing an event", async ({ request, context, p
         eventDate: original.eventDate,
         ticketSaleExpiry: original.ticketSaleExpiry,
         location: original.location,
-        ticketCost: original.ticketCost,
+        // Its ticket types as they stand, each new and unsold; an event with none is priced as before.
+        ...(types.length === 0
+          ? { ticketCost: original.ticketCost }
+          : {
+              ...(original.ticketCost === null && { ticketCost: null }),
+              ticketTypes: types.map((type) => ({
+                name: type.name,
+                price: type.price,
+                seatsPerTicket: type.seatsPerTicket,
+                cap: type.cap,
+                saleFrom: type.saleFrom,
+                saleUntil: type.saleUntil,
+                hidden: type.hidden,
+                offSale: type.offSale,
+              })),
+            }),
         totalAvailableTickets: original.totalAvailableTickets,
         isTest: original.isTest,
         // A link saved before today's rule (docs/decisions/056-one-rule-for-staff-links.md) is not copied.
@@ -116,8 +150,9 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
     setEdited(false);
   }
   const saved = loaderData.saved && !actionData && !edited && navigation.state === "idle" ? loaderData.saved : null;
-  // After a refused save the form comes first, so what needs correcting is at the top.
-  const refused = actionData?.intent === "save";
+  // After a refused save the form comes first, so what needs correcting is at the top; so it does
+  // after Add a ticket type without JavaScript, which draws it again with the new type.
+  const refused = actionData?.intent === "save" || actionData?.intent === "add-type";
   const edit = (
     <section className="section narrow event-edit" id="edit-event" aria-labelledby="edit-event-title">
       <h2 id="edit-event-title">Edit event</h2>
@@ -125,6 +160,8 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
         key={loaderData.id}
         values={(refused && actionData.values?.event) || loaderData.values}
         errors={refused ? actionData.fields : undefined}
+        focus={refused ? actionData.focus : undefined}
+        savedTypes={loaderData.ticketTypes}
         submitLabel="Save changes"
         now={loaderData.now}
         eventId={loaderData.id}
@@ -153,6 +190,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       </p>
       {refused ? edit : null}
       <EventFigures row={loaderData.figures} />
+      <TicketTypesTable types={loaderData.ticketTypes} onlineSales={loaderData.onlineSales} />
       <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
       {refused ? null : edit}
       <div className="narrow event-cancel">

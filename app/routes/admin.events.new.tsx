@@ -3,7 +3,12 @@ import type { Route } from "./+types/admin.events.new";
 import { ErrorPage } from "~/components/layout/error-page";
 import { EventForm } from "~/features/events/components/event-form";
 import { emptyEventForm, eventFormFromPost } from "~/features/events/event-form";
-import { eventFormRefused, saveEventForm, type EventPageValues } from "~/features/events/event-form.server";
+import {
+  addTicketTypeRow,
+  eventFormRefused,
+  saveEventForm,
+  type EventPageValues,
+} from "~/features/events/event-form.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -26,6 +31,11 @@ export const action = pageWork("Creating an event", async ({ request, context }:
         if ("event" in result) return redirect(`/admin/events/${result.event.id}?saved=created`);
         return eventFormRefused(result);
       },
+      // Add a ticket type, without JavaScript: the form again with one more type, nothing saved.
+      "add-type": async (form): Promise<FormReply<EventPageValues>> => {
+        const { values, errors, focus } = await addTicketTypeRow(form, context.services, staff);
+        return { message: "", values: { event: values }, fields: errors, focus };
+      },
     },
     { values: (form) => ({ event: eventFormFromPost(form) }) },
   );
@@ -41,6 +51,7 @@ export default function NewEvent({ loaderData, actionData }: Route.ComponentProp
       <EventForm
         values={actionData?.values?.event ?? loaderData.values}
         errors={actionData?.fields}
+        focus={actionData?.focus}
         submitLabel="Create event"
         now={loaderData.now}
       />

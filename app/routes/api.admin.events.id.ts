@@ -1,6 +1,7 @@
 import type { Route } from "./+types/api.admin.events.id";
 import { availabilityByEvent, changeEvent, findEvent } from "~/features/events/events.server";
 import { eventChangesSchema } from "~/features/events/schema";
+import { staffTypesOf } from "~/features/events/ticket-types.server";
 import { requireStaff } from "~/features/staff/staff.server";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
 import { bodyLimits } from "~/infra/http/body-limits.server";
@@ -9,18 +10,23 @@ import { fieldErrors } from "~/lib/forms";
 
 const noSuchEvent = () => new AppError("not-found", "There is no such event.");
 
-// GET /api/admin/events/:id: one event with its ticket counts.
+// GET /api/admin/events/:id: one event with its ticket counts and ticket types.
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   apiRoute("Reading an event", async () => {
     const { clock } = context.services;
     await requireStaff(context.services, request, "events");
     const event = await findEvent(context.services, params.id);
     if (!event) throw noSuchEvent();
-    const availability = (await availabilityByEvent(context.services, clock.now()))[event.id];
-    return Response.json({ ...event, availability }, { headers: noStore });
+    const now = clock.now();
+    const [availability, ticketTypes] = await Promise.all([
+      availabilityByEvent(context.services, now).then((all) => all[event.id]),
+      staffTypesOf(context.services.db, event.id, now),
+    ]);
+    return Response.json({ ...event, availability, ticketTypes }, { headers: noStore });
   });
 
-// PATCH /api/admin/events/:id: change any of the event's fields.
+// PATCH /api/admin/events/:id: change any of the event's fields; `ticketTypes` is the whole list
+// of its types, in order (decision 080).
 export const action = ({ request, context, params }: Route.ActionArgs) =>
   apiRoute("Changing an event", async () => {
     allowMethods(request, "PATCH");
@@ -31,5 +37,6 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     }
     const event = await changeEvent(context.services, params.id, parsed.data, { staff });
     if (!event) throw noSuchEvent();
-    return Response.json(event, { headers: noStore });
+    const ticketTypes = await staffTypesOf(context.services.db, event.id, context.services.clock.now());
+    return Response.json({ ...event, ticketTypes }, { headers: noStore });
   });

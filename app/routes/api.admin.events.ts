@@ -1,28 +1,38 @@
 import type { Route } from "./+types/api.admin.events";
 import { addEvent, availabilityByEvent, listEvents } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
+import { staffTypesByEvent, staffTypesOf } from "~/features/events/ticket-types.server";
 import { requireStaff } from "~/features/staff/staff.server";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
 import { bodyLimits } from "~/infra/http/body-limits.server";
 import { AppError } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 
-// GET /api/admin/events: every event (test events too) with its ticket counts.
+// GET /api/admin/events: every event (test events too) with its ticket counts and ticket types.
 export const loader = ({ request, context }: Route.LoaderArgs) =>
   apiRoute("Listing events", async () => {
     const { clock } = context.services;
     await requireStaff(context.services, request, "events");
-    const [events, availability] = await Promise.all([
+    const now = clock.now();
+    const [events, availability, types] = await Promise.all([
       listEvents(context.services),
-      availabilityByEvent(context.services, clock.now()),
+      availabilityByEvent(context.services, now),
+      staffTypesByEvent(context.services.db, now),
     ]);
     return Response.json(
-      { events: events.map((event) => ({ ...event, availability: availability[event.id] })) },
+      {
+        events: events.map((event) => ({
+          ...event,
+          availability: availability[event.id],
+          ticketTypes: types[event.id] ?? [],
+        })),
+      },
       { headers: noStore },
     );
   });
 
-// POST /api/admin/events: a new event, with the specification's field names.
+// POST /api/admin/events: a new event, with the specification's field names; its ticket types
+// in `ticketTypes`, or one named Ticket at `ticketCost` (decision 080).
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Creating an event", async () => {
     allowMethods(request, "POST");
@@ -32,5 +42,9 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       throw new AppError("invalid", "The event is not valid.", { fields: fieldErrors(parsed.error) });
     }
     const event = await addEvent(context.services, parsed.data, { staff });
-    return Response.json(event, { status: 201, headers: { ...noStore, Location: `/api/admin/events/${event.id}` } });
+    const ticketTypes = await staffTypesOf(context.services.db, event.id, context.services.clock.now());
+    return Response.json(
+      { ...event, ticketTypes },
+      { status: 201, headers: { ...noStore, Location: `/api/admin/events/${event.id}` } },
+    );
   });

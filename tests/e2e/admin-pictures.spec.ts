@@ -109,7 +109,8 @@ testWithOwnSite(
     const event = await createEvent(api, { name: "Quiz Night" });
     await signIn(page);
     await page.goto(`/admin/events/${event.id}`);
-    await page.getByLabel("Name", { exact: true }).fill("Grand Quiz Night");
+    // The event's Name, the first of the form's (each ticket type has one too).
+    await page.getByLabel("Name", { exact: true }).first().fill("Grand Quiz Night");
     await page.getByLabel("Poster", { exact: true }).setInputFiles(notAPicture);
     await page.getByRole("button", { name: "Save changes" }).click();
 
@@ -118,7 +119,7 @@ testWithOwnSite(
       page.getByText("Poster must be a JPEG, PNG, WebP or AVIF picture: this file is not one."),
     ).toBeVisible();
     await expect(page.getByLabel("Poster", { exact: true })).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Grand Quiz Night");
+    await expect(page.getByLabel("Name", { exact: true }).first()).toHaveValue("Grand Quiz Night");
     await expectNoSeriousA11yViolations(page);
     expect(await (await api.get(`/api/admin/events/${event.id}`)).json()).toMatchObject({
       name: "Quiz Night",

@@ -264,7 +264,9 @@ test("staff create an event through the form, with each mistake named beside its
   await page.getByRole("button", { name: "Create event" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Barn Dance" })).toBeVisible();
   await expect(page.getByRole("status")).toHaveText("The event is created and on the public pages.");
-  await expect(page.getByLabel("Ticket cost (£)")).toHaveValue("8.50");
+  // Saved, the price is its one ticket type's (decision 080): Ticket, at the cost typed.
+  await expect(page.getByRole("group", { name: "Ticket type 1: Ticket" }).getByLabel("Price (£)")).toHaveValue("8.50");
+  await expect(page.getByLabel("Ticket cost (£)")).toHaveCount(0);
   await expect(page.getByLabel("Event date")).toHaveValue(londonEvening(20));
   // The visitor's open page follows without a reload.
   await expect(visitor.getByRole("heading", { name: "Barn Dance" })).toBeVisible({ timeout: 2_000 });

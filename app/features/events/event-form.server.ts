@@ -1,10 +1,12 @@
-import type { Database } from "~/infra/db/database.server";
+import type { Database, Queryable } from "~/infra/db/database.server";
+import { typesOfEvent } from "~/infra/db/ticket-types.server";
 import { uploadPicture, type PictureLibrary } from "~/infra/images/uploads.server";
 import { announceChange } from "~/infra/live/changes.server";
 import type { Clock } from "~/lib/clock";
 import { AppError, type FieldErrors } from "~/lib/errors";
 import { fieldErrors } from "~/lib/forms";
 import {
+  eventFieldId,
   eventFormFromPost,
   eventFormSummary,
   eventInputFromForm,
@@ -12,6 +14,7 @@ import {
   formErrors,
   pictureInputs,
   rowIndices,
+  withNewTypeRow,
   type EventFormField,
   type EventFormValues,
 } from "./event-form";
@@ -40,17 +43,15 @@ export function eventFormRefused(result: { values: EventFormValues; errors: Fiel
 }
 
 /**
- * Saves the staff event form, new (`"new"`) or changed (`{id}`). Its pictures go first: each good
- * one is stored and kept on the form (so a mistake elsewhere does not lose it), a bad one gets its
- * message beside its field. The event is then checked and saved by the API's own schema and rules;
- * on any message nothing of the event changes, and the values come back to be shown again.
+ * The posted form as it should be shown again, its pictures stored: each good one is stored and
+ * kept on the form (so a mistake elsewhere does not lose it), a bad one gets its message beside its
+ * field.
  */
-export async function saveEventForm(
+async function readEventForm(
   form: FormData,
-  target: "new" | { id: string },
-  { db, clock, pictures }: EventFormServices,
+  { db, clock }: EventFormServices,
   staff: { id: string; email: string },
-): Promise<EventFormResult> {
+): Promise<{ values: EventFormValues; problems: FieldErrors }> {
   const now = clock.now();
   const values = eventFormFromPost(form);
   const problems: FieldErrors = {};
@@ -87,6 +88,59 @@ export async function saveEventForm(
     if (image) values.gallery.push({ image, description, remove: false });
     else values.galleryNew.push({ description });
   }
+  return { values, problems };
+}
+
+/**
+ * `Add a ticket type` without JavaScript: the form drawn again with a new type to fill in (its
+ * pictures stored, as a save would), nothing of the event saved, and the new type's Name to type in.
+ */
+export async function addTicketTypeRow(
+  form: FormData,
+  services: EventFormServices,
+  staff: { id: string; email: string },
+): Promise<{ values: EventFormValues; errors: FieldErrors; focus: string }> {
+  const { values, problems } = await readEventForm(form, services, staff);
+  const added = withNewTypeRow(values);
+  return {
+    values: added,
+    errors: problems,
+    focus: eventFieldId(`ticketTypes.${added.ticketTypes.length - 1}.name`),
+  };
+}
+
+/** What staff set of an event's types, to tell whether a save changed any. */
+async function typesAsSet(db: Queryable, eventId: string): Promise<string> {
+  const rows = await typesOfEvent(db, eventId);
+  return JSON.stringify(
+    rows.map((row) => [
+      row.id,
+      row.name,
+      row.pricePence,
+      row.seatsPerTicket,
+      row.cap,
+      row.saleFrom?.getTime(),
+      row.saleUntil?.getTime(),
+      row.hidden,
+      row.offSaleAt === null,
+    ]),
+  );
+}
+
+/**
+ * Saves the staff event form, new (`"new"`) or changed (`{id}`). Its pictures go first (readEventForm).
+ * The event is then checked and saved by the API's own schema and rules, its ticket types with it;
+ * on any message nothing of the event changes, and the values come back to be shown again.
+ */
+export async function saveEventForm(
+  form: FormData,
+  target: "new" | { id: string },
+  services: EventFormServices,
+  staff: { id: string; email: string },
+): Promise<EventFormResult> {
+  const { db, clock, pictures } = services;
+  const now = clock.now();
+  const { values, problems } = await readEventForm(form, services, staff);
 
   const { input, errors: unreadable } = eventInputFromForm(values);
   const parsed = target === "new" ? newEventSchema.safeParse(input) : eventChangesSchema.safeParse(input);
@@ -106,10 +160,13 @@ export async function saveEventForm(
         return { event, changed: changedEventFields(undefined, event) };
       }
       const before = await findEvent({ db: tx }, target.id);
+      const typesBefore = before && (await typesAsSet(tx, target.id));
       const event = before && (await updateEvent(tx, target.id, parsed.data, now, pictures, { staff }));
       if (!event) return undefined;
       await announceChange(tx, "events");
-      return { event, changed: changedEventFields(before, event) };
+      const changed = changedEventFields(before, event);
+      if ((await typesAsSet(tx, target.id)) !== typesBefore) changed.push("ticketTypes");
+      return { event, changed };
     });
     if (!saved) throw new AppError("not-found", "There is no such event.");
     return saved;

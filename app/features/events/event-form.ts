@@ -2,7 +2,7 @@ import { fromLondonInput, londonInputValue } from "~/lib/london-time";
 import type { FieldErrors } from "~/lib/errors";
 import { isHttpsUrl } from "~/lib/links";
 import { parsePence } from "~/lib/money";
-import type { EventView } from "./schema";
+import type { EventView, StaffTicketType } from "./schema";
 
 // The staff event form (/admin/events/new and /admin/events/:id) speaks the staff API's language:
 // its fields are read into the API's event shape and checked by the same schemas and rules.
@@ -26,9 +26,30 @@ export const eventFormLabels = {
   "testimonial.testimonial": "What they said",
   testimonial: "Review",
   galleryImages: "Gallery",
+  ticketTypes: "Ticket types",
+  notSoldHere: "Not sold on this site",
 } as const;
 
 export type EventFormField = keyof typeof eventFormLabels;
+
+/** A ticket type's fields on the form, with the labels staff see (the labels are a contract: issue 33). */
+export const ticketTypeLabels = {
+  id: "Ticket type",
+  name: "Name",
+  price: "Price (£)",
+  seatsPerTicket: "Seats per ticket",
+  cap: "Tickets of this type",
+  saleFrom: "On sale from",
+  saleUntil: "On sale until",
+  hidden: "Hidden",
+  offSale: "Off sale",
+  remove: "Delete this type",
+} as const;
+
+export type TicketTypeField = keyof typeof ticketTypeLabels;
+
+/** The element id of a field, by the key its message comes under ("galleryImages.0.description"). */
+export const eventFieldId = (field: string) => `event-${field.replace(/\./g, "-")}`;
 
 /** The label for a field's message, including one picture of the gallery ("galleryImages.2.description"). */
 export function eventFieldLabel(field: string): string {
@@ -40,6 +61,14 @@ export function eventFieldLabel(field: string): string {
     return added[2] === "description"
       ? `Caption for new picture ${Number(added[1]) + 1}`
       : `New picture ${Number(added[1]) + 1}`;
+  const type = /^ticketTypes\.(\d+)(?:\.(\w+))?$/.exec(field);
+  if (type) {
+    const which = `ticket type ${Number(type[1]) + 1}`;
+    const part = type[2] as TicketTypeField | undefined;
+    if (!part || part === "id" || !(part in ticketTypeLabels)) return `T${which.slice(1)}`;
+    // "Tickets of this type of ticket type 1" would read badly.
+    return part === "cap" ? `Tickets of ${which}` : `${ticketTypeLabels[part]} of ${which}`;
+  }
   return field in eventFormLabels ? eventFormLabels[field as EventFormField] : field;
 }
 
@@ -74,6 +103,36 @@ export interface GalleryRow {
   remove: boolean;
 }
 
+/** A ticket type as the form shows it: its fields as typed, London times for its sale window. */
+export interface TicketTypeRow {
+  /** The saved type's id; "" for one added on this form. */
+  id: string;
+  name: string;
+  price: string;
+  seatsPerTicket: string;
+  /** Tickets of this type ("" for no limit of its own). */
+  cap: string;
+  saleFrom: string;
+  saleUntil: string;
+  hidden: boolean;
+  offSale: boolean;
+  /** Delete this type (one never booked) on saving. */
+  remove: boolean;
+}
+
+export const blankTypeRow: TicketTypeRow = {
+  id: "",
+  name: "",
+  price: "",
+  seatsPerTicket: "1",
+  cap: "",
+  saleFrom: "",
+  saleUntil: "",
+  hidden: false,
+  offSale: false,
+  remove: false,
+};
+
 /** What the form shows: the values as typed (strings), London times for the dates, pictures by name. */
 export interface EventFormValues {
   name: string;
@@ -92,6 +151,13 @@ export interface EventFormValues {
   gallery: GalleryRow[];
   /** Pictures being added whose file was refused: their captions, shown again beside the message. */
   galleryNew: { description: string }[];
+  /**
+   * The event's ticket types (decision 080). While there are none, `ticketCost` prices the event's
+   * one ticket; once there are, each type has its own price and `ticketCost` is not on the form.
+   */
+  ticketTypes: TicketTypeRow[];
+  /** With ticket types: tickets are not sold on this site (the types are kept). */
+  notSoldHere: boolean;
 }
 
 export const emptyEventForm: EventFormValues = {
@@ -109,9 +175,27 @@ export const emptyEventForm: EventFormValues = {
   review: { name: "", job: "", image: "", removeImage: false, words: "" },
   gallery: [],
   galleryNew: [],
+  ticketTypes: [],
+  notSoldHere: false,
 };
 
-export function eventFormValues(event: EventView): EventFormValues {
+/** A saved type's row on the form. */
+export function ticketTypeRow(type: StaffTicketType): TicketTypeRow {
+  return {
+    id: type.id,
+    name: type.name,
+    price: (type.pricePence / 100).toFixed(2),
+    seatsPerTicket: String(type.seatsPerTicket),
+    cap: type.cap === null ? "" : String(type.cap),
+    saleFrom: type.saleFrom ? londonInputValue(type.saleFrom) : "",
+    saleUntil: type.saleUntil ? londonInputValue(type.saleUntil) : "",
+    hidden: type.hidden,
+    offSale: type.offSale,
+    remove: false,
+  };
+}
+
+export function eventFormValues(event: EventView, types: StaffTicketType[] = []): EventFormValues {
   return {
     name: event.name,
     description: event.description,
@@ -133,7 +217,20 @@ export function eventFormValues(event: EventView): EventFormValues {
     },
     gallery: event.galleryImages.map((item) => ({ ...item, remove: false })),
     galleryNew: [],
+    ticketTypes: types.map(ticketTypeRow),
+    notSoldHere: types.length > 0 && event.ticketCostPence === null,
   };
+}
+
+/**
+ * The form with one more ticket type to fill in (`Add a ticket type`). On a form with none yet,
+ * the ticket cost typed becomes the first type, named Ticket, so nothing typed is lost.
+ */
+export function withNewTypeRow(values: EventFormValues): EventFormValues {
+  const cost = values.ticketCost.trim();
+  const first =
+    values.ticketTypes.length === 0 && cost !== "" ? [{ ...blankTypeRow, name: "Ticket", price: cost }] : [];
+  return { ...values, ticketCost: "", ticketTypes: [...values.ticketTypes, ...first, { ...blankTypeRow }] };
 }
 
 /** The form's file inputs, by the field their message belongs to. */
@@ -185,20 +282,78 @@ export function eventFormFromPost(form: FormData): EventFormValues {
       remove: ticked(`galleryImages.${i}.remove`),
     })),
     galleryNew: [],
+    ticketTypes: rowIndices(form, "ticketTypes", "name").map((i) => ({
+      id: text(`ticketTypes.${i}.id`).slice(0, 40),
+      name: text(`ticketTypes.${i}.name`),
+      price: text(`ticketTypes.${i}.price`),
+      seatsPerTicket: text(`ticketTypes.${i}.seatsPerTicket`),
+      cap: text(`ticketTypes.${i}.cap`),
+      saleFrom: text(`ticketTypes.${i}.saleFrom`),
+      saleUntil: text(`ticketTypes.${i}.saleUntil`),
+      hidden: ticked(`ticketTypes.${i}.hidden`),
+      offSale: ticked(`ticketTypes.${i}.offSale`),
+      remove: ticked(`ticketTypes.${i}.remove`),
+    })),
+    notSoldHere: ticked("notSoldHere"),
   };
 }
 
-/** "Remove the poster and 2 gallery pictures from this event?" for the boxes ticked, or null for none. */
-export function removalQuestion(form: FormData, values: EventFormValues): string | null {
+/** A row added on the form and left empty: not a type, and not saved. */
+function isBlankRow(row: TicketTypeRow): boolean {
+  return (
+    row.id === "" &&
+    !row.hidden &&
+    !row.offSale &&
+    [row.name, row.price, row.cap, row.saleFrom, row.saleUntil].every((value) => value.trim() === "")
+  );
+}
+
+/** The rows that are saved as the event's types, with their place on the form: not deleted, not left empty. */
+export function keptTypeRows(values: EventFormValues): { row: TicketTypeRow; index: number }[] {
+  return values.ticketTypes.flatMap((row, index) => (row.remove || isBlankRow(row) ? [] : [{ row, index }]));
+}
+
+const moneyPattern = /^\d+(\.\d{1,2})?$/;
+
+const listed = (parts: string[]) =>
+  parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+
+/**
+ * The question asked before saving removals: "Remove the poster and 2 gallery pictures from this
+ * event?", "Delete the ticket type “Child”?", for the boxes ticked; null for none.
+ */
+export function removalQuestion(
+  form: FormData,
+  values: EventFormValues,
+): { title: string; message: string; confirm: string } | null {
   const posted = eventFormFromPost(form);
   const parts: string[] = [];
   if (posted.removePoster && values.posterImage) parts.push("the poster");
   if (posted.review.removeImage && values.review.image) parts.push("the reviewer's photo");
   const pictures = posted.gallery.filter((row) => row.remove).length;
   if (pictures > 0) parts.push(pictures === 1 ? "1 gallery picture" : `${pictures} gallery pictures`);
-  if (parts.length === 0) return null;
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
-  return `Remove ${list} from this event? Once saved, visitors no longer see ${parts.length === 1 && pictures <= 1 ? "it" : "them"}.`;
+  // Only saved types: a row added on this form and ticked is simply not saved.
+  const types = posted.ticketTypes
+    .filter((row) => row.remove && row.id !== "")
+    .map((row) => `“${values.ticketTypes.find((saved) => saved.id === row.id)?.name ?? row.name}”`);
+  if (parts.length === 0 && types.length === 0) return null;
+  const typeWords = types.length === 1 ? `the ticket type ${types[0]}` : `the ticket types ${listed(types)}`;
+  if (parts.length === 0) {
+    return {
+      title: "Delete ticket types?",
+      message: `Delete ${typeWords} from this event? Once saved, ${types.length === 1 ? "it is" : "they are"} gone and visitors can no longer buy ${types.length === 1 ? "it" : "them"}.`,
+      confirm: "Delete and save",
+    };
+  }
+  const them = parts.length === 1 && pictures <= 1 && types.length === 0 ? "it" : "them";
+  return {
+    title: types.length === 0 ? "Remove pictures?" : "Remove pictures and ticket types?",
+    message:
+      types.length === 0
+        ? `Remove ${listed(parts)} from this event? Once saved, visitors no longer see ${them}.`
+        : `Remove ${listed(parts)} and delete ${typeWords} from this event? Once saved, visitors no longer see them.`,
+    confirm: "Remove and save",
+  };
 }
 
 /**
@@ -215,7 +370,10 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
     return iso ?? "";
   };
   const cost = values.ticketCost.trim().replace(/^£/, "");
-  if (cost !== "" && !/^\d+(\.\d{1,2})?$/.test(cost)) {
+  const typed = values.ticketTypes.length > 0;
+  if (typed && cost !== "") {
+    errors.ticketCost = "must be left empty when the event has ticket types: each type has its own price";
+  } else if (cost !== "" && !moneyPattern.test(cost)) {
     errors.ticketCost = "must be an amount in pounds, such as 12.50, or empty when tickets are not sold on this site";
   }
   const tickets = values.totalAvailableTickets.trim();
@@ -230,7 +388,9 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
     eventDate: moment("eventDate"),
     ticketSaleExpiry: moment("ticketSaleExpiry"),
     location: values.location,
-    ticketCost: cost === "" ? null : Number(cost),
+    ...(typed
+      ? { ...(values.notSoldHere && { ticketCost: null }), ticketTypes: ticketTypesInput(values, errors) }
+      : { ticketCost: cost === "" ? null : Number(cost) }),
     totalAvailableTickets: Number(tickets),
     isTest: values.isTest,
     link: values.link.trim() === "" ? null : values.link.trim(),
@@ -244,17 +404,54 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
   return { input, errors };
 }
 
+/** The rows kept as the API's `ticketTypes`; what cannot be read is reported under its row. */
+function ticketTypesInput(values: EventFormValues, errors: FieldErrors): Record<string, unknown>[] {
+  return keptTypeRows(values).map(({ row, index }) => {
+    const at = (field: TicketTypeField) => `ticketTypes.${index}.${field}`;
+    const price = row.price.trim().replace(/^£/, "");
+    if (!moneyPattern.test(price)) errors[at("price")] = "must be an amount in pounds, such as 12.50, or 0 for free";
+    const seats = row.seatsPerTicket.trim();
+    if (!/^\d{1,3}$/.test(seats)) errors[at("seatsPerTicket")] = "must be a whole number from 1 to 50";
+    const cap = row.cap.trim();
+    if (cap !== "" && !/^\d{1,7}$/.test(cap)) {
+      errors[at("cap")] = "must be a whole number, or empty for no limit of its own";
+    }
+    const moment = (field: "saleFrom" | "saleUntil") => {
+      if (row[field].trim() === "") return null;
+      const iso = fromLondonInput(row[field]);
+      if (!iso) errors[at(field)] = "must be a date and time, or empty";
+      return iso ?? null;
+    };
+    return {
+      ...(row.id !== "" && { id: row.id }),
+      name: row.name,
+      price: Number(price),
+      seatsPerTicket: Number(seats),
+      cap: cap === "" ? null : Number(cap),
+      saleFrom: moment("saleFrom"),
+      saleUntil: moment("saleUntil"),
+      hidden: row.hidden,
+      // Only a saved type can be off sale: a new one ticked Off sale is saved off sale.
+      offSale: row.offSale,
+    };
+  });
+}
+
 /**
- * The API's messages keyed for the form: a gallery picture's index in the API's list (which leaves
- * out the pictures marked for removal) becomes its row on the form.
+ * The API's messages keyed for the form: a gallery picture's or a ticket type's index in the API's
+ * list (which leaves out the rows marked for removal) becomes its row on the form.
  */
 export function formErrors(apiErrors: FieldErrors, values: EventFormValues): FieldErrors {
-  const rows = values.gallery.flatMap((row, i) => (row.remove ? [] : [i]));
+  const rows = {
+    galleryImages: values.gallery.flatMap((row, i) => (row.remove ? [] : [i])),
+    ticketTypes: keptTypeRows(values).map(({ index }) => index),
+  };
   return Object.fromEntries(
     Object.entries(apiErrors).map(([field, message]) => {
-      const match = /^galleryImages\.(\d+)(\..*)?$/.exec(field);
-      const row = match ? rows[Number(match[1])] : undefined;
-      return [row === undefined ? field : `galleryImages.${row}${match![2] ?? ""}`, message];
+      const match = /^(galleryImages|ticketTypes)\.(\d+)(\..*)?$/.exec(field);
+      const list = match?.[1] as keyof typeof rows | undefined;
+      const row = match && list ? rows[list][Number(match[2])] : undefined;
+      return [row === undefined ? field : `${list}.${row}${match![3] ?? ""}`, message];
     }),
   );
 }
@@ -272,7 +469,12 @@ export function previewEvent(
   const eventDate = fromLondonInput(values.eventDate);
   if (values.name.trim() === "" || !eventDate) return undefined;
   const ticketSaleExpiry = fromLondonInput(values.ticketSaleExpiry) ?? eventDate;
-  const pence = values.ticketCost.trim() === "" ? null : (parsePence(values.ticketCost) ?? null);
+  const pence =
+    values.ticketTypes.length > 0
+      ? typedPrice(values)
+      : values.ticketCost.trim() === ""
+        ? null
+        : (parsePence(values.ticketCost) ?? null);
   const event: EventView = {
     id,
     name: values.name.trim(),
@@ -291,4 +493,16 @@ export function previewEvent(
     galleryImages: [],
   };
   return { event, current: Date.parse(ticketSaleExpiry) > Date.parse(now) };
+}
+
+/** The price the card shows for the types typed: the lowest of those on sale and shown, as the site keeps it. */
+function typedPrice(values: EventFormValues): number | null {
+  if (values.notSoldHere) return null;
+  const kept = keptTypeRows(values).map(({ row }) => row);
+  const shown = kept.filter((row) => !row.hidden && !row.offSale);
+  const prices = (shown.length > 0 ? shown : kept).flatMap((row) => {
+    const pence = parsePence(row.price);
+    return pence === undefined ? [] : [pence];
+  });
+  return prices.length > 0 ? Math.min(...prices) : null;
 }

@@ -10,7 +10,8 @@ import { isUuid } from "~/lib/ids";
 import { events } from "~db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
 import { availabilityOf } from "./status";
-import { addDefaultTypes } from "~/infra/db/ticket-types.server";
+import { syncEventPrice } from "~/infra/db/ticket-types.server";
+import { planTicketTypes } from "./ticket-types.server";
 
 type EventRow = typeof events.$inferSelect;
 
@@ -91,7 +92,8 @@ export async function createEvent(
   pictures: PictureLibrary,
   by?: ChangedBy,
 ): Promise<EventView> {
-  const problems = await pictureProblems(db, pictures, input);
+  const prices = await planTicketTypes(db, undefined, input, now);
+  const problems = { ...(await pictureProblems(db, pictures, input)), ...prices.problems };
   if (Object.keys(problems).length > 0) {
     throw new AppError("invalid", "The event is not valid.", { fields: problems });
   }
@@ -103,7 +105,7 @@ export async function createEvent(
       posterImage: input.posterImage,
       eventDate: new Date(input.eventDate),
       location: input.location,
-      ticketCostPence: input.ticketCost,
+      ticketCostPence: prices.ticketCostPence ?? null,
       totalAvailableTickets: input.totalAvailableTickets,
       ticketSaleExpiry: new Date(input.ticketSaleExpiry),
       isTest: input.isTest,
@@ -114,17 +116,20 @@ export async function createEvent(
       updatedAt: now,
     })
     .returning();
-  await addDefaultTypes(db, [row!], now);
+  const types = await prices.apply(db, row!.id, now);
+  await syncEventPrice(db, row!.id);
   if (by) {
+    const made = by.duplicateOf ? `Copied event:${by.duplicateOf} as “${row!.name}”` : `Created “${row!.name}”`;
     await recordAudit(db, {
       staff: by.staff,
       action: by.duplicateOf ? "event.duplicated" : "event.created",
       subject: `event:${row!.id}`,
-      summary: by.duplicateOf ? `Copied event:${by.duplicateOf} as “${row!.name}”` : `Created “${row!.name}”`,
+      summary: input.ticketTypes === undefined ? made : `${made}; ticket types: ${types.join("; ") || "none"}`,
       at: now,
     });
   }
-  return toEventView(row!);
+  const [saved] = await db.select().from(events).where(eq(events.id, row!.id));
+  return toEventView(saved!);
 }
 
 /** What storing a staff member's event needs: the database, the clock, and the pictures it may name. */
@@ -180,7 +185,6 @@ export async function updateEvent(
       ...(changes.posterImage !== undefined && { posterImage: changes.posterImage }),
       ...(changes.eventDate !== undefined && { eventDate: new Date(changes.eventDate) }),
       ...(changes.location !== undefined && { location: changes.location }),
-      ...(changes.ticketCost !== undefined && { ticketCostPence: changes.ticketCost }),
       ...(changes.totalAvailableTickets !== undefined && { totalAvailableTickets: changes.totalAvailableTickets }),
       ...(changes.ticketSaleExpiry !== undefined && { ticketSaleExpiry: new Date(changes.ticketSaleExpiry) }),
       ...(changes.isTest !== undefined && { isTest: changes.isTest }),
@@ -189,7 +193,8 @@ export async function updateEvent(
       ...(changes.galleryImages !== undefined && { gallery: changes.galleryImages }),
     };
     // Every problem at once, so a form can mark each field.
-    const problems = await pictureProblems(tx, pictures, changes);
+    const prices = await planTicketTypes(tx, current, changes, now);
+    const problems = { ...(await pictureProblems(tx, pictures, changes)), ...prices.problems };
     const eventDate = next.eventDate ?? current.eventDate;
     const expiry = next.ticketSaleExpiry ?? current.ticketSaleExpiry;
     if (expiry > eventDate) problems.ticketSaleExpiry = "must not be after eventDate";
@@ -203,17 +208,24 @@ export async function updateEvent(
     if (Object.keys(problems).length > 0) {
       throw new AppError("invalid", "The changes are not valid.", { fields: problems });
     }
-    const [row] = await tx
+    await tx
       .update(events)
-      .set({ ...next, updatedAt: now })
-      .where(eq(events.id, id))
-      .returning();
+      .set({
+        ...next,
+        ...(prices.ticketCostPence !== undefined && { ticketCostPence: prices.ticketCostPence }),
+        updatedAt: now,
+      })
+      .where(eq(events.id, id));
+    const types = await prices.apply(tx, id, now);
+    await syncEventPrice(tx, id);
+    const [row] = await tx.select().from(events).where(eq(events.id, id));
     if (by) {
+      const fields = Object.keys(changes).join(", ") || "nothing";
       await recordAudit(tx, {
         staff: by.staff,
         action: "event.changed",
         subject: `event:${id}`,
-        summary: `Changed “${row!.name}”: ${Object.keys(changes).join(", ") || "nothing"}`,
+        summary: `Changed “${row!.name}”: ${fields}${types.length > 0 ? `; ticket types: ${types.join("; ")}` : ""}`,
         at: now,
       });
     }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { httpsUrlField } from "~/lib/links";
 import { parsePence } from "~/lib/money";
+import type { TypeStatus } from "~/lib/ticket-types";
 
 /** Tickets sold and left for one event: all the live feed says, never who bought them. */
 export interface Availability {
@@ -69,6 +70,109 @@ const ticketCost = z
     return pence;
   });
 
+/** The most ticket types one event may have. */
+export const maxTicketTypes = 20;
+
+const typeWindow = z.union([dateTime, z.null()], {
+  error: "must be an ISO 8601 date-time, e.g. 2026-12-05T19:00:00Z, or null for none",
+});
+
+/**
+ * One ticket type as the staff API takes it (decision 080): a new one (no `id`) needs a name and a
+ * price and takes defaults for the rest; one of the event's own (`id`) keeps what is left out.
+ */
+const ticketTypeInput = z
+  .strictObject(
+    {
+      id: z.uuid({ error: "must be the id of one of the event's ticket types" }).optional(),
+      name: text(60).optional(),
+      price: z
+        .number({ error: "must be a number of pounds (e.g. 12.5), 0 for a free ticket" })
+        .transform((value, ctx) => {
+          const pence = parsePence(value);
+          if (pence === undefined) {
+            ctx.addIssue({
+              code: "custom",
+              message: "must be an amount in pounds, 0 or more, with at most two decimals",
+            });
+            return z.NEVER;
+          }
+          return pence;
+        })
+        .optional(),
+      seatsPerTicket: z
+        .number({ error: "must be a whole number from 1 to 50" })
+        .int("must be a whole number from 1 to 50")
+        .min(1, "must be a whole number from 1 to 50")
+        .max(50, "must be a whole number from 1 to 50")
+        .optional(),
+      cap: z
+        .union(
+          [
+            z
+              .number()
+              .int("must be a whole number")
+              .min(1, "must be 1 or more, or null for no limit of its own")
+              .max(100_000, "must be at most 100000"),
+            z.null(),
+          ],
+          { error: "must be a whole number, or null for no limit of its own" },
+        )
+        .optional(),
+      saleFrom: typeWindow.optional(),
+      saleUntil: typeWindow.optional(),
+      hidden: z.boolean({ error: "must be true or false" }).optional(),
+      offSale: z.boolean({ error: "must be true or false" }).optional(),
+    },
+    { error: "must be an object" },
+  )
+  .superRefine((type, ctx) => {
+    if (type.id) return;
+    if (type.name === undefined)
+      ctx.addIssue({ code: "custom", path: ["name"], message: "must be given for a new ticket type" });
+    if (type.price === undefined)
+      ctx.addIssue({ code: "custom", path: ["price"], message: "must be given for a new ticket type" });
+  });
+
+/** An event's ticket types, in the order visitors see them: the whole list, each by its id or new. */
+const ticketTypesField = z
+  .array(ticketTypeInput, { error: "must be a list" })
+  .max(maxTicketTypes, `must have at most ${maxTicketTypes} types`)
+  .check(
+    // Run even when a type has a mistake of its own, so every message is given at once: the items
+    // may then be as sent, so each is read with care.
+    z.superRefine(
+      (types: unknown[], ctx) => {
+        const names = new Set<string>();
+        const ids = new Set<string>();
+        types.forEach((type, i) => {
+          const { name, id } = (typeof type === "object" && type !== null ? type : {}) as {
+            name?: unknown;
+            id?: unknown;
+          };
+          if (typeof name === "string" && name.trim() !== "") {
+            const key = name.trim().toLocaleLowerCase("en-GB");
+            if (names.has(key)) {
+              ctx.addIssue({
+                code: "custom",
+                path: [i, "name"],
+                message: "must differ from the other ticket types' names",
+              });
+            }
+            names.add(key);
+          }
+          if (typeof id === "string") {
+            if (ids.has(id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: "must not name a type twice" });
+            ids.add(id);
+          }
+        });
+      },
+      { when: (payload) => Array.isArray(payload.value) },
+    ),
+  );
+
+export type TicketTypeInput = z.output<typeof ticketTypeInput>;
+
 const eventFields = {
   name: text(120),
   description: text(2000),
@@ -97,7 +201,23 @@ const eventFields = {
   galleryImages: z
     .array(z.object({ image: picture, description: text(300) }), { error: "must be a list" })
     .max(24, "must have at most 24 pictures"),
+  ticketTypes: ticketTypesField,
 };
+
+/** With `ticketTypes`, each type has its own price: `ticketCost` is then only null (not sold on this site) or left out. */
+const pricesFromTypes = z.superRefine(
+  (event: { ticketCost?: unknown; ticketTypes?: unknown }, ctx) => {
+    if (event.ticketTypes !== undefined && typeof event.ticketCost === "number") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ticketCost"],
+        message:
+          "must be left out when ticketTypes is given: each type has its own price (null: not sold on this site)",
+      });
+    }
+  },
+  { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+);
 
 /** POST /api/admin/events: a new event. Optional fields default to empty. */
 export const newEventSchema = z
@@ -109,14 +229,63 @@ export const newEventSchema = z
     link: eventFields.link.default(null),
     testimonial: eventFields.testimonial.default(null),
     galleryImages: eventFields.galleryImages.default([]),
+    ticketCost: eventFields.ticketCost.optional(),
+    ticketTypes: eventFields.ticketTypes.optional(),
   })
+  .check(
+    z.superRefine(
+      (event: { ticketCost?: unknown; ticketTypes?: unknown }, ctx) => {
+        // Without ticketTypes the price is the event's one ticket's, as it always was: it must be given.
+        if (event.ticketTypes === undefined && event.ticketCost === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["ticketCost"],
+            message: "must be a number of pounds (e.g. 12.5) or null",
+          });
+        }
+      },
+      { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+    ),
+    pricesFromTypes,
+  )
   .refine((e) => new Date(e.ticketSaleExpiry) <= new Date(e.eventDate), {
     path: ["ticketSaleExpiry"],
     message: "must not be after eventDate",
   });
 
 /** PATCH /api/admin/events/:id: any subset of the fields. */
-export const eventChangesSchema = z.strictObject(eventFields).partial();
+export const eventChangesSchema = z.strictObject(eventFields).partial().check(pricesFromTypes);
 
 export type NewEvent = z.output<typeof newEventSchema>;
 export type EventChanges = z.output<typeof eventChangesSchema>;
+
+/**
+ * An event's ticket type as staff see it (its staff page, the staff API): its fields, what of it is
+ * sold and held, and where it stands now (typeStanding).
+ */
+export interface StaffTicketType {
+  id: string;
+  name: string;
+  /** Pounds, as the API speaks. */
+  price: number;
+  pricePence: number;
+  seatsPerTicket: number;
+  /** Tickets of this type at most; null when only the event's seats limit it. */
+  cap: number | null;
+  saleFrom: string | null;
+  saleUntil: string | null;
+  hidden: boolean;
+  offSale: boolean;
+  offSaleAt: string | null;
+  /** When an early-bird price reached its cap and closed for good; it never re-opens. */
+  closedAt: string | null;
+  position: number;
+  /** Tickets sold (valid, less those refunded) and held in checkouts that still count. */
+  sold: number;
+  held: number;
+  /** Tickets of it that can still be bought; null when it is off sale or its sale is over. */
+  left: number | null;
+  status: TypeStatus;
+  /** Whether any booking ever held tickets of it: then it can be taken off sale but not deleted. */
+  booked: boolean;
+}

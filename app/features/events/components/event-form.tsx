@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
@@ -6,6 +6,7 @@ import { FormNotice } from "~/components/ui/form-notice";
 import { BusyButton } from "~/components/ui/spinner";
 import type { FieldErrors } from "~/lib/errors";
 import {
+  eventFieldId,
   eventFieldLabel,
   eventFormFromPost,
   eventFormLabels,
@@ -13,17 +14,14 @@ import {
   pictureInputs,
   previewEvent,
   removalQuestion,
+  withNewTypeRow,
   type EventFormValues,
+  type TicketTypeRow,
 } from "../event-form";
+import type { StaffTicketType } from "../schema";
 import { EventCard } from "./event-card";
-import {
-  CurrentPicture,
-  eventFieldId,
-  GalleryFields,
-  PictureInput,
-  ReviewFields,
-  type EventFormMessages,
-} from "./event-pictures";
+import { CurrentPicture, GalleryFields, PictureInput, ReviewFields, type EventFormMessages } from "./event-pictures";
+import { TicketTypeFields } from "./ticket-type-fields";
 
 const pictureHint =
   "A JPEG, PNG, WebP or AVIF picture of up to 15 MB, from your phone or computer. It is resized for the site, and its location and camera details are removed.";
@@ -34,10 +32,14 @@ const noErrors: FieldErrors = {};
 const sentence = (field: string, message: string) =>
   `${eventFieldLabel(field)} ${message.replace("eventDate", "the event date")}.`;
 
+/** The form's ticket types, each with a key that stays while the form is drawn (saved: its id). */
+let typeRowKeys = 0;
+const keyedRows = (rows: TicketTypeRow[]) => rows.map((row) => ({ key: row.id || `new-${(typeRowKeys += 1)}`, row }));
+
 /**
  * The staff event form: every field of the staff API, each with its message beside it, pictures
- * uploaded with it, and a preview of the public card. It posts to its own page; nothing is saved
- * unless every field is right (a good picture is kept on the form meanwhile).
+ * uploaded with it, the event's ticket types, and a preview of the public card. It posts to its own
+ * page; nothing is saved unless every field is right (a good picture is kept on the form meanwhile).
  */
 export function EventForm({
   values,
@@ -45,6 +47,8 @@ export function EventForm({
   submitLabel,
   now,
   eventId = "",
+  savedTypes = [],
+  focus,
   onEdit,
 }: {
   values: EventFormValues;
@@ -53,6 +57,10 @@ export function EventForm({
   /** The site's time when the page was served, for the preview's Book button. */
   now: string;
   eventId?: string;
+  /** The event's stored ticket types, for what each has sold. */
+  savedTypes?: StaffTicketType[];
+  /** The element to focus when the form is drawn again (the new type's Name, without JavaScript). */
+  focus?: string;
   /** Called at each change to the form, before it is saved. */
   onEdit?: () => void;
 }) {
@@ -69,7 +77,8 @@ export function EventForm({
   const [filesChosen, setFilesChosen] = useState(false);
   /** The object URL of a poster chosen and not yet saved, for the card's preview. */
   const [posterUrl, setPosterUrl] = useState<string | null>(null);
-  const [question, setQuestion] = useState<string | null>(null);
+  const [question, setQuestion] = useState<ReturnType<typeof removalQuestion>>(null);
+  const [typeRows, setTypeRows] = useState(() => keyedRows(values.ticketTypes));
   const confirmed = useRef(false);
   // A new answer from the server (values or messages) starts the form afresh: its file inputs
   // empty (their pictures are stored and named on the form now), its fields as the server has them.
@@ -84,14 +93,19 @@ export function EventForm({
     setPosterUrl(null);
     setNewRows(Math.max(1, values.galleryNew.length));
     setPreview(previewEvent(values, eventId, now));
+    setTypeRows(keyedRows(values.ticketTypes));
   }
   const generation = answer.generation;
 
   useEffect(() => setHydrated(true), []);
-  // After an answer with messages, the summary takes the focus (on the form just drawn afresh).
+  // After an answer with messages, the summary takes the focus (on the form just drawn afresh); after
+  // Add a ticket type without JavaScript, the new type's Name.
   useEffect(() => {
-    if (generation > 0) summaryRef.current?.focus();
-  }, [generation]);
+    if (generation === 0) return;
+    const target = focus ? document.getElementById(focus) : null;
+    if (target) target.focus();
+    else summaryRef.current?.focus();
+  }, [generation, focus]);
 
   const messageFor = (field: string) => {
     const local = fileProblems[field];
@@ -137,6 +151,23 @@ export function EventForm({
     );
   }
 
+  /** Add a ticket type, in place: the ticket cost typed (on a form with no types yet) becomes the first. */
+  function onAddType(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    const form = formRef.current;
+    if (!form) return;
+    const typed = eventFormFromPost(new FormData(form));
+    const next = withNewTypeRow({ ...typed, ticketTypes: typeRows.map(({ row }) => row) });
+    const added = keyedRows(next.ticketTypes.slice(typeRows.length));
+    setTypeRows([...typeRows, ...added]);
+    onEdit?.();
+    const last = next.ticketTypes.length - 1;
+    requestAnimationFrame(() => {
+      document.getElementById(eventFieldId(`ticketTypes.${last}.name`))?.focus();
+      setPreview(previewEvent(eventFormFromPost(new FormData(form)), eventId, now));
+    });
+  }
+
   function onChange(event: FormEvent<HTMLFormElement>) {
     const form = event.currentTarget;
     onEdit?.();
@@ -178,6 +209,8 @@ export function EventForm({
         onChange={onChange}
         onSubmit={onSubmit}
       >
+        {/* Enter in a field saves: the first submit button is the one a browser presses (not Add a ticket type). */}
+        <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden="true" />
         {hasErrors ? (
           <FormNotice ok={false} focusRef={summaryRef}>
             {eventFormSummary}
@@ -215,12 +248,25 @@ export function EventForm({
         {when("eventDate", "London time.")}
         {when("ticketSaleExpiry", "London time; no later than the event.")}
         {text("location", { type: "text", maxLength: 200 })}
+        {typeRows.length === 0
+          ? text(
+              "ticketCost",
+              { type: "text", inputMode: "decimal" },
+              "The price of a ticket. Leave empty when tickets are sold elsewhere (see Link). For several kinds of ticket, use Ticket types below instead.",
+            )
+          : null}
         {text(
-          "ticketCost",
-          { type: "text", inputMode: "decimal" },
-          "Leave empty when tickets are sold elsewhere (see Link).",
+          "totalAvailableTickets",
+          { type: "text", inputMode: "numeric", required: true },
+          "The seats on sale, shared by every ticket type.",
         )}
-        {text("totalAvailableTickets", { type: "text", inputMode: "numeric", required: true })}
+        <TicketTypeFields
+          rows={typeRows}
+          saved={savedTypes}
+          notSoldHere={values.notSoldHere}
+          messages={messages}
+          onAdd={hydrated ? onAddType : undefined}
+        />
         {text(
           "link",
           { type: "url" },
@@ -284,9 +330,9 @@ export function EventForm({
       </Form>
       <ConfirmDialog
         open={question !== null}
-        title="Remove pictures?"
-        message={question ?? ""}
-        confirmLabel="Remove and save"
+        title={question?.title ?? ""}
+        message={question?.message ?? ""}
+        confirmLabel={question?.confirm ?? ""}
         cancelLabel="Keep them"
         onCancel={() => setQuestion(null)}
         onConfirm={() => {

@@ -2,15 +2,12 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Field, FieldGroup, FieldMessage } from "~/components/ui/field";
 import { Picture } from "~/components/ui/picture";
 import { notAPictureMessage, uploadSizeProblem, uploadTypes } from "~/lib/images";
-import { eventFieldLabel, eventFormLabels, pictureInputs, type EventFormValues } from "../event-form";
+import { eventFieldId, eventFieldLabel, eventFormLabels, pictureInputs, type EventFormValues } from "../event-form";
 
 // The event form's pictures (the poster, the reviewer's photo, the gallery) and the review: each
 // chosen file is checked in the browser at once, and the server checks it again.
 
 const accept = uploadTypes.join(",");
-
-/** The element id of a field, by the key its message comes under ("galleryImages.0.description"). */
-export const eventFieldId = (field: string) => `event-${field.replace(/\./g, "-")}`;
 
 /** What a part of the form needs from the whole: each field's message, and where a chosen file's problem goes. */
 export interface EventFormMessages {
