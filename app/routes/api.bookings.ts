@@ -1,11 +1,11 @@
 import type { Route } from "./+types/api.bookings";
 import { startBooking } from "~/features/booking/checkout.server";
-import { ownAttemptSchema, validateTicketInformation } from "~/features/booking/schema";
+import { ownAttemptSchema, ticketChoice, validateTicketInformation } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
-// POST /api/bookings {eventId, name, email, quantity, replaces?: {bookingRef, clientSecret},
-// challenge?}: holds the seats and starts the card payment; answers {bookingRef, clientSecret,
+// POST /api/bookings {eventId, name, email, quantity (of the event's one type) or tickets ({<type
+// id>: quantity}, decision 078), replaces?: {bookingRef, clientSecret}, challenge?}: holds the seats and starts the card payment; answers {bookingRef, clientSecret,
 // amountPence, holdExpiresAt}. The amount is the server's. `replaces` is the visitor's previous
 // unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
 // challenge (`challenge`, from GET /api/challenge): 429 or 403 challenge-required, nothing held.
@@ -21,7 +21,8 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const { services } = context;
     const now = services.clock.now();
     const eventId = String(input.eventId ?? "");
-    const ticket = validateTicketInformation(input);
+    const choice = ticketChoice(input);
+    const ticket = validateTicketInformation({ ...input, quantity: choice.ok ? choice.total : input.quantity });
     // A visitor replacing their own attempt may need the seats it holds: counted after its release.
     if (ticket.ok && input.replaces == null) {
       const refusal = await services.earlyRefusals.refusal(
@@ -41,6 +42,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       name: input.name,
       email: input.email,
       quantity: input.quantity,
+      tickets: input.tickets,
       replaces: ownAttemptSchema.safeParse(input.replaces).data,
       clientKey,
     });
