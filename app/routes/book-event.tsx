@@ -6,16 +6,16 @@ import { BookingClosed, BookingForm } from "~/features/booking/components/bookin
 import { EventFacts } from "~/features/events/components/event-card";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
-import { availabilityByEvent, findEvent } from "~/features/events/events.server";
+import { eventForVisitors } from "~/features/events/events.server";
 import { availabilityReason, bookingClosedReason } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("The booking page", async ({ context, params }: Route.LoaderArgs) => {
   const { payments, clock } = context.services;
   const now = clock.now();
-  const event = await findEvent(context.services, params.id);
-  if (!event) throw data(null, { status: 404 });
-  const availability = (await availabilityByEvent(context.services, now))[event.id]!;
+  const found = await eventForVisitors(context.services, params.id, now);
+  if (!found) throw data(null, { status: 404 });
+  const { event, availability } = found;
   // Closed for good (cancelled, sales over, not sold here); the seat counts are judged live, below.
   const closed = bookingClosedReason(event, undefined, now);
   // Only the publishable key reaches the browser; the secret key never leaves the server.
