@@ -63,7 +63,7 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
           {loaderData.testNotice}
         </p>
       ) : null}
-      <EventFacts event={event} withTime />
+      <EventFacts event={event} withTime types={availability?.types} />
       <p className="lead">{event.description}</p>
       <EventAction
         event={event}
