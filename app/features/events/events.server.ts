@@ -239,8 +239,9 @@ export async function availabilityByEvent({ db }: { db: Queryable }, now: Date):
 
 /** Every event's seats and the standing of its visible types, at one `now`. */
 async function stockByEvent(db: Queryable, now: Date) {
-  const seats = await seatsByEvent(db, now);
-  return { seats, types: await visibleTypeStock(db, now, seats) };
+  const seats = seatsByEvent(db, now);
+  const types = await visibleTypeStock(db, now, seats);
+  return { seats: await seats, types };
 }
 
 type Stock = Awaited<ReturnType<typeof stockByEvent>>;

@@ -98,20 +98,22 @@ const visible = and(eq(ticketTypes.hidden, false), isNull(ticketTypes.offSaleAt)
 /**
  * Every event's types a visitor may see at `now` (not hidden, not off sale), with what is left of
  * each, by event id, given the events' seats at the same `now` (seatsByEvent). Two queries however
- * many events there are.
+ * many events there are, beside the seats'.
  */
 export async function visibleTypeStock(
   db: Queryable,
   now: Date,
-  seats: Record<string, SeatCount>,
+  /** The seats, or their query still running (the three queries then run at once). */
+  seatCounts: Record<string, SeatCount> | Promise<Record<string, SeatCount>>,
 ): Promise<Record<string, VisibleTypeStock[]>> {
-  const [rows, taken] = await Promise.all([
+  const [rows, taken, seats] = await Promise.all([
     db
       .select()
       .from(ticketTypes)
       .where(visible)
       .orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt), asc(ticketTypes.id)),
     takenByType(db, undefined, now),
+    seatCounts,
   ]);
   const byEvent: Record<string, VisibleTypeStock[]> = {};
   for (const row of rows) {
@@ -139,7 +141,7 @@ export async function visibleTypeStock(
  * many events there are.
  */
 export async function publicTypesByEvent(db: Queryable, now: Date): Promise<Record<string, TypeOnSale[]>> {
-  const stock = await visibleTypeStock(db, now, await seatsByEvent(db, now));
+  const stock = await visibleTypeStock(db, now, seatsByEvent(db, now));
   return Object.fromEntries(Object.entries(stock).map(([id, types]) => [id, types.map((type) => type.onSale)]));
 }
 
