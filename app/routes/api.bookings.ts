@@ -1,6 +1,6 @@
 import type { Route } from "./+types/api.bookings";
 import { startBooking } from "~/features/booking/checkout.server";
-import { ownAttemptSchema, ticketChoice } from "~/features/booking/schema";
+import { ownAttemptSchema, ticketChoice, validateTicketInformation } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
@@ -23,9 +23,10 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     const now = services.clock.now();
     const eventId = String(input.eventId ?? "");
     const choice = ticketChoice(input);
+    const ticket = validateTicketInformation({ ...input, quantity: choice.ok ? choice.total : input.quantity });
     // A visitor replacing their own attempt may need the seats it holds: counted after its release.
     // The tickets asked for are a floor on the seats they take (a table of eight takes more).
-    if (choice.ok && input.replaces == null) {
+    if (choice.ok && ticket.ok && input.replaces == null) {
       const refusal = await services.earlyRefusals.refusal(services.db, { eventId, quantity: choice.total }, now);
       if (refusal) throw refusal;
     }

@@ -6,16 +6,16 @@ import { BookingClosed, BookingForm } from "~/features/booking/components/bookin
 import { EventFacts } from "~/features/events/components/event-card";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
-import { availabilityByEvent, findEvent } from "~/features/events/events.server";
-import { availabilityReason, bookingClosedReason } from "~/features/events/status";
+import { eventForVisitors } from "~/features/events/events.server";
+import { availabilityReason, bookingClosedReason, typeWords } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("The booking page", async ({ context, params }: Route.LoaderArgs) => {
   const { payments, clock } = context.services;
   const now = clock.now();
-  const event = await findEvent(context.services, params.id);
-  if (!event) throw data(null, { status: 404 });
-  const availability = (await availabilityByEvent(context.services, now))[event.id]!;
+  const found = await eventForVisitors(context.services, params.id, now);
+  if (!found) throw data(null, { status: 404 });
+  const { event, availability } = found;
   // Closed for good (cancelled, sales over, not sold here); the seat counts are judged live, below.
   const closed = bookingClosedReason(event, undefined, now);
   // Only the publishable key reaches the browser; the secret key never leaves the server.
@@ -50,7 +50,7 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
   return (
     <main id="main" className="page">
       <h1>Book {event.name}</h1>
-      <EventFacts event={event} withTime />
+      <EventFacts event={event} withTime types={availability?.types} />
       {closed || event.ticketCostPence === null ? (
         <BookingClosed reason={closed} eventId={event.id} />
       ) : (
@@ -62,6 +62,14 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
             location: event.location,
             ticketCostPence: event.ticketCostPence,
           }}
+          types={availability?.types?.map((type) => ({
+            id: type.id,
+            name: type.name,
+            pricePence: type.pricePence,
+            onSale: type.status === "on-sale",
+            left: type.left,
+            words: typeWords(type),
+          }))}
           remaining={availability?.remaining ?? 0}
           // The live counts can close the sale (sold out, or every seat left reserved) and open it again.
           unavailable={availabilityReason(availability)}

@@ -152,11 +152,15 @@ function BookingDetails({ details, paid }: { details: ConfirmedDetails; paid: bo
             <dd>{details.location}</dd>
           </>
         ) : null}
-        <PriceRows
-          ticketCostPence={details.ticketCostPence}
-          quantity={details.quantity}
-          totalPence={details.totalPence}
-        />
+        {details.lines ? (
+          <PriceRows lines={details.lines} totalPence={details.totalPence} />
+        ) : (
+          <PriceRows
+            ticketCostPence={details.ticketCostPence}
+            quantity={details.quantity}
+            totalPence={details.totalPence}
+          />
+        )}
       </dl>
     </section>
   );

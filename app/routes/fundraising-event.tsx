@@ -7,22 +7,22 @@ import { Testimonial } from "~/features/content/components/testimonial";
 import { EventAction, EventFacts, EventPoster } from "~/features/events/components/event-card";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
-import { availabilityByEvent, findEvent } from "~/features/events/events.server";
+import { eventForVisitors } from "~/features/events/events.server";
 import { cancelledMessage, isCurrent, offersCalendar, testEventNotice } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
 
 export const loader = pageWork("An event page", async ({ context, params }: Route.LoaderArgs) => {
   const { clock } = context.services;
   const now = clock.now();
-  const event = await findEvent(context.services, params.id);
-  if (!event) throw data(null, { status: 404 });
-  const availability = await availabilityByEvent(context.services, now);
+  const found = await eventForVisitors(context.services, params.id, now);
+  if (!found) throw data(null, { status: 404 });
+  const { event, availability } = found;
   return {
     event,
     current: isCurrent(event, now),
     addToCalendar: offersCalendar(event, now),
     testNotice: event.isTest ? testEventNotice(context.services.payments.name === "stripe", "event") : null,
-    availability: { [event.id]: availability[event.id]! },
+    availability: { [event.id]: availability },
   };
 });
 
@@ -63,7 +63,7 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
           {loaderData.testNotice}
         </p>
       ) : null}
-      <EventFacts event={event} withTime />
+      <EventFacts event={event} withTime types={availability?.types} />
       <p className="lead">{event.description}</p>
       <EventAction
         event={event}

@@ -5,7 +5,7 @@ import { PageHeader, TwoColumns } from "~/features/content/components/page-heade
 import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
-import { availabilityByEvent, listEvents } from "~/features/events/events.server";
+import { eventsForVisitors } from "~/features/events/events.server";
 import { fundraisingLists, latestEventsTitle } from "~/features/events/status";
 import { AmountChooser } from "~/features/donations/components/amount-chooser";
 import { pageMeta } from "~/lib/page-meta";
@@ -14,10 +14,7 @@ export const loader = pageWork("The fundraising page", async ({ context }: Route
   const { clock } = context.services;
   const now = clock.now();
   const { fundraising, site, payment } = await context.services.content();
-  const [events, availability] = await Promise.all([
-    listEvents(context.services),
-    availabilityByEvent(context.services, now),
-  ]);
+  const { events, availability } = await eventsForVisitors(context.services, now);
   const { current, past } = fundraisingLists(events, now);
   return {
     fundraising,

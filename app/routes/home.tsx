@@ -6,7 +6,7 @@ import { Carousel } from "~/components/ui/carousel";
 import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
-import { availabilityByEvent, listEvents } from "~/features/events/events.server";
+import { eventsForVisitors } from "~/features/events/events.server";
 import { fundraisingLists, latestEventsTitle } from "~/features/events/status";
 import { MissionBlock } from "~/features/content/components/mission-block";
 import { ProjectList } from "~/features/content/components/project-list";
@@ -17,10 +17,7 @@ export const loader = pageWork("The home page", async ({ context }: Route.Loader
   const { clock } = context.services;
   const now = clock.now();
   const { home, site } = await context.services.content();
-  const [events, availability] = await Promise.all([
-    listEvents(context.services),
-    availabilityByEvent(context.services, now),
-  ]);
+  const { events, availability } = await eventsForVisitors(context.services, now);
   return {
     home,
     // Of the site's settings, only what this page shows (the layout has its own, app/lib/site.ts).

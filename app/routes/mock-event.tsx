@@ -4,7 +4,7 @@ import { pageWork } from "~/infra/http/page.server";
 import { EventList } from "~/features/events/components/event-list";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
-import { availabilityByEvent, listEvents } from "~/features/events/events.server";
+import { eventsForVisitors } from "~/features/events/events.server";
 import { mockEventList, testEventNotice } from "~/features/events/status";
 
 // The test events page, reached only from the charity number in the footer: trustees use it to
@@ -12,10 +12,7 @@ import { mockEventList, testEventNotice } from "~/features/events/status";
 export const loader = pageWork("The test events page", async ({ context }: Route.LoaderArgs) => {
   const { clock } = context.services;
   const now = clock.now();
-  const [events, availability] = await Promise.all([
-    listEvents(context.services),
-    availabilityByEvent(context.services, now),
-  ]);
+  const { events, availability } = await eventsForVisitors(context.services, now);
   return {
     events: mockEventList(events, now),
     availability,

@@ -8,7 +8,8 @@ import { newVisitorAddress } from "./visitors";
 export async function buyTickets(
   request: APIRequestContext,
   eventId: string,
-  buyer: { name: string; email: string; quantity: number },
+  /** `quantity` of the event's one type, or `tickets` by type ({<type id>: quantity}). */
+  buyer: { name: string; email: string } & ({ quantity: number } | { tickets: Record<string, number> }),
 ): Promise<string> {
   // A buyer of their own, from their own address, like each real buyer.
   const headers = { "X-Forwarded-For": newVisitorAddress() };

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { OutboxWorker } from "~/infra/email/outbox.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { paymentStatusText } from "~/infra/payments/status";
-import { events } from "~db/schema";
+import { bookingItems, events, ticketTypes } from "~db/schema";
 import { settleBooking } from "./settlement.server";
 import { bookingFeePence } from "./pricing";
 
@@ -14,8 +14,11 @@ export interface ConfirmedDetails {
   location: string;
   name: string;
   quantity: number;
+  /** The price of a ticket, of a booking of one type. */
   ticketCostPence: number;
   totalPence: number;
+  /** The tickets by type ("2 × Adult £12.50"), of an event sold by type; absent for an event of one price. */
+  lines?: { name: string; pricePence: number; quantity: number }[];
 }
 
 export type BookingReturn =
@@ -44,6 +47,22 @@ export async function bookingReturn(
     .select({ name: events.name, eventDate: events.eventDate, location: events.location })
     .from(events)
     .where(eq(events.id, booking.eventId));
+  const [items, visibleTypes] = await Promise.all([
+    deps.db
+      .select({ name: ticketTypes.name, pricePence: bookingItems.pricePence, quantity: bookingItems.quantity })
+      .from(bookingItems)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
+      .where(eq(bookingItems.bookingRef, bookingRef))
+      .orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt)),
+    deps.db
+      .select({ id: ticketTypes.id })
+      .from(ticketTypes)
+      .where(
+        and(eq(ticketTypes.eventId, booking.eventId), eq(ticketTypes.hidden, false), isNull(ticketTypes.offSaleAt)),
+      ),
+  ]);
+  // Listed by type when the booking has several, or the event sells several (decision 081).
+  const byType = items.length > 1 || (items.length === 1 && visibleTypes.length > 1);
   const details: ConfirmedDetails = {
     bookingRef,
     eventName: event?.name ?? "",
@@ -51,8 +70,14 @@ export async function bookingReturn(
     location: event?.location ?? "",
     name: booking.holderName,
     quantity: booking.quantity,
-    ticketCostPence: booking.amountPence === 0 ? 0 : (booking.amountPence - bookingFeePence) / booking.quantity,
+    ticketCostPence:
+      items.length === 1
+        ? items[0]!.pricePence
+        : booking.amountPence === 0
+          ? 0
+          : Math.round((booking.amountPence - bookingFeePence) / booking.quantity),
     totalPence: booking.amountPence,
+    ...(byType && { lines: items }),
   };
   if (settlement.outcome === "refunded") return { kind: "refunded", details, pending: false };
   if (settlement.outcome === "refunding") return { kind: "refunded", details, pending: true };

@@ -27,6 +27,12 @@ export function quantityForOverview(typed: string): number {
   return /^\d+$/.test(typed.trim()) && Number(typed) >= minTickets && Number(typed) <= maxTickets ? Number(typed) : 1;
 }
 
+/** The quantity of one type the overview counts: what was typed if it is a whole number, otherwise none. */
+export function typedQuantity(typed: string | undefined): number {
+  const text = (typed ?? "").trim();
+  return /^\d{1,3}$/.test(text) ? Number(text) : 0;
+}
+
 /**
  * Tickets per booking: 1 to 29 (the rule of docs/specification.md, section 5, which states it
  * twice; its message says 1-30, ours says 1-29).

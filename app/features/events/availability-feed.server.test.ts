@@ -16,6 +16,15 @@ describe("what changed between two pictures", () => {
     expect(availabilityChanges({ a: { sold: 1, remaining: 0, soldOut: false } }, reserved)).toEqual(reserved);
   });
 
+  it("a type's standing changing is a change, though the seats are the same", () => {
+    const adult = { id: "a1", name: "Adult", pricePence: 1250, status: "on-sale" as const, left: 4 };
+    const child = { id: "c1", name: "Child", pricePence: 500, status: "on-sale" as const, left: 6 };
+    const before = { a: { ...counts(4), types: [adult, child] } };
+    const after = { a: { ...counts(4), types: [{ ...adult, status: "ended" as const, left: 0 }, child] } };
+    expect(availabilityChanges(before, after)).toEqual(after);
+    expect(availabilityChanges(after, structuredClone(after))).toEqual({});
+  });
+
   it("the browser's merge of the changes gives the new picture", () => {
     const before = { a: counts(1), b: counts(2), gone: counts(3) };
     const after = { a: counts(1), b: counts(5), added: counts(0) };

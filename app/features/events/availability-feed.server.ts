@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import { nextHoldExpiry } from "~/infra/db/seats.server";
 import type { Clock } from "~/lib/clock";
 import { changesChannel } from "~/infra/live/changes.server";
-import { availabilityByEvent } from "./events.server";
-import type { Availability } from "./schema";
+import { availabilityByEvent, nextAvailabilityChange } from "./events.server";
+import type { Availability, TypeAvailability } from "./schema";
 
 /**
  * What the feed says, as server-sent events: first the whole picture (`availability`), then only
@@ -84,7 +83,24 @@ function sameAvailability(a: Availability | undefined, b: Availability) {
     a.sold === b.sold &&
     a.remaining === b.remaining &&
     a.soldOut === b.soldOut &&
-    a.reservedUntil === b.reservedUntil
+    a.reservedUntil === b.reservedUntil &&
+    a.onSaleFrom === b.onSaleFrom &&
+    sameTypes(a.types, b.types)
+  );
+}
+
+function sameTypes(a: TypeAvailability[] | undefined, b: TypeAvailability[] | undefined) {
+  if (!a || !b) return a === b;
+  return (
+    a.length === b.length &&
+    a.every(
+      (type, i) =>
+        type.id === b[i]!.id &&
+        type.name === b[i]!.name &&
+        type.pricePence === b[i]!.pricePence &&
+        type.status === b[i]!.status &&
+        type.left === b[i]!.left,
+    )
   );
 }
 
@@ -102,8 +118,9 @@ export function availabilityChanges(
 /**
  * One per process: listens for changes, recounts availability once per burst of changes, and
  * passes what changed to every visitor connected to the live feed. The counts carry no names or
- * e-mail addresses. A hold that runs out changes nothing in the database, so the feed also
- * recounts when the next hold runs out: its seats show as free again without anyone's reload.
+ * e-mail addresses. A hold that runs out, or a ticket type's sale that opens or ends, changes
+ * nothing in the database, so the feed also recounts at the next such moment: the seats show as
+ * free again, the early-bird price as over, without anyone's reload.
  *
  * Every subscriber has seen the same picture (`current`): it got it whole when it joined and every
  * change since, so a change is worked out and encoded once for all of them.
@@ -115,7 +132,7 @@ export class AvailabilityFeed {
   closed = false;
   private pending: ReturnType<typeof setTimeout> | undefined;
   private eventsChanged = false;
-  private holdExpiry: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
+  private timedChange: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   /** Counts one change announced (or one hold run out), so a picture taken before it is known to be old. */
   private version = 0;
@@ -153,28 +170,31 @@ export class AvailabilityFeed {
 
   async snapshot(): Promise<Record<string, Availability>> {
     const counts = await availabilityByEvent(this.database, this.clock.now());
-    await this.watchNextHoldExpiry();
+    await this.watchNextTimedChange();
     return counts;
   }
 
-  /** Arms one timer for the moment the next hold runs out (when there is one and anyone is listening). */
-  private async watchNextHoldExpiry() {
+  /**
+   * Arms one timer for the next moment the counts change by the clock alone (when there is one and
+   * anyone is listening): a hold running out, a ticket type's sale opening or ending.
+   */
+  private async watchNextTimedChange() {
     if (this.closed) return;
     const now = this.clock.now();
-    const next = await nextHoldExpiry(this.database.db, now);
+    const next = await nextAvailabilityChange(this.database.db, now);
     if (!next || this.closed) return;
-    if (this.holdExpiry?.at === next.getTime()) return;
-    clearTimeout(this.holdExpiry?.timer);
+    if (this.timedChange?.at === next.getTime()) return;
+    clearTimeout(this.timedChange?.timer);
     // A little after the moment, so the recount finds the hold expired.
     const timer = setTimeout(
       () => {
-        this.holdExpiry = undefined;
+        this.timedChange = undefined;
         this.changed();
       },
       Math.min(next.getTime() - now.getTime() + 250, 2 ** 31 - 1),
     );
     timer.unref?.();
-    this.holdExpiry = { at: next.getTime(), timer };
+    this.timedChange = { at: next.getTime(), timer };
   }
 
   /**
@@ -297,7 +317,7 @@ export class AvailabilityFeed {
   async close() {
     this.closed = true;
     clearTimeout(this.pending);
-    clearTimeout(this.holdExpiry?.timer);
+    clearTimeout(this.timedChange?.timer);
     this.stopHeartbeat();
     this.closeHandlers.forEach((close) => close());
     this.listeners.clear();

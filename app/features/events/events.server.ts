@@ -10,8 +10,14 @@ import { isUuid } from "~/lib/ids";
 import { events } from "~db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
 import { availabilityOf } from "./status";
-import { syncEventPrice } from "~/infra/db/ticket-types.server";
 import { planTicketTypes } from "./ticket-types.server";
+import {
+  nextSaleWindowEdge,
+  syncEventPrice,
+  visibleTypeStock,
+  type VisibleTypeStock,
+} from "~/infra/db/ticket-types.server";
+import { lowestPriceOnSale } from "~/lib/ticket-types";
 
 type EventRow = typeof events.$inferSelect;
 
@@ -236,34 +242,98 @@ export async function updateEvent(
 /**
  * Tickets sold and left for every event, by event id. Sold counts ticket quantities, not records,
  * and only valid tickets; seats held by unfinished checkouts are not sold but are not left either,
- * until their hold runs out at `now`.
+ * until their hold runs out at `now`. Each event's types a visitor may see are read at the same
+ * `now`: what is left of each, and whether any can be bought (availabilityOf).
  */
 export async function availabilityByEvent({ db }: { db: Queryable }, now: Date): Promise<Record<string, Availability>> {
-  const seats = await seatsByEvent(db, now);
+  return availabilityOfStock(await stockByEvent(db, now));
+}
+
+/** Every event's seats and the standing of its visible types, at one `now`. */
+async function stockByEvent(db: Queryable, now: Date) {
+  const seats = seatsByEvent(db, now);
+  const types = await visibleTypeStock(db, now, seats);
+  return { seats: await seats, types };
+}
+
+type Stock = Awaited<ReturnType<typeof stockByEvent>>;
+
+function availabilityOfStock({ seats, types }: Stock): Record<string, Availability> {
   return Object.fromEntries(
     Object.entries(seats).map(([id, { total, sold, held, heldUntil }]) => [
       id,
-      availabilityOf(total, sold, held, heldUntil),
+      availabilityOf(total, sold, held, heldUntil, types[id] ?? []),
     ]),
   );
 }
 
 /**
+ * An event as visitors are shown it: its `ticketCost` is the lowest price of its types on sale now
+ * (decision 078), or the stored price when none is; an event not sold on this site keeps null.
+ */
+function priceOnSale(event: EventView, types: VisibleTypeStock[] | undefined): EventView {
+  if (event.ticketCostPence === null) return event;
+  const lowest = lowestPriceOnSale((types ?? []).map((type) => type.onSale));
+  return lowest === null || lowest === event.ticketCostPence
+    ? event
+    : { ...event, ticketCostPence: lowest, ticketCost: lowest / 100 };
+}
+
+/** Every event as the public pages show it (priced by its types on sale), with every event's availability. */
+export async function eventsForVisitors(
+  { db }: { db: Queryable },
+  now: Date,
+): Promise<{ events: EventView[]; availability: Record<string, Availability> }> {
+  const [events, stock] = await Promise.all([listEvents({ db }), stockByEvent(db, now)]);
+  return {
+    events: events.map((event) => priceOnSale(event, stock.types[event.id])),
+    availability: availabilityOfStock(stock),
+  };
+}
+
+/** One event as its public pages show it, with its availability; undefined when there is no such event. */
+export async function eventForVisitors(
+  { db }: { db: Queryable },
+  id: string,
+  now: Date,
+): Promise<{ event: EventView; availability: Availability } | undefined> {
+  const event = await findEvent({ db }, id);
+  if (!event) return undefined;
+  const stock = await stockByEvent(db, now);
+  return { event: priceOnSale(event, stock.types[event.id]), availability: availabilityOfStock(stock)[event.id]! };
+}
+
+/**
+ * The next moment the live counts change by the clock alone, with nothing announced: a hold stops
+ * counting (`nextHoldExpiry`), or a ticket type's sale opens or ends (`nextSaleWindowEdge`): an
+ * early-bird price ending, a type going on sale. Null when none is ahead.
+ */
+export async function nextAvailabilityChange(db: Queryable, now: Date): Promise<Date | null> {
+  const [hold, window] = await Promise.all([nextHoldExpiry(db, now), nextSaleWindowEdge(db, now)]);
+  return earliest([hold, window]);
+}
+
+function earliest(times: (Date | string | null | undefined)[]): Date | null {
+  const ms = times.filter((at) => at !== null && at !== undefined).map((at) => new Date(at as string | Date).getTime());
+  return ms.length > 0 ? new Date(Math.min(...ms)) : null;
+}
+
+/**
  * The next moment the public pages' events or counts change by the clock alone, with nothing
  * announced: an event's ticket sales close (it leaves the current list, Book goes), an event takes
- * place (Add to calendar goes), or a hold stops counting (`nextHoldExpiry`). Null when none is
- * ahead. The page cache keeps a live page no longer than this (server/page-cache.ts).
+ * place (Add to calendar goes), or the live counts change (`nextAvailabilityChange`: a hold stops
+ * counting, a type's sale opens or ends). Null when none is ahead. The page cache keeps a live page
+ * no longer than this (server/page-cache.ts).
  */
 export async function nextTimedChange(db: Queryable, now: Date): Promise<Date | null> {
-  const [row] = await db
-    .select({
-      sales: sql<string | null>`min(${events.ticketSaleExpiry}) filter (where ${events.ticketSaleExpiry} > ${now})`,
-      dates: sql<string | null>`min(${events.eventDate}) filter (where ${events.eventDate} > ${now})`,
-    })
-    .from(events);
-  const hold = await nextHoldExpiry(db, now);
-  const times = [row?.sales, row?.dates, hold]
-    .filter((at) => at !== null && at !== undefined)
-    .map((at) => new Date(at as string | Date).getTime());
-  return times.length > 0 ? new Date(Math.min(...times)) : null;
+  const [[row], counts] = await Promise.all([
+    db
+      .select({
+        sales: sql<string | null>`min(${events.ticketSaleExpiry}) filter (where ${events.ticketSaleExpiry} > ${now})`,
+        dates: sql<string | null>`min(${events.eventDate}) filter (where ${events.eventDate} > ${now})`,
+      })
+      .from(events),
+    nextAvailabilityChange(db, now),
+  ]);
+  return earliest([row?.sales, row?.dates, counts]);
 }

@@ -5,16 +5,35 @@ import type { TypeStatus } from "~/lib/ticket-types";
 
 /** Tickets sold and left for one event: all the live feed says, never who bought them. */
 export interface Availability {
+  /** Seats taken by the tickets sold. */
   sold: number;
   /** Seats nobody has bought or holds in an unfinished checkout. */
   remaining: number;
-  /** The tickets sold have reached the total: nothing will come back on sale by itself. */
+  /**
+   * No ticket can be bought and none will come back on sale by itself: the seats sold have reached
+   * the total, or every type the event sells is sold out or over (decision 081).
+   */
   soldOut: boolean;
   /**
-   * Only when none are left but some are held in unfinished checkouts: when the first of those holds
-   * runs out (ISO 8601), so the page can say when to try again.
+   * Only when nothing can be bought now but some is held in unfinished checkouts: when the first of
+   * those holds runs out (ISO 8601), so the page can say when to try again.
    */
   reservedUntil?: string;
+  /** Only when nothing can be bought now but a type goes on sale later: when the first does (ISO 8601). */
+  onSaleFrom?: string;
+  /** The event's ticket types, when it sells more than one that visitors may choose between. */
+  types?: TypeAvailability[];
+}
+
+/** A ticket type of an event as visitors see it, live: no more than the pages say. */
+export interface TypeAvailability {
+  id: string;
+  name: string;
+  pricePence: number;
+  /** Where it stands (typeStanding); `reserved` when the rest of it are held in unfinished checkouts. */
+  status: TypeStatus | "reserved";
+  /** How many can be chosen now: what is left, never more than one booking may hold (0 unless on sale). */
+  left: number;
 }
 
 /** An event as pages and the staff API see it, with the specification's field names. */

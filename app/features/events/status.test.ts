@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { EventView } from "./schema";
+import type { TypeStatus } from "~/lib/ticket-types";
 import {
   availabilityOf,
+  availabilityReason,
+  typeWords,
   fundraisingLists,
   bookingClosedReason,
   isCurrent,
@@ -62,6 +65,60 @@ describe("an event's status", () => {
       soldOut: false,
       reservedUntil: firstHold.toISOString(),
     });
+  });
+
+  it("by its types: bookable while one is on sale, reserved when holds stand in the way, waiting, else sold out", () => {
+    const type = (
+      name: string,
+      status: TypeStatus,
+      maxNow = 0,
+      freedByHolds = false,
+      saleFrom: string | null = null,
+    ) => ({
+      onSale: { id: name, name, pricePence: 500, status, maxNow, saleFrom },
+      freedByHolds,
+    });
+    const hold = new Date("2026-11-22T12:10:30Z");
+    const listed = (types: ReturnType<typeof type>[]) => availabilityOf(50, 10, 2, hold, types);
+    expect(listed([type("Adult", "sold-out"), type("Child", "on-sale", 3)])).toEqual({
+      sold: 10,
+      remaining: 38,
+      soldOut: false,
+      types: [
+        { id: "Adult", name: "Adult", pricePence: 500, status: "sold-out", left: 0 },
+        { id: "Child", name: "Child", pricePence: 500, status: "on-sale", left: 3 },
+      ],
+    });
+    expect(listed([type("Adult", "sold-out"), type("Child", "sold-out", 0, true)])).toMatchObject({
+      soldOut: false,
+      reservedUntil: hold.toISOString(),
+      types: [{ status: "sold-out" }, { status: "reserved" }],
+    });
+    expect(
+      listed([type("Adult", "ended"), type("Child", "not-yet", 0, false, "2026-12-01T09:00:00.000Z")]),
+    ).toMatchObject({ soldOut: false, onSaleFrom: "2026-12-01T09:00:00.000Z" });
+    expect(listed([type("Adult", "ended"), type("Child", "sold-out")])).toMatchObject({ soldOut: true });
+    // One type: nothing listed, and the event stands as its type does.
+    expect(availabilityOf(50, 10, 0, null, [type("Ticket", "sold-out")])).toEqual({
+      sold: 10,
+      remaining: 40,
+      soldOut: true,
+    });
+    // Every seat sold: sold out, whatever the types.
+    expect(
+      availabilityOf(50, 50, 0, null, [type("Ticket", "not-yet", 0, false, "2026-12-01T09:00:00.000Z")]),
+    ).toMatchObject({ soldOut: true });
+  });
+
+  it("says of a type what is left only when few are, and why none can be bought", () => {
+    expect(typeWords({ name: "Adult", status: "on-sale", left: 29 })).toBeNull();
+    expect(typeWords({ name: "Child", status: "on-sale", left: 3 })).toBe("Child: 3 left");
+    expect(typeWords({ name: "Adult", status: "sold-out", left: 0 })).toBe("Adult: sold out");
+    expect(typeWords({ name: "Adult", status: "reserved", left: 0 })).toBe("Adult: all reserved just now");
+    expect(typeWords({ name: "Early bird", status: "ended", left: 0 })).toBe("Early bird: no longer on sale");
+    expect(availabilityReason({ sold: 0, remaining: 5, soldOut: false, onSaleFrom: "2026-07-01T08:00:00Z" })).toBe(
+      "Tickets go on sale on 01/07/2026 at 09:00.",
+    );
   });
 
   it("says when to try again in London time, rounded up to the minute, instead of sold out", () => {

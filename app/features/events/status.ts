@@ -1,27 +1,84 @@
 import { pluralWord } from "~/lib/plural";
 import { reservedMessage, soldOutMessage } from "~/lib/seat-holds";
-import type { Availability, EventView } from "./schema";
+import { londonDate, londonTime } from "~/lib/london-time";
+import { fewLeft, typeAvailabilityWords, type TypeOnSale } from "~/lib/ticket-types";
+import type { Availability, EventView, TypeAvailability } from "./schema";
 
 /** Tickets are on sale until ticketSaleExpiry; after that the event is past. */
 export function isCurrent(event: Pick<EventView, "ticketSaleExpiry">, now: Date): boolean {
   return new Date(event.ticketSaleExpiry).getTime() > now.getTime();
 }
 
+/** A ticket type a visitor may see, as availabilityOf reads it (VisibleTypeStock). */
+export interface TypeReading {
+  onSale: Pick<TypeOnSale, "id" | "name" | "pricePence" | "status" | "maxNow" | "saleFrom">;
+  /** None can be bought only because the rest are held in unfinished checkouts. */
+  freedByHolds: boolean;
+}
+
 /**
- * An event's availability from its seat counts (PRODUCT.md, sold out versus reserved): sold out when
- * the tickets sold reach the total; when the seats left are all held in unfinished checkouts it is
- * not sold out but reserved, until the first hold may stop counting (`heldUntil`: its end, or its
- * settling window's end, decision 030).
+ * An event's availability from its seat counts and the types visitors may see (PRODUCT.md, sold out
+ * versus reserved; decision 081). By the seats: sold out when the seats sold reach the total; when
+ * the seats left are all held in unfinished checkouts it is not sold out but reserved, until the
+ * first hold may stop counting (`heldUntil`: its end, or its settling window's end, decision 030).
+ * By the types, when it has any: bookable while one of them is on sale; otherwise reserved if a hold
+ * running out would put one back on sale, waiting if one goes on sale later (`onSaleFrom`), and sold
+ * out only when none of these is true. The types are listed when there is more than one to choose.
  */
-export function availabilityOf(total: number, sold: number, held = 0, heldUntil: Date | null = null): Availability {
+export function availabilityOf(
+  total: number,
+  sold: number,
+  held = 0,
+  heldUntil: Date | null = null,
+  types: TypeReading[] = [],
+): Availability {
   const remaining = Math.max(0, total - sold - held);
-  const soldOut = sold >= total;
+  const listed = types.length > 1 ? { types: types.map(typeAvailability) } : {};
+  if (sold >= total) return { sold, remaining, soldOut: true, ...listed };
+  if (types.length === 0 || types.some((type) => type.onSale.status === "on-sale")) {
+    return {
+      sold,
+      remaining,
+      soldOut: false,
+      ...(remaining === 0 && heldUntil && { reservedUntil: heldUntil.toISOString() }),
+      ...listed,
+    };
+  }
+  if (heldUntil && types.some((type) => type.freedByHolds)) {
+    return { sold, remaining, soldOut: false, reservedUntil: heldUntil.toISOString(), ...listed };
+  }
+  const opening = types
+    .filter((type) => type.onSale.status === "not-yet" && type.onSale.saleFrom)
+    .map((type) => type.onSale.saleFrom!)
+    .sort()[0];
+  if (opening) return { sold, remaining, soldOut: false, onSaleFrom: opening, ...listed };
+  return { sold, remaining, soldOut: true, ...listed };
+}
+
+/** A type as the live feed carries it. */
+function typeAvailability({ onSale, freedByHolds }: TypeReading): TypeAvailability {
   return {
-    sold,
-    remaining,
-    soldOut,
-    ...(remaining === 0 && !soldOut && heldUntil && { reservedUntil: heldUntil.toISOString() }),
+    id: onSale.id,
+    name: onSale.name,
+    pricePence: onSale.pricePence,
+    status: freedByHolds ? "reserved" : onSale.status,
+    left: onSale.maxNow,
   };
+}
+
+/** What the pages say of a type beside its price: "Adult: sold out", "Child: 3 left"; null when nothing. */
+export function typeWords(type: Pick<TypeAvailability, "name" | "status" | "left">): string | null {
+  if (type.status === "reserved") return `${type.name}: all reserved just now`;
+  return typeAvailabilityWords({
+    name: type.name,
+    status: type.status,
+    fewLeft: type.status === "on-sale" && type.left <= fewLeft ? type.left : null,
+  });
+}
+
+/** "Tickets go on sale on 01/12/2026 at 09:00." */
+export function onSaleFromMessage(at: string): string {
+  return `Tickets go on sale on ${londonDate(at)} at ${londonTime(at)}.`;
 }
 
 /** What a page says in place of Book when the seats left are all reserved; null when they are not. */
@@ -44,9 +101,10 @@ export function bookingClosedReason(
   return availabilityReason(availability);
 }
 
-/** Why nobody can book just now by the seat counts alone (sold out, or all reserved); null when they can. */
+/** Why nobody can book just now by the live counts (sold out, all reserved, not yet on sale); null when they can. */
 export function availabilityReason(availability: Availability | undefined): string | null {
   if (availability?.soldOut) return soldOutMessage;
+  if (availability?.onSaleFrom) return onSaleFromMessage(availability.onSaleFrom);
   return reservedNotice(availability);
 }
 

@@ -1,6 +1,6 @@
-import { and, asc, eq, isNotNull, isNull, min } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, min, sql } from "drizzle-orm";
 import type { Queryable } from "./database.server";
-import { seatsByEvent, takenByType } from "./seats.server";
+import { seatsByEvent, takenByType, type SeatCount } from "./seats.server";
 import { events, ticketTypes } from "~db/schema";
 import { typeOnSale, typeStanding, type TicketTypeRules, type TypeOnSale } from "~/lib/ticket-types";
 
@@ -81,27 +81,85 @@ export function rulesOf(row: TicketTypeRow): TicketTypeRules {
   };
 }
 
+/** A type a visitor may see, where it stands at a moment, and where it would stand with no holds. */
+export interface VisibleTypeStock {
+  type: TicketTypeRules;
+  onSale: TypeOnSale;
+  /**
+   * None can be bought now only because the rest are held in unfinished checkouts: with those holds
+   * gone it would be on sale (the type's "reserved", as the event's seats have it).
+   */
+  freedByHolds: boolean;
+}
+
+/** Types a visitor may see: neither hidden (a code reveals those) nor taken off sale. */
+const visible = and(eq(ticketTypes.hidden, false), isNull(ticketTypes.offSaleAt));
+
+/**
+ * Every event's types a visitor may see at `now` (not hidden, not off sale), with what is left of
+ * each, by event id, given the events' seats at the same `now` (seatsByEvent). Two queries however
+ * many events there are, beside the seats'.
+ */
+export async function visibleTypeStock(
+  db: Queryable,
+  now: Date,
+  /** The seats, or their query still running (the three queries then run at once). */
+  seatCounts: Record<string, SeatCount> | Promise<Record<string, SeatCount>>,
+): Promise<Record<string, VisibleTypeStock[]>> {
+  const [rows, taken, seats] = await Promise.all([
+    db
+      .select()
+      .from(ticketTypes)
+      .where(visible)
+      .orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt), asc(ticketTypes.id)),
+    takenByType(db, undefined, now),
+    seatCounts,
+  ]);
+  const byEvent: Record<string, VisibleTypeStock[]> = {};
+  for (const row of rows) {
+    const seat = seats[row.eventId];
+    const seatsLeft = seat ? seat.total - seat.sold - seat.held : 0;
+    const rules = rulesOf(row);
+    const ofType = taken.get(row.id) ?? { sold: 0, held: 0 };
+    const standing = typeStanding(rules, ofType, seatsLeft, now);
+    const withoutHolds =
+      standing.status === "sold-out" && (ofType.held > 0 || (seat?.held ?? 0) > 0)
+        ? typeStanding(rules, { sold: ofType.sold, held: 0 }, seatsLeft + (seat?.held ?? 0), now)
+        : undefined;
+    (byEvent[row.eventId] ??= []).push({
+      type: rules,
+      onSale: typeOnSale(rules, standing, maxTicketsPerBooking),
+      freedByHolds: withoutHolds?.status === "on-sale",
+    });
+  }
+  return byEvent;
+}
+
 /**
  * Every event's types a visitor may see at `now` (not hidden, not off sale), with what is left of
  * each, by event id: what the event pages, the lists and the live feed show. Three queries however
  * many events there are.
  */
 export async function publicTypesByEvent(db: Queryable, now: Date): Promise<Record<string, TypeOnSale[]>> {
-  const [rows, taken, seats] = await Promise.all([
-    db
-      .select()
-      .from(ticketTypes)
-      .where(and(eq(ticketTypes.hidden, false), isNull(ticketTypes.offSaleAt)))
-      .orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt), asc(ticketTypes.id)),
-    takenByType(db, undefined, now),
-    seatsByEvent(db, now),
-  ]);
-  const byEvent: Record<string, TypeOnSale[]> = {};
-  for (const row of rows) {
-    const seat = seats[row.eventId];
-    const seatsLeft = seat ? seat.total - seat.sold - seat.held : 0;
-    const standing = typeStanding(rulesOf(row), taken.get(row.id) ?? { sold: 0, held: 0 }, seatsLeft, now);
-    (byEvent[row.eventId] ??= []).push(typeOnSale(rulesOf(row), standing, maxTicketsPerBooking));
-  }
-  return byEvent;
+  const stock = await visibleTypeStock(db, now, seatsByEvent(db, now));
+  return Object.fromEntries(Object.entries(stock).map(([id, types]) => [id, types.map((type) => type.onSale)]));
+}
+
+/**
+ * The next moment after `now` that a visible type's sale opens or ends (its `sale_from` or
+ * `sale_until`): what a visitor sees of it changes then with nothing announced, so the page cache
+ * and the live feed look again. Null when none is ahead.
+ */
+export async function nextSaleWindowEdge(db: Queryable, now: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({
+      opens: sql<string | null>`min(${ticketTypes.saleFrom}) filter (where ${ticketTypes.saleFrom} > ${now})`,
+      ends: sql<string | null>`min(${ticketTypes.saleUntil}) filter (where ${ticketTypes.saleUntil} > ${now})`,
+    })
+    .from(ticketTypes)
+    .where(and(visible, isNull(ticketTypes.closedAt)));
+  const times = [row?.opens, row?.ends]
+    .filter((at) => at !== null && at !== undefined)
+    .map((at) => new Date(at as string | Date).getTime());
+  return times.length > 0 ? new Date(Math.min(...times)) : null;
 }

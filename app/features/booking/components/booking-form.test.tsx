@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BookingForm } from "./booking-form";
+import { BookingForm, confirmationUrl } from "./booking-form";
 
 // The browser's side of giving seats back (docs/decisions/019-seat-holds-given-back.md): the form
 // asks the server to release the visitor's own unpaid attempt, with its client secret, when the
@@ -138,5 +138,134 @@ describe("the booking form gives back its own seats", () => {
       quantity: 2,
       replaces: { bookingRef, clientSecret },
     });
+  });
+});
+
+describe("the booking form of an event sold by type", () => {
+  const adult = { id: "a0000000-0000-4000-8000-00000000000a", name: "Adult", pricePence: 1250 };
+  const child = { id: "c0000000-0000-4000-8000-00000000000c", name: "Child", pricePence: 500 };
+  const family = { id: "f0000000-0000-4000-8000-00000000000f", name: "Family", pricePence: 3000 };
+  let posted: Record<string, unknown>[];
+  let answer: () => Response;
+
+  beforeEach(() => {
+    posted = [];
+    answer = () => Response.json({ error: "Sorry", code: "conflict" }, { status: 409 });
+    vi.stubGlobal("matchMedia", () => ({ matches: false, addEventListener() {}, removeEventListener() {} }));
+    Element.prototype.scrollIntoView = () => {};
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
+      if (url === "/api/bookings") posted.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return answer();
+    });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  function renderForm() {
+    render(
+      <MemoryRouter>
+        <BookingForm
+          event={event}
+          types={[
+            { ...adult, onSale: true, left: 29, words: null },
+            { ...child, onSale: true, left: 3, words: "Child: 3 left" },
+            { ...family, onSale: false, left: 0, words: "Family: sold out" },
+          ]}
+          remaining={40}
+          unavailable={null}
+          provider="offline"
+        />
+      </MemoryRouter>,
+    );
+    const field = (label: string | RegExp, value: string) =>
+      fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    field(/^Name/, "Dr J. Smith");
+    field(/^Email/, "j.smith@example.org");
+    field("Card number", "4242 4242 4242 4242");
+    field("Expiration date", "12/34");
+    field("Security code", "123");
+    return { field, pay: () => fireEvent.click(screen.getByRole("button", { name: /^Pay now/ })) };
+  }
+  const overview = () => screen.getByRole("region", { name: "Booking overview" }).textContent;
+
+  it("asks a quantity of each type on sale, by name and price, and says why the others cannot be bought", () => {
+    renderForm();
+    expect(screen.getByRole("group", { name: "Number of tickets (1 to 29 in all)" })).toBeTruthy();
+    expect((screen.getByLabelText(/^Adult £12.50/) as HTMLInputElement).value).toBe("1");
+    expect((screen.getByLabelText(/^Child £5.00/) as HTMLInputElement).value).toBe("0");
+    expect(screen.getByLabelText(/^Child £5.00/).getAttribute("aria-describedby")).toContain("-hint");
+    expect(screen.getByText("Child: 3 left")).toBeTruthy();
+    expect(screen.queryByLabelText(/^Family/)).toBeNull();
+    expect(screen.getByText("Family: sold out")).toBeTruthy();
+    expect(screen.queryByLabelText(/^Number of tickets/)).toBeNull();
+  });
+
+  it("lists each type chosen, the booking fee once and the total; free tickets pay no fee", () => {
+    const form = renderForm();
+    form.field(/^Adult/, "2");
+    form.field(/^Child/, "1");
+    expect(overview()).toContain("2 × Adult £12.50£25.00");
+    expect(overview()).toContain("1 × Child £5.00£5.00");
+    expect(overview()).toContain("Booking fee£0.49");
+    expect(overview()).toContain("Total£30.49");
+    expect(screen.getByRole("button", { name: /^Pay now/ }).textContent).toBe("Pay now £30.49");
+    form.field(/^Adult/, "0");
+    form.field(/^Child/, "0");
+    expect(overview()).toContain("None chosen yet");
+    expect(overview()).toContain("Total£0.00");
+  });
+
+  it("posts the tickets by type, and shows the server's answer on the type it concerns", async () => {
+    answer = () =>
+      Response.json(
+        {
+          error: "Only 1 Child ticket left.",
+          code: "conflict",
+          fields: { [`tickets.${child.id}`]: "Only 1 Child ticket left." },
+        },
+        { status: 409 },
+      );
+    const form = renderForm();
+    form.field(/^Adult/, "2");
+    form.field(/^Child/, "1");
+    form.pay();
+    await screen.findByText("Only 1 Child ticket left.");
+    expect(posted).toEqual([expect.objectContaining({ eventId: event.id, tickets: { [adult.id]: 2, [child.id]: 1 } })]);
+    expect(posted[0]).not.toHaveProperty("quantity");
+    expect(screen.getByLabelText(/^Child/).getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("checks the tickets in all and of each type before asking the server", () => {
+    const form = renderForm();
+    form.field(/^Adult/, "0");
+    form.pay();
+    expect(screen.getByText("Invalid ticket quantity: please enter a valid number between 1-29")).toBeTruthy();
+    form.field(/^Adult/, "20");
+    form.field(/^Child/, "10");
+    form.pay();
+    expect(screen.getByText("Invalid ticket quantity: please enter a valid number between 1-29")).toBeTruthy();
+    form.field(/^Adult/, "1");
+    form.field(/^Child/, "4");
+    form.pay();
+    expect(screen.getByText("Only 3 Child tickets left.")).toBeTruthy();
+    expect(posted).toEqual([]);
+  });
+});
+
+describe("the confirmation's address", () => {
+  it("gives the price of a ticket of one type, and the average of several types' prices", () => {
+    const params = (ticketsPence: number | undefined, quantity: number) =>
+      new URL(
+        confirmationUrl(event, { bookingRef }, { name: "Amina", email: "a@example.org", quantity, ticketsPence }),
+        "http://localhost",
+      ).searchParams;
+    expect(params(undefined, 3).get("ticketCost")).toBe("12.50");
+    expect(params(2 * 1250 + 500, 3).get("ticketCost")).toBe("10.00");
+    expect(params(1250 + 2 * 500, 3).get("ticketCost")).toBe("7.50");
+    expect(params(1000 + 2 * 500, 3).get("ticketCost")).toBe("6.67");
+    expect(params(0, 2).get("ticketCost")).toBe("0.00");
+    expect(params(2 * 1250 + 500, 3).get("ticketQuantity")).toBe("3");
   });
 });

@@ -1,20 +1,22 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { Field } from "~/components/ui/field";
+import { Field, FieldGroup, FieldMessage } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { useFormFields } from "~/components/ui/use-form-fields";
-import { bookingTotalPence, maxTickets, quantityForOverview } from "../pricing";
+import { itemsTotalPence, maxTickets, minTickets, quantityForOverview, typedQuantity } from "../pricing";
 import {
   bookingLimits,
   bookingMessages,
   onlyLeftMessage,
+  ticketChoice,
+  typeField,
   validateTicketInformation,
   type OwnAttempt,
   type ReleasedHold,
   type StartedBooking,
-  type TicketErrors,
 } from "../schema";
-import { PriceRows } from "./booking-summary";
+import { PriceRows, type TicketLine } from "./booking-summary";
+import { typeLabel } from "~/lib/ticket-types";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
@@ -32,8 +34,23 @@ export interface BookableEvent {
   ticketCostPence: number;
 }
 
+/** A ticket type of an event sold by type, as the booking page offers it (the live feed keeps it current). */
+export interface BookableType {
+  id: string;
+  name: string;
+  pricePence: number;
+  /** Whether it can be bought now. */
+  onSale: boolean;
+  /** How many can be chosen now (0 unless on sale). */
+  left: number;
+  /** What the page says of it: "Child: 3 left", "Adult: sold out"; null when nothing. */
+  words: string | null;
+}
+
 interface BookingFormProps {
   event: BookableEvent;
+  /** The event's types, when it sells more than one: a quantity is asked of each. */
+  types?: BookableType[];
   /** Seats left right now (the live feed keeps it current). */
   remaining: number;
   /** Why nobody can book just now (sold out, or every seat left reserved), from the live feed; null when they can. */
@@ -43,19 +60,26 @@ interface BookingFormProps {
   publishableKey?: string;
 }
 
-/** Where the provider sends the visitor after paying: /confirmation with the spec's query parameters. */
+/**
+ * Where the provider sends the visitor after paying: /confirmation with the spec's query parameters.
+ * Tickets of several types at different prices (`ticketsPence`, what they come to) give `ticketCost`
+ * as their average price, so that ticketCost × ticketQuantity is still what the tickets cost, to
+ * the penny's rounding (decision 081); the page itself shows the booking as stored.
+ */
 export function confirmationUrl(
   event: BookableEvent,
   booking: { bookingRef: string },
-  details: { name: string; email: string; quantity: number },
+  details: { name: string; email: string; quantity: number; ticketsPence?: number },
 ) {
+  const ticketCostPence =
+    details.ticketsPence === undefined ? event.ticketCostPence : details.ticketsPence / details.quantity;
   const params = new URLSearchParams({
     eventId: event.id,
     eventName: event.name,
     eventLoaction: event.location,
     eventDate: event.eventDate,
     bookingRef: booking.bookingRef,
-    ticketCost: (event.ticketCostPence / 100).toFixed(2),
+    ticketCost: (Math.round(ticketCostPence) / 100).toFixed(2),
     ticketQuantity: String(details.quantity),
     userName: details.name,
     userEmail: details.email,
@@ -100,11 +124,16 @@ function releaseAttempt(attempt: OwnAttempt, reason: "declined" | "quantity" | "
  * once: when the card is refused, when the number of tickets changes, and when the visitor leaves
  * the page; a further attempt also replaces it.
  */
-export function BookingForm({ event, remaining, unavailable, provider, publishableKey }: BookingFormProps) {
-  const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields({
+export function BookingForm({ event, types, remaining, unavailable, provider, publishableKey }: BookingFormProps) {
+  const byType = types && types.length > 1 ? types : undefined;
+  const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Record<string, string>>({
     name: "",
     email: "",
     quantity: "1",
+    // The specification's one ticket by default: of the first type on sale.
+    ...Object.fromEntries(
+      (byType ?? []).map((type) => [typeField(type.id), type === firstOnSale(byType!) ? "1" : "0"]),
+    ),
   });
   const payment = useCardPayment();
   const proofOfWork = useProofOfWork();
@@ -114,8 +143,15 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
   // coming back, say) is answered when they next press Pay now, not by taking the form away.
   const [tried, setTried] = useState(false);
 
-  const quantity = quantityForOverview(values.quantity);
-  const totalPence = bookingTotalPence(event.ticketCostPence, quantity);
+  const quantity = quantityForOverview(values.quantity!);
+  // Of an event sold by type, the tickets chosen of each type on sale.
+  const lines: (TicketLine & { id: string })[] = (byType ?? [])
+    .filter((type) => type.onSale)
+    .map((type) => ({ ...type, quantity: typedQuantity(values[typeField(type.id)]) }))
+    .filter((line) => line.quantity > 0);
+  const totalPence = byType
+    ? itemsTotalPence(lines)
+    : itemsTotalPence([{ pricePence: event.ticketCostPence, quantity }]);
 
   useEffect(() => {
     const leave = () => {
@@ -146,7 +182,16 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
     if (!payment.submitting) void release("quantity");
   }
 
-  function check(): { name: string; email: string; quantity: number } | undefined {
+  function changeTypeQuantity(typeId: string, value: string) {
+    change(typeField(typeId), value);
+    if (errors.quantity) setErrors((current) => ({ ...current, quantity: undefined }));
+    // As for one quantity: a different choice of tickets is a different attempt.
+    if (!payment.submitting) void release("quantity");
+  }
+
+  /** The ticket information checked as the server will; by type for an event sold by type. */
+  function check(): TicketDetails | undefined {
+    if (byType) return checkByType(byType);
     const validation = validateTicketInformation(values);
     if (!validation.ok) {
       setErrors(validation.errors);
@@ -161,6 +206,34 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
     return validation.data;
   }
 
+  function checkByType(offered: BookableType[]): TicketDetails | undefined {
+    const onSale = offered.filter((type) => type.onSale);
+    const tickets = Object.fromEntries(onSale.map((type) => [type.id, values[typeField(type.id)] ?? ""]));
+    const choice = ticketChoice({ tickets });
+    const validation = validateTicketInformation({ ...values, quantity: choice.ok ? choice.total : "" });
+    const found: Record<string, string> = validation.ok ? {} : { ...validation.errors };
+    if (!choice.ok) found.quantity = bookingMessages.quantity;
+    // What is left of each type, unless the visitor's own attempt holds some of it (the server counts it back).
+    if (choice.ok && !attempt.current) {
+      for (const type of onSale) {
+        const asked = choice.byType?.get(type.id) ?? 0;
+        if (asked > type.left) found[typeField(type.id)] = typeLeftMessage(type);
+      }
+    }
+    if (Object.keys(found).length > 0 || !validation.ok || !choice.ok) {
+      setErrors(found);
+      return undefined;
+    }
+    setErrors({});
+    return {
+      name: validation.data.name,
+      email: validation.data.email,
+      quantity: choice.total,
+      tickets: Object.fromEntries(choice.byType!),
+      ticketsPence: lines.reduce((sum, line) => sum + line.pricePence * line.quantity, 0),
+    };
+  }
+
   async function pay(submitEvent: FormEvent<HTMLFormElement>) {
     submitEvent.preventDefault();
     if (payment.submitting || !payment.ready) return;
@@ -170,7 +243,15 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
     setTried(true);
     await payment.pay(
       async () => {
-        const body = { eventId: event.id, ...details, replaces: attempt.current };
+        // By type, `tickets`; of the one type, `quantity`, as the specification has it.
+        const tickets = details.tickets ? { tickets: details.tickets } : { quantity: details.quantity };
+        const body = {
+          eventId: event.id,
+          name: details.name,
+          email: details.email,
+          ...tickets,
+          replaces: attempt.current,
+        };
         let answer = await postJson<StartedBooking>("/api/bookings", body);
         // During a spike of payments the server asks for a moment's proof of work first.
         if (!answer.ok && answer.code === "challenge-required") {
@@ -181,7 +262,7 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
         }
         if (!answer.ok) {
           // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
-          if (answer.fields) return void setErrors(answer.fields as TicketErrors);
+          if (answer.fields) return void setErrors(answer.fields);
           throw new PaymentStartError(shownAsSaid.has(answer.code) ? answer.error : unexpectedError(answer.error));
         }
         const started = answer.data;
@@ -200,7 +281,11 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
       <section className="booking-overview" aria-labelledby="overview-heading">
         <h2 id="overview-heading">Booking overview</h2>
         <dl aria-live="polite">
-          <PriceRows ticketCostPence={event.ticketCostPence} quantity={quantity} totalPence={totalPence} />
+          {byType ? (
+            <PriceRows lines={lines} totalPence={totalPence} />
+          ) : (
+            <PriceRows ticketCostPence={event.ticketCostPence} quantity={quantity} totalPence={totalPence} />
+          )}
         </dl>
       </section>
       <form className="form" noValidate onSubmit={pay} aria-labelledby="ticket-information">
@@ -235,16 +320,91 @@ export function BookingForm({ event, remaining, unavailable, provider, publishab
           error={errors.email}
           onValue={(v) => change("email", v)}
         />
-        <Field
-          id="ticket-quantity"
-          label={`Number of tickets (1 to ${Math.min(maxTickets, Math.max(remaining, 1))})`}
-          input={{ name: "quantity", inputMode: "numeric", value: values.quantity, maxLength: 3, required: true }}
-          error={errors.quantity}
-          onValue={changeQuantity}
-        />
+        {byType ? (
+          <TypeQuantities types={byType} values={values} errors={errors} onValue={changeTypeQuantity} />
+        ) : (
+          <Field
+            id="ticket-quantity"
+            label={`Number of tickets (1 to ${Math.min(maxTickets, Math.max(remaining, 1))})`}
+            input={{ name: "quantity", inputMode: "numeric", value: values.quantity, maxLength: 3, required: true }}
+            error={errors.quantity}
+            onValue={changeQuantity}
+          />
+        )}
         {proofOfWork.element}
         <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={totalPence} />
       </form>
     </div>
+  );
+}
+
+/** What the form sends: the buyer, and the tickets (of the one type, or `tickets` by type). */
+interface TicketDetails {
+  name: string;
+  email: string;
+  quantity: number;
+  tickets?: Record<string, number>;
+  /** What the tickets come to, for the confirmation's `ticketCost` (by type only). */
+  ticketsPence?: number;
+}
+
+function firstOnSale(types: BookableType[]) {
+  return types.find((type) => type.onSale);
+}
+
+/** "Only 3 Child tickets left.", as the checkout says it. */
+function typeLeftMessage(type: BookableType) {
+  return `Only ${type.left} ${type.name} ${type.left === 1 ? "ticket" : "tickets"} left.`;
+}
+
+/**
+ * A quantity for each type of an event sold by type, labelled with the type's name and price; a
+ * type that cannot be bought now says why in place of its field. The rule on the number of tickets
+ * in all (1 to 29) and its message are the specification's, under the group's legend.
+ */
+function TypeQuantities({
+  types,
+  values,
+  errors,
+  onValue,
+}: {
+  types: BookableType[];
+  values: Record<string, string | undefined>;
+  errors: Partial<Record<string, string>>;
+  onValue: (typeId: string, value: string) => void;
+}) {
+  return (
+    <FieldGroup
+      id="ticket-quantities"
+      legend={`Number of tickets (${minTickets} to ${maxTickets} in all)`}
+      error={errors.quantity}
+      className="form-group ticket-types"
+    >
+      {types.map((type) => {
+        const field = typeField(type.id);
+        const id = `ticket-type-${type.id}`;
+        if (!type.onSale) {
+          return (
+            <div key={type.id} className="field ticket-type-closed" id={id}>
+              <p className="ticket-type-label">{typeLabel(type)}</p>
+              <p className="ticket-type-words">{type.words ?? `${type.name}: not on sale`}</p>
+              <FieldMessage id={`${id}-error`} message={errors[field]} />
+            </div>
+          );
+        }
+        return (
+          <Field
+            key={type.id}
+            id={id}
+            label={typeLabel(type)}
+            hint={type.words}
+            className="ticket-type"
+            input={{ name: field, inputMode: "numeric", value: values[field] ?? "0", maxLength: 3 }}
+            error={errors[field]}
+            onValue={(value) => onValue(type.id, value)}
+          />
+        );
+      })}
+    </FieldGroup>
   );
 }

@@ -2,8 +2,9 @@ import { Link } from "react-router";
 import { Picture } from "~/components/ui/picture";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
-import type { Availability, EventView } from "../schema";
-import { reservedNotice } from "../status";
+import { typeLabel } from "~/lib/ticket-types";
+import type { Availability, EventView, TypeAvailability } from "../schema";
+import { onSaleFromMessage, reservedNotice, typeWords } from "../status";
 
 function eventPosterImage(event: Pick<EventView, "posterImage" | "name">) {
   return { src: event.posterImage, alt: `Poster for ${event.name}` };
@@ -93,7 +94,7 @@ export function EventCard({
             </Link>
           )}
         </Heading>
-        <EventFacts event={event} />
+        <EventFacts event={event} types={availability?.types} />
         <p className="event-description">{event.description}</p>
         {preview ? (
           <div className="event-card-preview-action" inert>
@@ -107,7 +108,20 @@ export function EventCard({
   );
 }
 
-export function EventFacts({ event, withTime = false }: { event: EventView; withTime?: boolean }) {
+/**
+ * The event's date, place and price. Of an event sold by type, each type's name and price ("Adult
+ * £12.50, Child £5.00"); otherwise the one price.
+ */
+export function EventFacts({
+  event,
+  withTime = false,
+  types,
+}: {
+  event: EventView;
+  withTime?: boolean;
+  /** The event's types, from its availability, when it sells more than one. */
+  types?: TypeAvailability[];
+}) {
   return (
     <dl className="event-facts">
       <div>
@@ -123,7 +137,12 @@ export function EventFacts({ event, withTime = false }: { event: EventView; with
           <dd>{event.location}</dd>
         </div>
       ) : null}
-      {event.ticketCostPence !== null ? (
+      {event.ticketCostPence !== null && types && types.length > 1 ? (
+        <div>
+          <dt>Tickets</dt>
+          <dd>{types.map((type) => typeLabel(type)).join(", ")}</dd>
+        </div>
+      ) : event.ticketCostPence !== null ? (
         <div>
           <dt>Ticket</dt>
           <dd>{formatPounds(event.ticketCostPence)}</dd>
@@ -157,16 +176,34 @@ export function EventAction({
   // Every seat left is in someone's unfinished checkout: not sold out, but not bookable until then.
   const reserved = reservedNotice(availability);
   if (reserved) return <p className="reserved">{reserved}</p>;
+  // Nothing on sale yet: when it will be.
+  if (availability?.onSaleFrom) return <p className="reserved">{onSaleFromMessage(availability.onSaleFrom)}</p>;
+  const types = availability?.types;
   return (
     <div className="event-action">
       <Link className="button" to={`/book-event/${event.id}`} state={{ event }}>
         Book tickets<span className="visually-hidden"> for {event.name}</span>
       </Link>
-      {availability && availability.remaining <= fewLeft ? (
+      {types ? (
+        <TypeWords types={types} />
+      ) : availability && availability.remaining <= fewLeft ? (
         <p className="few-left">
           Only {availability.remaining} {availability.remaining === 1 ? "ticket" : "tickets"} left
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** What is worth saying of an event's types: "Adult: sold out", "Child: 3 left"; nothing when all is well. */
+function TypeWords({ types }: { types: TypeAvailability[] }) {
+  const said = types.map((type) => ({ id: type.id, words: typeWords(type) })).filter((type) => type.words);
+  if (said.length === 0) return null;
+  return (
+    <ul className="type-availability" aria-label="Tickets left">
+      {said.map((type) => (
+        <li key={type.id}>{type.words}</li>
+      ))}
+    </ul>
   );
 }
