@@ -4,9 +4,10 @@ import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { volunteers } from "~db/schema";
-import { createPostgresDatabase, engines, freshDatabase } from "../../../tests/support/databases";
+import { createPostgresDatabase, engines, freshDatabase, unmigratedDatabase } from "../../../tests/support/databases";
 import { TcpProxy } from "../../../tests/support/tcp-proxy";
 import { openDatabase, type Database } from "./database.server";
+import { committedMigrations } from "./migrations.server";
 
 describe.each(engines)("the database on %s", (engine) => {
   it("comes up with every migration applied", async () => {
@@ -23,7 +24,8 @@ describe.each(engines)("the database on %s", (engine) => {
   });
 
   // Tests start from a prepared, migrated copy (tests/support/databases.ts): it must be the very
-  // database that running every migration on an empty one gives.
+  // database that running every migration on an empty one gives. So must the prepared empty copy
+  // (`unmigratedDatabase`, a restore's target) once migrated.
   it("is the same, copied from the prepared one, as migrated from empty", async () => {
     let fromEmpty: { db: Database; close(): Promise<void> };
     if (engine === "pglite") {
@@ -40,12 +42,15 @@ describe.each(engines)("the database on %s", (engine) => {
       };
     }
     const copied = await freshDatabase(engine);
+    const emptyCopy = await unmigratedDatabase(engine, committedMigrations());
     try {
       const expected = await describeDatabase(fromEmpty.db);
       expect(expected.tables.length).toBeGreaterThan(5);
       expect(expected.migrations.length).toBeGreaterThan(5);
       expect(await describeDatabase(copied.db)).toEqual(expected);
+      expect(await describeDatabase(emptyCopy.db)).toEqual(expected);
     } finally {
+      await emptyCopy.close();
       await copied.close();
       await fromEmpty.close();
     }
