@@ -485,7 +485,11 @@ describe.each(engines)("restoring on %s", (engine) => {
       await source.db.execute(
         sql`INSERT INTO staff_users (email, password_hash, created_at) VALUES ('trustee@example.org', ${await hashPassword(staffPassword)}, ${clock.now().toISOString()})`,
       );
-      await insertEvent(source.db, { name: "Harvest Supper" }, clock.now());
+      const at = clock.now().toISOString();
+      await source.db.execute(
+        sql`INSERT INTO events (name, description, poster_image, event_date, location, ticket_cost_pence, total_available_tickets, ticket_sale_expiry, created_at, updated_at)
+            VALUES ('Harvest Supper', 'A supper.', 'pages/quiz-night', ${at}, 'Village hall', 1250, 50, ${at}, ${at}, ${at})`,
+      );
       await source.db
         .insert(schema.volunteers)
         .values({ name: "Neema", email: "neema@example.org", reason: "To help", createdAt: clock.now() });
@@ -508,6 +512,12 @@ describe.each(engines)("restoring on %s", (engine) => {
       expect(await target.db.select({ name: schema.events.name }).from(schema.events)).toEqual([
         { name: "Harvest Supper" },
       ]);
+      // Its one price became a type of ticket when the later migrations ran.
+      expect(
+        await target.db
+          .select({ name: schema.ticketTypes.name, pricePence: schema.ticketTypes.pricePence })
+          .from(schema.ticketTypes),
+      ).toEqual([{ name: "Ticket", pricePence: 1250 }]);
       expect(await count(target, "content_versions")).toBe(0);
     }
   });
