@@ -25,31 +25,29 @@ async function runScript(script: string, args: string[], env: Record<string, str
   );
 }
 
-// Each drill runs the commands as an operator would, each run a process of its own: node, the site's
-// modules and the embedded database cost a few seconds a run, so each drill proves several things
-// with one sequence of runs, and none is repeated per engine (the commands' rules are the same on
-// either; app/infra/db/backup.server.test.ts restores across the engines, in one process).
+// The drill an operator's backup and restore go through, the commands run as the operator runs them,
+// each run a process of its own. Node, the site's modules and the embedded database cost a few
+// seconds a run, and an encrypted file a second or two of scrypt to open, so one sequence of runs
+// proves every rule of the two commands, and none is repeated per engine: the commands' rules are
+// the same on either (app/infra/db/backup.server.test.ts restores across the engines, in one process).
 describe("npm run backup and npm run restore on the embedded database", () => {
   let dataDir: string;
   let folder: string;
   let restoreDir: string;
-  /** The folders a test made, removed after it. */
-  const made: string[] = [];
   beforeEach(async () => {
     dataDir = await newSiteDataDir();
     folder = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-backups-"));
     restoreDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-restored-"));
-    made.push(dataDir, folder, restoreDir);
   });
   afterEach(async () => {
-    for (const dir of made.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+    for (const dir of [dataDir, folder, restoreDir]) await fs.rm(dir, { recursive: true, force: true });
   });
 
   const passphrase = "the trustees' long passphrase";
 
   it(
-    "refuses while the site holds the database; a backup killed part way leaves no file that looks complete; the next one restores into an empty folder, and not again over it",
-    { timeout: 120_000 },
+    "refuses while the site holds the database; a backup killed part way leaves no file that looks complete; the next, plain or encrypted, is whole; an encrypted one restores only with its passphrase, asked for at a terminal without showing it; none restores over data",
+    { timeout: 240_000 },
     async () => {
       // 12 MB of uploaded pictures (as random bytes), so the backup takes long enough to be killed in.
       const database = await openDatabase({ dataDir });
@@ -110,41 +108,23 @@ describe("npm run backup and npm run restore on the embedded database", () => {
       expect(manifest.tables.find((table) => table.name === "uploaded_image_files")?.rows).toBe(12);
       console.info(`12 MB of pictures: ${again.stdout.split("\n")[0]} ${again.stdout.split("\n")[1]}`);
 
-      // Restored into an empty data folder, each table is printed against the manifest.
-      const restored = await runScript("scripts/restore.ts", [file], { DATA_DIR: restoreDir });
-      expect(restored.stderr).toBe("");
-      expect(restored.code).toBe(0);
-      expect(restored.stdout).toMatch(/uploaded_image_files\s+12 {2}matches the manifest/);
-      expect(restored.stdout).toContain("Every table's rows and checksum match the manifest");
-      console.info(`restore: ${restored.stdout.split("\n").at(-2)}`);
-
-      const notAgain = await runScript("scripts/restore.ts", [file], { DATA_DIR: restoreDir });
-      expect(notAgain.code).toBe(1);
-      expect(notAgain.stderr).toContain("Not restored: The target database is not empty");
-    },
-  );
-
-  it(
-    "encrypts with BACKUP_PASSPHRASE, leaving no plain copy; restoring refuses without it or with a wrong one, changing nothing, and at a terminal asks for it without showing it, and restores",
-    { timeout: 120_000 },
-    async () => {
-      // Encrypted as the site's own daily backups are (the same encryptFile): the command opens those the same way.
-      const backup = await runScript("scripts/backup.ts", ["--to", path.join(folder, "by-hand.backup.gz")], {
+      // With BACKUP_PASSPHRASE, as the site's own backups are (the same encryptFile, so the restore
+      // below opens those the same way): only the encrypted file is left.
+      const sealed = path.join(folder, "sealed.backup.gz");
+      const encrypted = await runScript("scripts/backup.ts", ["--to", sealed], {
         DATA_DIR: dataDir,
         BACKUP_PASSPHRASE: passphrase,
       });
-      expect(backup.stderr).toBe("");
-      expect(backup.stdout).toContain(`${path.join(folder, "by-hand.backup.gz.age")} (`);
-      expect(backup.stdout).toContain("encrypted with BACKUP_PASSPHRASE");
-      expect(await fs.readdir(folder)).toEqual(["by-hand.backup.gz.age"]);
-      const file = path.join(folder, "by-hand.backup.gz.age");
-      const sealed = await fs.readFile(file);
-      expect(sealed.subarray(0, 21).toString()).toBe("age-encryption.org/v1");
+      expect(encrypted.stderr).toBe("");
+      expect(encrypted.stdout).toContain(`${sealed}.age (`);
+      expect(encrypted.stdout).toContain("encrypted with BACKUP_PASSPHRASE");
+      expect((await fs.readdir(folder)).sort()).toEqual(["sealed.backup.gz.age", "site.backup.gz"]);
+      expect((await fs.readFile(`${sealed}.age`)).subarray(0, 21).toString()).toBe("age-encryption.org/v1");
 
-      const without = await runScript("scripts/restore.ts", [file], { DATA_DIR: restoreDir });
+      const without = await runScript("scripts/restore.ts", [`${sealed}.age`], { DATA_DIR: restoreDir });
       expect(without.code).toBe(1);
       expect(without.stderr).toContain("is encrypted. Set BACKUP_PASSPHRASE");
-      const wrong = await runScript("scripts/restore.ts", [file], {
+      const wrong = await runScript("scripts/restore.ts", [`${sealed}.age`], {
         DATA_DIR: restoreDir,
         BACKUP_PASSPHRASE: "not the passphrase at all",
       });
@@ -153,30 +133,35 @@ describe("npm run backup and npm run restore on the embedded database", () => {
       // Nothing was opened, let alone written.
       expect(await fs.readdir(restoreDir)).toEqual([]);
 
-      // Into the data folder of a site that has started once and been stopped (migrated, with no rows):
-      // restoring into an empty folder is the drill above. `script` gives the command a terminal of
-      // its own, whose keyboard is this test's writes.
-      const startedOnce = await newSiteDataDir();
-      made.push(startedOnce);
-      const command = [process.execPath, ...nodeArgs("scripts/restore.ts", file)].map((arg) => `'${arg}'`).join(" ");
-      const child = spawn("script", ["-qfec", command, "/dev/null"], {
-        env: { PATH: process.env.PATH ?? "", DATA_DIR: startedOnce },
+      // Into the empty data folder, at a terminal: `script` gives the command a terminal of its own,
+      // whose keyboard is this test's writes. Each table is printed against the manifest.
+      const command = [process.execPath, ...nodeArgs("scripts/restore.ts", `${sealed}.age`)]
+        .map((arg) => `'${arg}'`)
+        .join(" ");
+      const terminal = spawn("script", ["-qfec", command, "/dev/null"], {
+        env: { PATH: process.env.PATH ?? "", DATA_DIR: restoreDir },
       });
       let output = "";
       let typed = false;
-      child.stdout.setEncoding("utf8");
-      child.stdout.on("data", (chunk: string) => {
+      terminal.stdout.setEncoding("utf8");
+      terminal.stdout.on("data", (chunk: string) => {
         output += chunk;
         if (!typed && output.includes("Its passphrase")) {
           typed = true;
-          child.stdin.write(`${passphrase}\r`);
+          terminal.stdin.write(`${passphrase}\r`);
         }
       });
-      const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+      const code = await new Promise<number | null>((resolve) => terminal.once("close", resolve));
       expect(output).toContain("is encrypted. Its passphrase (BACKUP_PASSPHRASE when it was made):");
       expect(output).not.toContain(passphrase);
+      expect(output).toMatch(/uploaded_image_files\s+12 {2}matches the manifest/);
       expect(output).toContain("Every table's rows and checksum match the manifest");
       expect(code).toBe(0);
+      console.info(`restore: ${output.trim().split("\n").at(-1)}`);
+
+      const notAgain = await runScript("scripts/restore.ts", [file], { DATA_DIR: restoreDir });
+      expect(notAgain.code).toBe(1);
+      expect(notAgain.stderr).toContain("Not restored: The target database is not empty");
     },
   );
 });
