@@ -1,10 +1,11 @@
-import { migratedPgliteDump, postgresTemplate } from "./databases";
+import { emptyPgliteDump, migratedPgliteDump, postgresTemplate } from "./databases";
 
 // Once per run: says plainly whether the PostgreSQL half of the data-layer tests ran, and prepares
-// the migrated databases every test copies (tests/support/databases.ts), so the workers do not
-// all make them at once.
+// the databases tests copy (tests/support/databases.ts): the migrated ones, and PGlite's empty one,
+// so the workers do not all make them at once.
 export default async function setup() {
   await migratedPgliteDump();
+  await emptyPgliteDump();
   if (process.env.TEST_DATABASE_URL) {
     await postgresTemplate(process.env.TEST_DATABASE_URL);
     console.log(`Data-layer tests run on PGlite and on PostgreSQL (${redact(process.env.TEST_DATABASE_URL)}).`);

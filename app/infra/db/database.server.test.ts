@@ -4,9 +4,11 @@ import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { volunteers } from "~db/schema";
-import { createPostgresDatabase, engines, freshDatabase } from "../../../tests/support/databases";
+import { createPostgresDatabase, engines, freshDatabase, unmigratedDatabase } from "../../../tests/support/databases";
+import { newSiteDataDir } from "../../../tests/support/site-process";
 import { TcpProxy } from "../../../tests/support/tcp-proxy";
 import { openDatabase, type Database } from "./database.server";
+import { committedMigrations } from "./migrations.server";
 
 describe.each(engines)("the database on %s", (engine) => {
   it("comes up with every migration applied", async () => {
@@ -23,7 +25,8 @@ describe.each(engines)("the database on %s", (engine) => {
   });
 
   // Tests start from a prepared, migrated copy (tests/support/databases.ts): it must be the very
-  // database that running every migration on an empty one gives.
+  // database that running every migration on an empty one gives. So must the prepared empty copy
+  // (`unmigratedDatabase`, a restore's target) once migrated.
   it("is the same, copied from the prepared one, as migrated from empty", async () => {
     let fromEmpty: { db: Database; close(): Promise<void> };
     if (engine === "pglite") {
@@ -40,12 +43,15 @@ describe.each(engines)("the database on %s", (engine) => {
       };
     }
     const copied = await freshDatabase(engine);
+    const emptyCopy = await unmigratedDatabase(engine, committedMigrations());
     try {
       const expected = await describeDatabase(fromEmpty.db);
       expect(expected.tables.length).toBeGreaterThan(5);
       expect(expected.migrations.length).toBeGreaterThan(5);
       expect(await describeDatabase(copied.db)).toEqual(expected);
+      expect(await describeDatabase(emptyCopy.db)).toEqual(expected);
     } finally {
+      await emptyCopy.close();
       await copied.close();
       await fromEmpty.close();
     }
@@ -146,11 +152,13 @@ async function describeDatabase(db: Database) {
   return { tables, columns, constraints, indexes, sequences, types, counts, migrations };
 }
 
-// These open PGlite on a real folder: initdb and every migration, in WebAssembly, written to disk.
-// About 4 s on a quiet machine; under the clock check, beside the browser tests on two cores, one
-// took over 30 s. The limit is a bound on a hang, not a wait, so it is generous. They are the
-// embedded engine's, so they run when it is among the engines tested: not in the clock check,
-// where faketime moves PGlite's clock with the test's and nothing here reads a time anyway
+// These open PGlite on a real folder. The first starts on an empty one, as a new site does: initdb
+// and every migration, in WebAssembly, written to disk, about 4 s on a quiet machine. The lock's
+// tests start on a copy of a folder the site's own openDatabase migrated (newSiteDataDir): what
+// they test is the lock, not the first start. Under the clock check, beside the browser tests on
+// two cores, one took over 30 s. The limit is a bound on a hang, not a wait, so it is generous.
+// They are the embedded engine's, so they run when it is among the engines tested: not in the clock
+// check, where faketime moves PGlite's clock with the test's and nothing here reads a time anyway
 // (decision 046).
 const onDisk = { timeout: 120_000 };
 
@@ -177,7 +185,7 @@ function describeOnDisk() {
 
   describe("the embedded database's lock", onDisk, () => {
     it("refuses a second opening of the same data folder while the first is open, and allows it after", async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-lock-"));
+      const dataDir = await newSiteDataDir();
       try {
         const first = await openDatabase({ dataDir });
         // The same process opening it twice is as dangerous as two processes: use a foreign live pid.
@@ -193,9 +201,8 @@ function describeOnDisk() {
     });
 
     it("takes over a lock left by a process that has died", async () => {
-      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "kilele-lock-"));
+      const dataDir = await newSiteDataDir();
       try {
-        await fs.mkdir(path.join(dataDir, "db"), { recursive: true });
         await fs.writeFile(path.join(dataDir, "db", "kilele.lock"), "999999");
         const database = await openDatabase({ dataDir });
         await database.close();

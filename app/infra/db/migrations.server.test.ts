@@ -16,7 +16,7 @@ import { findPersonData } from "~/features/people/people.server";
 import { hashPassword } from "~/features/staff/passwords.server";
 import { authenticate, tokenHash, userForSession } from "~/features/staff/staff.server";
 import { listVolunteers } from "~/features/volunteers/volunteers.server";
-import { createPostgresDatabase, engines, type Engine } from "../../../tests/support/databases";
+import { createPostgresDatabase, emptyPgliteDump, engines, type Engine } from "../../../tests/support/databases";
 import { openDatabase, type Database, type DatabaseOptions } from "./database.server";
 import { applyMigrations, committedMigrations, MigrationError, type Migration } from "./migrations.server";
 
@@ -39,7 +39,8 @@ const rowsOf = async (db: Database, query: ReturnType<typeof sql>) =>
  */
 async function databaseAt(engine: Engine, migrations: Migration[]) {
   if (engine === "pglite") {
-    const first = await openDatabase({ dataDir: "memory", migrations });
+    // From PGlite's empty database, dumped once (tests/support/databases.ts), not its initdb again.
+    const first = await openDatabase({ dataDir: "memory", migrations, startFrom: await emptyPgliteDump() });
     return {
       first,
       async open(options: Pick<DatabaseOptions, "migrations"> = {}) {
