@@ -32,7 +32,7 @@ export function ticketsLeft(item: Pick<BookedItem, "quantity" | "refunded">): nu
  * booking was before types: the pages and the receipt then say the number alone, as they did.
  */
 export function onlyPlainTickets(items: Pick<BookedItem, "name" | "seatsPerTicket">[]): boolean {
-  return items.length === 1 && items[0]!.name === plainTypeName && items[0]!.seatsPerTicket === 1;
+  return items.every((item) => item.name === plainTypeName && item.seatsPerTicket === 1);
 }
 
 /** "2 × Adult, 1 × Child": the count of each type (types with none are left out). */
@@ -87,4 +87,20 @@ export function refundOfTypePence(
 /** "1 Child ticket", "2 Adult tickets"; "2 tickets" when the type is the plain one (or none is named). */
 export function typedTickets(count: number, name?: string | null): string {
   return name && name !== plainTypeName ? plural(count, `${name} ticket`) : plural(count, "ticket");
+}
+
+/** How many tickets of a type a booking holds, as the lists and the door show them. */
+export interface TypeCount {
+  name: string;
+  quantity: number;
+  seatsPerTicket: number;
+}
+
+/**
+ * What a ticket holds by type, as the door, the lists and the CSV show it: the tickets still valid
+ * of each type; for a ticket refunded in full (no longer valid), what it was bought with.
+ */
+export function typesHeld(items: BookedItem[], valid: boolean): TypeCount[] {
+  const held = valid ? itemsLeft(items) : items;
+  return held.map(({ name, quantity, seatsPerTicket }) => ({ name, quantity, seatsPerTicket }));
 }
