@@ -10,7 +10,7 @@ import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
 import { plural } from "~/lib/plural";
-import { refundOfTypePence, ticketsLeft, typedTickets } from "~/lib/booking-items";
+import { onlyPlainTickets, refundOfTypePence, ticketsLeft, typedTickets } from "~/lib/booking-items";
 
 /** A booking's status as staff read it. */
 export const bookingStatusWords: Record<string, string> = {
@@ -128,7 +128,8 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
         </details>
       ) : null}
 
-      <TicketsByType booking={booking} />
+      {/* A booking of the plain type only (an event sold at one price) has nothing to say by type. */}
+      {onlyPlainTickets(booking.items) ? null : <TicketsByType booking={booking} />}
 
       <section className="section" aria-labelledby="refunds-title">
         <h2 id="refunds-title">Refunds</h2>
@@ -316,9 +317,18 @@ export function RefundForm({
               {chosen.refundable === 1
                 ? `1 ${several ? `${chosen.name} ` : ""}ticket can be refunded`
                 : `Up to ${several ? typedTickets(chosen.refundable, chosen.name) : plural(chosen.refundable, "ticket")} can be refunded`}{" "}
-              (valid and not checked in): {formatPounds(chosen.pricePence)} each, or{" "}
-              {formatPounds(booking.amountPence - booking.refundedPence)} for all that are left
-              {several ? " in the booking" : ""}, with the booking fee.
+              (valid and not checked in):{" "}
+              {several ? (
+                <>
+                  {formatPounds(chosen.pricePence)} each; refunding the booking&apos;s last tickets gives back all that
+                  is left of it ({formatPounds(booking.amountPence - booking.refundedPence)}), with the booking fee.
+                </>
+              ) : (
+                <>
+                  {formatPounds(chosen.pricePence)} each, or {formatPounds(booking.amountPence - booking.refundedPence)}{" "}
+                  for all that are left, with the booking fee.
+                </>
+              )}
             </>
           }
           input={{
