@@ -61,7 +61,7 @@ export function refundMade(
   ]);
 }
 
-/** The event will not take place; the money is back on the buyer's card. */
+/** The event will not take place; the money is back on the buyer's card (or the free tickets are cancelled). */
 export function eventCancelledNotice(
   to: Buyer,
   cancellation: { reason: string; amountPence: number },
@@ -69,7 +69,9 @@ export function eventCancelledNotice(
   return message(to, `Cancelled: ${to.event.name} (${to.bookingRef})`, `${to.event.name} is cancelled`, [
     `We are sorry: ${to.event.name}, planned for ${when(to.event)}, has been cancelled.`,
     `Why: ${cancellation.reason}`,
-    `We have refunded ${formatPounds(cancellation.amountPence)} to your card; it can take 5 to 10 days to appear. Your tickets are no longer valid.`,
+    cancellation.amountPence > 0
+      ? `We have refunded ${formatPounds(cancellation.amountPence)} to your card; it can take 5 to 10 days to appear. Your tickets are no longer valid.`
+      : "Your tickets were free, so there is nothing to refund. They are no longer valid.",
     `Your booking reference was ${to.bookingRef}.`,
   ]);
 }

@@ -18,7 +18,8 @@ import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { buyTypes, giveTypes } from "../../../tests/support/ticket-types";
-import { cancelEvent, refundCancelledEvent } from "./cancellation.server";
+import { cancelEvent, cancellationProgress, refundCancelledEvent } from "./cancellation.server";
+import { startBooking } from "./checkout.server";
 import { refundBooking, type RefundDeps } from "./refunds.server";
 import { staffBooking } from "./staff-bookings.server";
 import { typesOfEvent } from "~/infra/db/ticket-types.server";
@@ -209,6 +210,35 @@ describe.each(engines)("refunds by ticket type on %s", (engine) => {
     expect(cancelled).toMatchObject({ quantity: 3, ticketTypeId: null, amountPence: 1250 + 500 + 8000 + 49 });
     expect(await seatsSold()).toBe(0);
     expect(await takenByType(database.db, eventId, clock.now())).toEqual(new Map());
+  });
+
+  it("cancelling the event cancels a booking of free tickets too: nothing to give back, its tickets no longer valid", async () => {
+    const free = await giveTypes(database.db, eventId, [{ name: "Volunteer", pricePence: 0 }], clock.now());
+    const started = await startBooking(deps, {
+      eventId,
+      name: "Juma Said",
+      email: "juma@example.org",
+      tickets: { [free.Volunteer!]: 2 },
+    });
+    expect(started).toMatchObject({ free: true, amountPence: 0 });
+    const ref = started.bookingRef;
+    expect(await bookingOf(ref)).toMatchObject({ status: "paid" });
+    await expect(refundBooking(deps, staff, ref, { quantity: 1, reason: "x", key: key() })).rejects.toMatchObject({
+      message: "These tickets were free, so there is no money to give back.",
+    });
+
+    await cancelEvent(deps, staff, eventId, { reason: "The hall flooded" });
+    expect(await refundCancelledEvent(deps, eventId)).toBe(1);
+    expect(await bookingOf(ref)).toMatchObject({ status: "refunded", refundedPence: 0 });
+    expect(await ticketOf(ref)).toMatchObject({ isValid: false });
+    const items = await database.db.select().from(bookingItems).where(eq(bookingItems.bookingRef, ref));
+    expect(items.map((item) => [item.quantity, item.refunded])).toEqual([[2, 2]]);
+    expect(await database.db.select().from(refunds)).toEqual([]);
+    expect(await cancellationProgress(database, eventId)).toMatchObject({ running: false });
+    const [told] = await database.db.select().from(outbox).where(eq(outbox.kind, "event-cancelled"));
+    expect(told!.payload.text).toContain("Your tickets were free, so there is nothing to refund.");
+    // Nothing left for the job to do: it does not try again.
+    expect(await refundCancelledEvent(deps, eventId)).toBe(0);
   });
 
   it("a booking of the event's one type is refunded as before, with or without naming the type", async () => {

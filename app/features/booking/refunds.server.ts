@@ -435,6 +435,12 @@ export async function refundForCancellation(
   bookingRef: string,
   reason: string,
 ): Promise<RefundRow | undefined> {
+  const [booking] = await deps.db.select().from(bookings).where(eq(bookings.bookingRef, bookingRef));
+  // Nothing was paid (its tickets were all free): its tickets are cancelled, with nothing to give back.
+  if (booking && booking.status === "paid" && booking.amountPence - booking.refundedPence <= 0) {
+    await cancelFreeTickets(deps, staff, bookingRef, reason);
+    return undefined;
+  }
   const { refund } = await recordRefund(deps.db, {
     bookingRef,
     key: `cancel:${bookingRef}`,
@@ -445,6 +451,48 @@ export async function refundForCancellation(
     audit: false,
   });
   return refund.status === "pending" ? attemptRefund(deps, refund.id) : refund;
+}
+
+/**
+ * A booking whose tickets were all free, for an event cancelled: there is no money to give back, so
+ * no refund is made, but its tickets stop being valid and every type's tickets count as given back
+ * (decision 082), the booking is marked refunded (of nothing), and the buyer is told, in one
+ * transaction with the booking locked; then the e-mail is sent.
+ */
+async function cancelFreeTickets(deps: RefundDeps, staff: Refunder, bookingRef: string, reason: string) {
+  const now = deps.clock.now();
+  const told = await deps.db.transaction(async (tx) => {
+    const [booking] = await tx.select().from(bookings).where(eq(bookings.bookingRef, bookingRef)).for("update");
+    // Another process got there first.
+    if (!booking || booking.status !== "paid" || booking.amountPence - booking.refundedPence > 0) return false;
+    const [event] = await tx.select().from(events).where(eq(events.id, booking.eventId));
+    await tx.update(tickets).set({ isValid: false }).where(eq(tickets.bookingRef, bookingRef));
+    await tx
+      .update(bookingItems)
+      .set({ refunded: sql`${bookingItems.quantity}` })
+      .where(eq(bookingItems.bookingRef, bookingRef));
+    await tx.update(bookings).set({ status: "refunded", updatedAt: now }).where(eq(bookings.bookingRef, bookingRef));
+    await tx.insert(bookingHistory).values({
+      bookingRef,
+      status: "refunded",
+      note: `Its free tickets were cancelled with the event by ${staff.email}: ${reason}`,
+      at: now,
+    });
+    const message = await eventCancelledNotice(
+      {
+        bookingRef,
+        holderName: booking.holderName,
+        email: booking.email,
+        event: { name: event!.name, eventDate: event!.eventDate },
+        charity: deps.charity,
+      },
+      { reason, amountPence: 0 },
+    );
+    await queueMail(tx, { kind: "event-cancelled", about: bookingRef, message, now });
+    await announceChange(tx, "availability");
+    return true;
+  });
+  if (told && deps.outbox) await deps.outbox.deliver("event-cancelled", bookingRef);
 }
 
 /** Asks again for every booking refund still pending, oldest first. */
