@@ -526,6 +526,11 @@ export const refunds = pgTable(
     donationId: uuid("donation_id").references(() => donations.id, { onDelete: "restrict" }),
     /** Tickets given back, for a booking. */
     quantity: integer("quantity"),
+    /**
+     * The type of the tickets given back, when they are all of one type (decision 082); null for a
+     * refund of tickets of several types (everything left, an event cancelled), or of a donation.
+     */
+    ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "restrict" }),
     amountPence: integer("amount_pence").notNull(),
     reason: text("reason").notNull(),
     status: text("status").notNull(),

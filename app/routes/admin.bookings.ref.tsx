@@ -12,6 +12,7 @@ import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm, formText } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
 import { AppError } from "~/lib/errors";
+import { typedTickets } from "~/lib/booking-items";
 import { formatPounds } from "~/lib/money";
 
 // /admin/bookings/:bookingRef: a booking and its history; refund some or all of it, correct its
@@ -30,10 +31,11 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
     refund: async (form) => {
       const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {
         quantity: formText(form, "quantity"),
+        ticketTypeId: formText(form, "ticketTypeId"),
         reason: formText(form, "reason"),
         key: formText(form, "key"),
       });
-      const tickets = `${refund.quantity} ${refund.quantity === 1 ? "ticket" : "tickets"}`;
+      const tickets = typedTickets(refund.quantity ?? 0, refund.ticketType);
       return {
         message:
           refund.status === "succeeded"

@@ -7,6 +7,7 @@ import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";
+import { onlyPlainTickets, ticketsInWords } from "~/lib/booking-items";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
@@ -25,6 +26,8 @@ export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Door lis
 
 export default function DoorList({ loaderData: { event, tickets } }: Route.ComponentProps) {
   const people = tickets.reduce((sum, t) => sum + t.quantity, 0);
+  // An event sold at one price has nothing to say by type; one with types says them (decision 082).
+  const typed = tickets.some((t) => !onlyPlainTickets(t.types));
   return (
     <main id="main" className="page door-list">
       <Breadcrumbs via={[{ label: event.name, to: `/admin/events/${event.id}` }]} here="Door list" />
@@ -52,6 +55,7 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
                 <th scope="col">Name</th>
                 <th scope="col">Booking code</th>
                 <th scope="col">Tickets</th>
+                {typed ? <th scope="col">Ticket types</th> : null}
                 <th scope="col">Already in</th>
                 <th scope="col">Arrived</th>
               </tr>
@@ -64,6 +68,7 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
                     {t.code}
                   </td>
                   <td data-label="Tickets">{t.quantity}</td>
+                  {typed ? <td data-label="Ticket types">{ticketsInWords(t.types)}</td> : null}
                   <td data-label="Already in">{t.checkedIn}</td>
                   <td data-label="Arrived" aria-label="Arrived (to tick on paper)">
                     <span className="door-list-box" aria-hidden="true" />

@@ -4,11 +4,13 @@ import { findEvent } from "~/features/events/events.server";
 import { requireStaffResource } from "~/features/staff/staff.server";
 import { recordAudit } from "~/infra/audit/audit.server";
 import { pageWork } from "~/infra/http/page.server";
+import { ticketsInWords } from "~/lib/booking-items";
 import { csvDownload, toCsv } from "~/lib/csv";
 import { londonDay, londonTime } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
 
-// GET /admin/events/:id/tickets.csv: every ticket of the event, for a spreadsheet ("Download CSV").
+// GET /admin/events/:id/tickets.csv: every ticket of the event, for a spreadsheet ("Download CSV"):
+// Quantity is the places it admits; Ticket types what they are ("2 × Adult, 1 × Child").
 export const loader = pageWork(
   "Downloading an event's tickets",
   async ({ request, context, params }: Route.LoaderArgs) => {
@@ -24,8 +26,19 @@ export const loader = pageWork(
       summary: `Downloaded ${plural(tickets.length, "ticket")} as CSV`,
       at: clock.now(),
     });
+    // Ticket types come last, so a spreadsheet that reads the columns before them by place still works.
     const csv = toCsv(
-      ["Buyer", "E-mail", "Quantity", "Booking reference", "Booking code", "Date sold", "Checked in", "Refunded"],
+      [
+        "Buyer",
+        "E-mail",
+        "Quantity",
+        "Booking reference",
+        "Booking code",
+        "Date sold",
+        "Checked in",
+        "Refunded",
+        "Ticket types",
+      ],
       tickets.map((t) => [
         t.name,
         t.email,
@@ -35,6 +48,7 @@ export const loader = pageWork(
         `${londonDay(t.dateSold)} ${londonTime(t.dateSold)}`,
         t.checkedIn,
         t.refunded ? "yes" : "no",
+        ticketsInWords(t.types),
       ]),
     );
     const slug =

@@ -4,8 +4,9 @@ import { requireStaff } from "~/features/staff/staff.server";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
 
-// POST /api/admin/bookings/:bookingRef/refunds {quantity, reason, key}: refunds that many tickets
-// (the amount computed by the server). 201 with the refund; the same key again answers 200 with
+// POST /api/admin/bookings/:bookingRef/refunds {quantity, reason, key, ticketTypeId?}: refunds that
+// many tickets (the amount computed by the server); `ticketTypeId` says whose, and is needed only
+// when the booking has tickets of more than one type left (its types are in GET /api/admin/bookings/:ref). 201 with the refund; the same key again answers 200 with
 // the same refund, so a retried request never refunds twice. Its status is `pending` while the
 // card provider has not yet answered (it is asked again in the background).
 export const action = ({ request, context, params }: Route.ActionArgs) =>
@@ -15,6 +16,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     const body = await readJsonBody(request);
     const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {
       quantity: body.quantity,
+      ticketTypeId: body.ticketTypeId,
       reason: body.reason,
       key: body.key,
     });

@@ -39,3 +39,11 @@ export function typedQuantity(typed: string | undefined): number {
  */
 export const minTickets = 1;
 export const maxTickets = 29;
+
+/**
+ * What one ticket cost on a booking of one price, read from what it paid (less the fee, shared by
+ * its tickets): for a booking with no tickets recorded by type, made before types.
+ */
+export function ticketPriceOf(booking: { amountPence: number; quantity: number }) {
+  return Math.round((booking.amountPence - bookingFeePence) / booking.quantity);
+}

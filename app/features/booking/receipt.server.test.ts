@@ -11,7 +11,9 @@ import { wordsOfHtml, wordsOfText } from "../../../tests/support/mail-text";
 import { settleBooking } from "./settlement.server";
 import { startBooking } from "./checkout.server";
 import { bookingReceipt, refundNotice, type ReceiptDetails } from "./receipt.server";
+import { refundBooking } from "./refunds.server";
 import { resendReceipt } from "./staff-bookings.server";
+import { buyTypes, giveTypes } from "../../../tests/support/ticket-types";
 
 const ref = "3f9a1c2b-7d4e-4a1b-9c3d-5e6f7a8b9c0d";
 
@@ -21,7 +23,7 @@ const details: ReceiptDetails = {
   email: "amina@example.org",
   quantity: 2,
   amountPence: 2549,
-  ticketCostPence: 1250,
+  items: [{ name: "Ticket", quantity: 2, pricePence: 1250, seatsPerTicket: 1 }],
   // 19:30 in London (BST); paid on a November morning (GMT).
   event: { name: "Quiz Night", eventDate: new Date("2030-07-04T18:30:00Z"), location: "St Mary's Hall, Ledbury" },
   paidAt: new Date("2026-11-22T10:05:00Z"),
@@ -67,6 +69,47 @@ describe("the booking receipt", () => {
     const words = wordsOfHtml(mail.html);
     expect(words).toContain("Tickets: 2 × £12.50 = £25.00 Booking fee: £0.49 Total paid: £25.49");
     expect(words).toContain("Card: Visa ending 4242");
+  });
+
+  it("lists each type of ticket with its price, the booking fee once, and the total (decision 082)", async () => {
+    const mail = await bookingReceipt({
+      ...details,
+      quantity: 3,
+      amountPence: 3049,
+      items: [
+        { name: "Adult", quantity: 2, pricePence: 1250, seatsPerTicket: 1 },
+        { name: "Child", quantity: 1, pricePence: 500, seatsPerTicket: 1 },
+      ],
+    });
+    expect(mail.text).toContain(
+      "2 × Adult £12.50: £25.00\n1 × Child £5.00: £5.00\nBooking fee: £0.49\nTotal paid: £30.49\n",
+    );
+    expect(mail.text).not.toContain("Tickets:");
+    expect(mail.text).not.toContain("Admits");
+    expect(wordsOfText(mail.text)).toBe(wordsOfHtml(mail.html));
+  });
+
+  it("a booking of one type other than the plain one names it; a table of eight says it admits 8", async () => {
+    const mail = await bookingReceipt({
+      ...details,
+      quantity: 1,
+      amountPence: 20049,
+      items: [{ name: "Table of 8", quantity: 1, pricePence: 20000, seatsPerTicket: 8 }],
+    });
+    expect(mail.text).toContain("Location: St Mary's Hall, Ledbury\nAdmits: 8 people\n");
+    expect(mail.text).toContain("1 × Table of 8 £200.00: £200.00\nBooking fee: £0.49\nTotal paid: £200.49");
+  });
+
+  it("free tickets pay no booking fee, and the receipt says no fee", async () => {
+    const mail = await bookingReceipt({
+      ...details,
+      quantity: 1,
+      amountPence: 0,
+      items: [{ name: "Volunteer", quantity: 1, pricePence: 0, seatsPerTicket: 1 }],
+      card: null,
+    });
+    expect(mail.text).toContain("1 × Volunteer £0.00: £0.00\nTotal paid: £0.00");
+    expect(mail.text).not.toContain("Booking fee");
   });
 
   it("names no card when the provider did not say which", async () => {
@@ -159,5 +202,44 @@ describe.each(engines)("a paid booking's receipt on %s", (engine) => {
     const [again] = await textOf("receipt-sent-again");
     expect(again).toContain("Paid on: 22/11/2026 at 10:03");
     expect(again).toContain("Card: Visa ending 4242");
+  });
+
+  it("a booking of several types gets each on its receipt; sent again after a refund, only what is left", async () => {
+    const eventId = await insertEvent(database.db, { totalAvailableTickets: 40 }, clock.now());
+    const types = await giveTypes(
+      database.db,
+      eventId,
+      [
+        { name: "Adult", pricePence: 1250 },
+        { name: "Child", pricePence: 500 },
+        { name: "Table of 8", pricePence: 8000, seatsPerTicket: 8 },
+      ],
+      clock.now(),
+    );
+    const ref = await buyTypes(deps, eventId, { [types.Adult!]: 2, [types.Child!]: 2, [types["Table of 8"]!]: 1 });
+
+    const [receipt] = await textOf("booking-receipt");
+    expect(receipt).toContain("Admits: 12 people");
+    expect(receipt).toContain(
+      "2 × Adult £12.50: £25.00\n2 × Child £5.00: £10.00\n1 × Table of 8 £80.00: £80.00\nBooking fee: £0.49\nTotal paid: £115.49\n",
+    );
+
+    const [user] = await database.db
+      .insert(staffUsers)
+      .values({ email: "staff@example.org", passwordHash: "x", createdAt: clock.now() })
+      .returning();
+    const staff = { id: user!.id, email: user!.email };
+    await refundBooking(deps, staff, ref, {
+      quantity: 1,
+      ticketTypeId: types.Child,
+      reason: "Ill",
+      key: crypto.randomUUID(),
+    });
+    await resendReceipt(deps, staff, ref);
+    const [again] = await textOf("receipt-sent-again");
+    expect(again).toContain("Admits: 11 people");
+    expect(again).toContain(
+      "2 × Adult £12.50: £25.00\n1 × Child £5.00: £5.00\n1 × Table of 8 £80.00: £80.00\nBooking fee: £0.49\nTotal paid: £110.49\n",
+    );
   });
 });

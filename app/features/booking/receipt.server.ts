@@ -7,15 +7,22 @@ import { calendarFile as eventCalendarFile } from "~/lib/calendar";
 import { cardLabel, type PaymentCard } from "~/lib/payment-card";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
+import { itemLine, onlyPlainTickets, placesOf, plainTypeName, type BookedItem } from "~/lib/booking-items";
+import { plural } from "~/lib/plural";
 import { bookingFeePence } from "./pricing";
+
+/** Tickets of one type on a receipt: how many, at what price each, and the places each admits. */
+export type ReceiptItem = Pick<BookedItem, "name" | "quantity" | "pricePence" | "seatsPerTicket">;
 
 export interface ReceiptDetails {
   bookingRef: string;
   holderName: string;
   email: string;
+  /** Tickets in the booking, of every type. */
   quantity: number;
   amountPence: number;
-  ticketCostPence: number;
+  /** The tickets of each type (decision 082). */
+  items: ReceiptItem[];
   event: { name: string; eventDate: Date; location: string };
   /** When the payment was taken. */
   paidAt: Date;
@@ -27,8 +34,9 @@ export interface ReceiptDetails {
 /**
  * The booking receipt (call 10 of docs/specification.md, section 7, sent by our server): the
  * booking received with its reference, thanks for raising money for the village, the event's date,
- * time and place with a map, the door code and its QR code, what was paid, when and with which
- * card, and the refund policy; a calendar file attached.
+ * time and place with a map, the door code and its QR code (and the places it admits, when a
+ * ticket admits more than one), what was paid for each type of ticket, the booking fee once, the
+ * total, when and with which card, and the refund policy; a calendar file attached.
  */
 export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessage> {
   const { event, charity } = details;
@@ -49,6 +57,11 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
     rendererOpts: { filterType: 4 } as QRCodeToBufferOptions["rendererOpts"],
   });
   const calendar = calendarFile(details);
+  const items = details.items.filter((item) => item.quantity > 0);
+  const places = placesOf(items);
+  const ticketsPence = items.reduce((sum, item) => sum + item.quantity * item.pricePence, 0);
+  // A booking whose tickets are all free pays no booking fee (decision 078).
+  const feePence = ticketsPence > 0 ? bookingFeePence : 0;
 
   return composeLetter({
     to: { name: details.holderName, address: details.email },
@@ -74,6 +87,8 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
           ["Date", date],
           ["Time", time],
           ["Location", location],
+          // A table of eight is one ticket that admits eight: the door counts people.
+          ...(places !== details.quantity ? [["Admits", plural(places, "person", "people")] as [string, Line]] : []),
           ...(event.location
             ? [["Directions", [{ link: `Map of ${event.location}`, href: mapLink(event.location) }]] as [string, Line]]
             : []),
@@ -85,11 +100,8 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
       { heading: "Payment" },
       {
         rows: [
-          [
-            "Tickets",
-            `${details.quantity} × ${formatPounds(details.ticketCostPence)} = ${formatPounds(details.quantity * details.ticketCostPence)}`,
-          ],
-          ["Booking fee", formatPounds(bookingFeePence)],
+          ...ticketRows(items),
+          ...(feePence > 0 ? [["Booking fee", formatPounds(feePence)] as [string, Line]] : []),
           ["Total paid", [{ strong: formatPounds(details.amountPence) }]],
           ["Paid on", `${londonDate(details.paidAt)} at ${londonTime(details.paidAt)}`],
           ...(details.card ? [["Card", cardLabel(details.card)] as [string, Line]] : []),
@@ -105,6 +117,29 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
         : []),
     ],
   });
+}
+
+/**
+ * A booking's tickets for its receipt; a booking with none recorded by type (made before types)
+ * is read as `plain`: that many of the plain type, at one price.
+ */
+export function receiptItems(items: ReceiptItem[], plain: { quantity: number; pricePence: number }): ReceiptItem[] {
+  if (items.length > 0) return items;
+  return [
+    { name: plainTypeName, quantity: plain.quantity, pricePence: Math.max(0, plain.pricePence), seatsPerTicket: 1 },
+  ];
+}
+
+/**
+ * What the tickets cost: "Tickets: 2 × £12.50 = £25.00" for the one plain type, as every receipt
+ * said before types; otherwise a line for each type, "2 × Adult £12.50: £25.00".
+ */
+function ticketRows(items: ReceiptItem[]): [string, Line][] {
+  if (onlyPlainTickets(items)) {
+    const [{ quantity, pricePence }] = items as [ReceiptItem];
+    return [["Tickets", `${quantity} × ${formatPounds(pricePence)} = ${formatPounds(quantity * pricePence)}`]];
+  }
+  return items.map((item) => [itemLine(item), formatPounds(item.quantity * item.pricePence)]);
 }
 
 function calendarFile(details: ReceiptDetails): string | undefined {

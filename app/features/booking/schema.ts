@@ -109,16 +109,22 @@ export interface ReleasedHold {
 
 export const refundMessages = {
   quantity: "Enter how many tickets to refund, as a whole number.",
+  ticketType: "Choose which tickets to refund: this booking has tickets of more than one type.",
+  noSuchType: "This booking has no tickets of that type.",
   reason: "Say why the tickets are refunded (at most 200 characters).",
   key: "This form has expired: reload the page and try again.",
   cancelReason: "Say why the event is cancelled (at most 200 characters): the buyers are told.",
 } as const;
 
-/** "Only 3 tickets can be refunded." (valid, not yet checked in). */
-export function refundableMessage(refundable: number) {
+/**
+ * "Only 3 tickets can be refunded." (valid, not yet checked in); of a type, when the booking has
+ * more than one: "Only 1 Child ticket can be refunded."
+ */
+export function refundableMessage(refundable: number, typeName?: string | null) {
+  const ticket = typeName ? `${typeName} ticket` : "ticket";
   return refundable === 0
-    ? "No tickets of this booking can be refunded: they are refunded or used already."
-    : `Only ${refundable} ${refundable === 1 ? "ticket" : "tickets"} can be refunded.`;
+    ? `No ${ticket}s of this booking can be refunded: they are refunded or used already.`
+    : `Only ${refundable} ${refundable === 1 ? ticket : `${ticket}s`} can be refunded.`;
 }
 
 export const refundSchema = z.object({
@@ -130,6 +136,11 @@ export const refundSchema = z.object({
     .refine((value) => value >= 1, refundMessages.quantity),
   reason: requiredTextField(refundMessages.reason, 200),
   key: z.uuid(refundMessages.key),
+  /** Which type's tickets (decision 082): needed only when the booking has tickets of more than one left. */
+  ticketTypeId: z.preprocess(
+    (value) => (value === "" || value === null ? undefined : value),
+    z.uuid(refundMessages.noSuchType).optional(),
+  ),
 });
 
 export type RefundField = keyof z.output<typeof refundSchema>;

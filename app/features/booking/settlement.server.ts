@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNotNull, lte } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
+import { itemsOfBooking } from "~/infra/db/booking-items.server";
 import { holdCounts, holdSettlingMs, seatsOf, takenByType } from "~/infra/db/seats.server";
 import { isUuid } from "~/lib/ids";
 import { mailInsert, queueMail } from "~/infra/email/outbox.server";
@@ -9,8 +10,8 @@ import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingHistory, bookingItems, bookings, events, tickets, ticketTypes } from "~db/schema";
 import { releaseUnpaidHold } from "./release.server";
 import { historyInsert, recordHistory } from "./history.server";
-import { bookingFeePence } from "./pricing";
-import { bookingReceipt, refundNotice } from "./receipt.server";
+import { ticketPriceOf } from "./pricing";
+import { bookingReceipt, receiptItems, refundNotice } from "./receipt.server";
 
 // Settling a booking's payment (decisions 006, 028, 030): a ticket only from what the provider
 // says, exactly once; a payment whose seats have gone refunded; holds that ended asked about.
@@ -79,12 +80,16 @@ type RefundReason = keyof typeof refundReasons;
  */
 export async function settleBooking(deps: PaymentDeps, bookingRef: string, known?: Payment): Promise<Settlement> {
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
-  // The booking and its event in one query: the event is for the receipt, drawn before the locks.
-  const [found] = await deps.db
-    .select({ booking: bookings, event: events })
-    .from(bookings)
-    .leftJoin(events, eq(events.id, bookings.eventId))
-    .where(eq(bookings.bookingRef, bookingRef));
+  // The booking and its event, and its tickets by type (which never change while it is unpaid):
+  // for the receipt, drawn before the locks.
+  const [[found], items] = await Promise.all([
+    deps.db
+      .select({ booking: bookings, event: events })
+      .from(bookings)
+      .leftJoin(events, eq(events.id, bookings.eventId))
+      .where(eq(bookings.bookingRef, bookingRef)),
+    itemsOfBooking(deps.db, bookingRef),
+  ]);
   const booking = found?.booking;
   const free = booking?.provider === freeProvider && booking.amountPence === 0;
   if (!booking || (!booking.providerPaymentId && !free)) return { outcome: "unknown" };
@@ -110,7 +115,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   const receiptOf = (row: BookingRow, event: EventRow, paidAt: Date) => {
     const details = {
       ...detailsOf(row, event, deps),
-      ticketCostPence: row.amountPence === 0 ? 0 : (row.amountPence - bookingFeePence) / row.quantity,
+      items: receiptItems(items, { quantity: row.quantity, pricePence: ticketPriceOf(row) }),
       paidAt,
       card: payment.card,
     };

@@ -7,12 +7,15 @@ import { readBookingCode, shortCode } from "~/lib/booking-code";
 import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
+import { itemsOfBooking } from "~/infra/db/booking-items.server";
+import { itemsLeft, plainTypeName, refundableOfType, ticketsLeft, type BookedItem } from "~/lib/booking-items";
 import { providerReference, type ProviderReference } from "~/lib/provider-reference";
 import { personMatchSql, personQuery, personRankSql } from "~/lib/search-fold";
 import { bookingHistory, bookings, checkIns, events, tickets } from "~db/schema";
 import { historyLine, type HistoryLine } from "./history.server";
-import { bookingReceipt } from "./receipt.server";
-import { refundsOfBooking, ticketPriceOf, type RefundDeps, type RefundView } from "./refunds.server";
+import { ticketPriceOf } from "./pricing";
+import { bookingReceipt, receiptItems } from "./receipt.server";
+import { refundsOfBooking, type RefundDeps, type RefundView } from "./refunds.server";
 import { bookingMessages, buyerSchema, type BuyerField } from "./schema";
 
 // A booking as staff see and correct it (docs/decisions/015-bookings-and-refunds.md): found by its
@@ -122,16 +125,25 @@ export interface StaffBooking {
   event: { id: string; name: string; eventDate: string; cancelledAt: string | null };
   name: string;
   email: string;
-  /** Tickets bought. */
+  /** Tickets bought, of every type. */
   quantity: number;
   /** Tickets still valid (not refunded). */
   validTickets: number;
+  /** Places the valid tickets admit at the door (a table of eight is one ticket, eight places). */
+  validPlaces: number;
+  /** Places used at the door. */
   checkedIn: number;
-  /** Tickets staff may still refund: valid and not yet checked in. */
+  /** The most tickets one refund may give back now (of one type): valid, their places not used at the door. */
   refundable: number;
   amountPence: number;
   refundedPence: number;
+  /** The price of one ticket, when the booking's tickets are of one type. */
   ticketPricePence: number;
+  /**
+   * The tickets of each type (decision 082): bought, refunded, the price and places of each, and how
+   * many one refund may give back now.
+   */
+  items: StaffBookingItem[];
   status: string;
   hasTicket: boolean;
   history: HistoryLine[];
@@ -139,6 +151,10 @@ export interface StaffBooking {
   paymentReference: ProviderReference | null;
   refunds: RefundView[];
   checkIns: { count: number; outcome: string; at: string; by: string }[];
+}
+
+export interface StaffBookingItem extends BookedItem {
+  refundable: number;
 }
 
 /** One booking with everything that happened to it, for its staff page; undefined when there is none. */
@@ -151,7 +167,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     .leftJoin(tickets, eq(tickets.bookingRef, bookings.bookingRef))
     .where(eq(bookings.bookingRef, bookingRef));
   if (!row) return undefined;
-  const [history, refunds, doors] = await Promise.all([
+  const [history, refunds, doors, recorded] = await Promise.all([
     db
       .select({ status: bookingHistory.status, note: bookingHistory.note, at: bookingHistory.at })
       .from(bookingHistory)
@@ -159,10 +175,30 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
       .orderBy(asc(bookingHistory.at), asc(bookingHistory.id)),
     refundsOfBooking(db, bookingRef),
     db.select().from(checkIns).where(eq(checkIns.bookingRef, bookingRef)).orderBy(asc(checkIns.scannedAt)),
+    itemsOfBooking(db, bookingRef),
   ]);
   const { booking, event, ticket } = row;
-  const validTickets = ticket?.isValid ? ticket.quantity : 0;
+  const validPlaces = ticket?.isValid ? ticket.quantity : 0;
   const checkedIn = ticket?.checkedInCount ?? 0;
+  // A booking with no tickets recorded by type (made before types) is of one plain type, one place each.
+  const bought: BookedItem[] =
+    recorded.length > 0
+      ? recorded
+      : [
+          {
+            ticketTypeId: "",
+            name: plainTypeName,
+            quantity: booking.quantity,
+            refunded: booking.quantity - validPlaces,
+            pricePence: ticketPriceOf(booking),
+            seatsPerTicket: 1,
+          },
+        ];
+  const items = bought.map((item) => ({
+    ...item,
+    refundable: booking.status === "paid" && validPlaces > 0 ? refundableOfType(item, validPlaces - checkedIn) : 0,
+  }));
+  const validTickets = validPlaces > 0 ? items.reduce((sum, item) => sum + ticketsLeft(item), 0) : 0;
   return {
     bookingRef,
     code: shortCode(bookingRef),
@@ -176,11 +212,13 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     email: ticket?.email ?? booking.email,
     quantity: booking.quantity,
     validTickets,
+    validPlaces,
     checkedIn,
-    refundable: booking.status === "paid" ? Math.max(0, validTickets - checkedIn) : 0,
+    refundable: Math.max(0, ...items.map((item) => item.refundable)),
     amountPence: booking.amountPence,
     refundedPence: booking.refundedPence,
-    ticketPricePence: ticketPriceOf(booking),
+    ticketPricePence: items.length === 1 ? items[0]!.pricePence : ticketPriceOf(booking),
+    items,
     status: booking.status,
     hasTicket: Boolean(ticket),
     history: history.map((h) => historyLine(h, booking.provider)),
@@ -262,13 +300,15 @@ export async function resendReceipt(
     if (!ticket) throw new AppError("conflict", "This booking has not been paid, so it has no receipt.");
     if (!ticket.isValid)
       throw new AppError("conflict", "This booking has been refunded in full, so it has no receipt to send.");
+    // The tickets still valid, of each type: a refund of some has taken them off.
+    const items = itemsLeft(await itemsOfBooking(tx, bookingRef));
     const receipt = await bookingReceipt({
       bookingRef,
       holderName: ticket.ticketHolderName,
       email: ticket.email,
-      quantity: ticket.quantity,
+      quantity: items.length > 0 ? items.reduce((sum, item) => sum + item.quantity, 0) : ticket.quantity,
       amountPence: booking.amountPence - booking.refundedPence,
-      ticketCostPence: ticketPriceOf(booking),
+      items: receiptItems(items, { quantity: ticket.quantity, pricePence: ticketPriceOf(booking) }),
       event: { name: event.name, eventDate: event.eventDate, location: event.location },
       paidAt: booking.paidAt ?? ticket.dateSold,
       card: booking.cardBrand && booking.cardLast4 ? { brand: booking.cardBrand, last4: booking.cardLast4 } : null,
@@ -314,6 +354,15 @@ export async function bookingWithHistory({ db }: { db: Queryable }, bookingRef: 
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
     refundedPence: row.refundedPence,
+    /** Its tickets of each type (decision 082): a refund of some names one of these `ticketTypeId`s. */
+    ticketTypes: (await itemsOfBooking(db, bookingRef)).map((item) => ({
+      ticketTypeId: item.ticketTypeId,
+      name: item.name,
+      quantity: item.quantity,
+      refunded: item.refunded,
+      pricePence: item.pricePence,
+      seatsPerTicket: item.seatsPerTicket,
+    })),
     refunds: await refundsOfBooking(db, bookingRef),
     history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
   };

@@ -1,21 +1,27 @@
 import { and, asc, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { itemsOfBookings, itemsOfEvent } from "~/infra/db/booking-items.server";
 import type { Queryable } from "~/infra/db/database.server";
+import { typesHeld, type BookedItem, type TypeCount } from "~/lib/booking-items";
 import { shortCode } from "~/lib/booking-code";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
 import { bookings, tickets } from "~db/schema";
 
-// An event's tickets as staff see them on its page, in the CSV and on the printed door list.
+// An event's tickets as staff see them on its page, in the CSV and on the printed door list, each
+// with its tickets by type (decision 082).
 
 export interface StaffTicket {
   bookingRef: string;
   code: string;
   name: string;
   email: string;
+  /** Places it admits at the door (a table of eight admits eight). */
   quantity: number;
   dateSold: string;
   checkedIn: number;
   refunded: boolean;
+  /** Its tickets of each type still valid (decision 082); for one refunded in full, what it was bought with. */
+  types: TypeCount[];
 }
 
 /**
@@ -34,7 +40,10 @@ function matching(search: string): SQL | undefined {
   );
 }
 
-function view(row: { ticket: typeof tickets.$inferSelect; status: string | null }): StaffTicket {
+function view(
+  row: { ticket: typeof tickets.$inferSelect; status: string | null },
+  items: Map<string, BookedItem[]>,
+): StaffTicket {
   return {
     bookingRef: row.ticket.bookingRef,
     code: shortCode(row.ticket.bookingRef),
@@ -44,6 +53,7 @@ function view(row: { ticket: typeof tickets.$inferSelect; status: string | null 
     dateSold: row.ticket.dateSold.toISOString(),
     checkedIn: row.ticket.checkedInCount,
     refunded: !row.ticket.isValid || row.status === "refunded" || row.status === "refund_pending",
+    types: typesHeld(items.get(row.ticket.bookingRef) ?? [], row.ticket.isValid),
   };
 }
 
@@ -65,7 +75,15 @@ export async function ticketsPage(
     .orderBy(asc(tickets.dateSold), asc(tickets.bookingRef))
     .limit(limit)
     .offset(offset);
-  return pageOf(rows.map(view), total, page);
+  const items = await itemsOfBookings(
+    db,
+    rows.map((row) => row.ticket.bookingRef),
+  );
+  return pageOf(
+    rows.map((row) => view(row, items)),
+    total,
+    page,
+  );
 }
 
 /** Every ticket of an event, in the order given: for the CSV (by sale) and the door list (by name). */
@@ -75,17 +93,20 @@ export async function allTickets(
   order: "sold" | "name",
 ): Promise<StaffTicket[]> {
   if (!isUuid(eventId)) return [];
-  const rows = await db
-    .select({ ticket: tickets, status: bookings.status })
-    .from(tickets)
-    .leftJoin(bookings, eq(bookings.bookingRef, tickets.bookingRef))
-    .where(eq(tickets.eventId, eventId))
-    .orderBy(
-      ...(order === "name"
-        ? [sql`lower(${tickets.ticketHolderName})`, asc(tickets.dateSold)]
-        : [asc(tickets.dateSold), asc(tickets.bookingRef)]),
-    );
-  return rows.map(view);
+  const [rows, items] = await Promise.all([
+    db
+      .select({ ticket: tickets, status: bookings.status })
+      .from(tickets)
+      .leftJoin(bookings, eq(bookings.bookingRef, tickets.bookingRef))
+      .where(eq(tickets.eventId, eventId))
+      .orderBy(
+        ...(order === "name"
+          ? [sql`lower(${tickets.ticketHolderName})`, asc(tickets.dateSold)]
+          : [asc(tickets.dateSold), asc(tickets.bookingRef)]),
+      ),
+    itemsOfEvent(db, eventId),
+  ]);
+  return rows.map((row) => view(row, items));
 }
 
 /** An event's ticket records with the specification's field names, for staff. */

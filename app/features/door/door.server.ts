@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
+import { itemsOfBooking, itemsOfEvent } from "~/infra/db/booking-items.server";
 import { announceChange } from "~/infra/live/changes.server";
+import { typesHeld, type BookedItem } from "~/lib/booking-items";
 import { readBookingCode, shortCode } from "~/lib/booking-code";
 import { isUuid } from "~/lib/ids";
 import { personMatchSql, personQuery, personRankSql } from "~/lib/search-fold";
@@ -18,7 +20,12 @@ type CheckInRow = typeof checkIns.$inferSelect;
 
 const refundedStatuses = ["refunded", "refund_pending"];
 
-function doorTicket(ticket: TicketRow, bookingStatus: string | null, last: CheckInRow | undefined): DoorTicket {
+function doorTicket(
+  ticket: TicketRow,
+  bookingStatus: string | null,
+  last: CheckInRow | undefined,
+  items: BookedItem[],
+): DoorTicket {
   return {
     bookingRef: ticket.bookingRef,
     code: shortCode(ticket.bookingRef),
@@ -26,6 +33,7 @@ function doorTicket(ticket: TicketRow, bookingStatus: string | null, last: Check
     quantity: ticket.quantity,
     checkedIn: ticket.checkedInCount,
     refunded: !ticket.isValid || refundedStatuses.includes(bookingStatus ?? ""),
+    types: typesHeld(items, ticket.isValid),
     last: last ? { at: last.scannedAt.toISOString(), by: last.staffEmail } : null,
   };
 }
@@ -44,9 +52,10 @@ export async function doorList({ db }: { db: Queryable }, eventId: string, now: 
   if (!isUuid(eventId)) return undefined;
   const [event] = await db.select().from(events).where(eq(events.id, eventId));
   if (!event) return undefined;
-  const [rows, history] = await Promise.all([
+  const [rows, history, items] = await Promise.all([
     ticketsWithStatus(db, eq(tickets.eventId, eventId)),
     db.select().from(checkIns).where(eq(checkIns.eventId, eventId)).orderBy(asc(checkIns.scannedAt)),
+    itemsOfEvent(db, eventId),
   ]);
   const accepted = new Map<string, CheckInRow[]>();
   for (const row of history) {
@@ -75,7 +84,9 @@ export async function doorList({ db }: { db: Queryable }, eventId: string, now: 
     }));
   return {
     event: { id: event.id, name: event.name, eventDate: event.eventDate.toISOString() },
-    tickets: rows.map(({ ticket, status }) => doorTicket(ticket, status, accepted.get(ticket.bookingRef)?.at(-1))),
+    tickets: rows.map(({ ticket, status }) =>
+      doorTicket(ticket, status, accepted.get(ticket.bookingRef)?.at(-1), items.get(ticket.bookingRef) ?? []),
+    ),
     conflicts,
     asOf: now.toISOString(),
   };
@@ -156,17 +167,20 @@ async function recordCheckIn(
       .for("update", { of: tickets });
     if (!found) return { id: request.id, outcome: "not-found" as const, ticket: null };
 
-    const [already] = await tx.select().from(checkIns).where(eq(checkIns.id, request.id));
+    const [[already], items] = await Promise.all([
+      tx.select().from(checkIns).where(eq(checkIns.id, request.id)),
+      itemsOfBooking(tx, request.bookingRef),
+    ]);
     if (already) {
       const last = await lastCheckIn(tx, request.bookingRef);
       return {
         id: request.id,
         outcome: already.outcome as CheckInResult["outcome"],
-        ticket: doorTicket(found.ticket, found.status, last),
+        ticket: doorTicket(found.ticket, found.status, last, items),
       };
     }
 
-    const view = doorTicket(found.ticket, found.status, undefined);
+    const view = doorTicket(found.ticket, found.status, undefined, items);
     const outcome = view.refunded
       ? ("refunded" as const)
       : found.ticket.checkedInCount + request.count <= found.ticket.quantity
@@ -209,7 +223,7 @@ async function recordCheckIn(
     return {
       id: request.id,
       outcome,
-      ticket: doorTicket(ticket, found.status, await lastCheckIn(tx, request.bookingRef)),
+      ticket: doorTicket(ticket, found.status, await lastCheckIn(tx, request.bookingRef), items),
     };
   });
 }

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import type { TypeCount } from "~/lib/booking-items";
+
+/** The most places one booking admits: 29 tickets, each of a type that admits at most 50. */
+export const maxPlacesPerBooking = 29 * 50;
 
 // What the door page and the server say to each other. The door page keeps the event's list on
 // the phone (for when the hall has no signal), so it carries names and references but never
@@ -10,9 +14,15 @@ export interface DoorTicket {
   /** The short code printed on the receipt, e.g. "3F9A-1C2B". */
   code: string;
   name: string;
+  /** Places it admits (a table of eight admits eight). */
   quantity: number;
   checkedIn: number;
   refunded: boolean;
+  /**
+   * Its tickets of each type (decision 082): "2 × Adult, 1 × Child". Absent from a list a phone kept
+   * from before types.
+   */
+  types?: TypeCount[];
   /** The latest check-in: when (ISO) and by which member of staff. */
   last: { at: string; by: string } | null;
 }
@@ -58,11 +68,12 @@ export const checkInsSchema = z.strictObject({
       z.strictObject({
         id: z.uuid({ error: "must be a UUID chosen by the device" }),
         bookingRef: z.uuid({ error: "must be a booking reference" }),
+        // Places: 29 tickets of a type that admits 50 each is the most one booking admits.
         count: z
           .number({ error: "must be a whole number" })
           .int("must be a whole number")
           .min(1, "must be 1 or more")
-          .max(29, "must be at most 29"),
+          .max(maxPlacesPerBooking, `must be at most ${maxPlacesPerBooking}`),
         scannedAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }),
         device: z.string().trim().min(1, "must not be blank").max(40, "must be at most 40 characters"),
       }),

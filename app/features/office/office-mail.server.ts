@@ -20,6 +20,8 @@ export interface OfficeBooking {
   buyer: string;
   email: string;
   quantity: number;
+  /** "2 × Adult, 1 × Child"; null for tickets of the plain type only (an event sold at one price). */
+  types?: string | null;
   amountPence: number;
   paidAt: Date | null;
 }
@@ -44,7 +46,7 @@ const when = (at: Date | null) => (at ? `${londonDate(at)} ${londonTime(at)}` : 
 const tickets = (quantity: number) => `${quantity} ${quantity === 1 ? "ticket" : "tickets"}`;
 
 function bookingLine(b: OfficeBooking) {
-  return `${b.buyer} <${b.email}> booked ${tickets(b.quantity)} for ${b.eventName} (${londonDate(b.eventDate)}): ${formatPounds(b.amountPence)}, paid ${when(b.paidAt)}, reference ${b.ref}`;
+  return `${b.buyer} <${b.email}> booked ${tickets(b.quantity)}${b.types ? ` (${b.types})` : ""} for ${b.eventName} (${londonDate(b.eventDate)}): ${formatPounds(b.amountPence)}, paid ${when(b.paidAt)}, reference ${b.ref}`;
 }
 function donationLine(d: OfficeDonation) {
   return `${d.donor} <${d.email}> gave ${formatPounds(d.amountPence)}, paid ${when(d.paidAt)}`;

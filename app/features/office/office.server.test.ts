@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { asc } from "drizzle-orm";
-import { auditLog, bookings, donations, outbox, staffUsers, volunteers } from "~db/schema";
+import { auditLog, bookingItems, bookings, donations, outbox, staffUsers, volunteers } from "~db/schema";
 import type { DatabaseHandle, Queryable } from "~/infra/db/database.server";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
+import { giveTypes } from "../../../tests/support/ticket-types";
 import { officeSettings, saveOfficeSettings, sweepOfficeMail } from "./office.server";
 
 const charity = { name: "Kilele Village Trust", email: "hello@kilele.example", website: "https://kilele.example" };
@@ -124,6 +125,28 @@ describe.each(engines)("telling the charity's office on %s", (engine) => {
     await signUp(database.db, clock.now());
     expect(await sweep()).toBe(1);
     expect((await queued(database.db)).filter((m) => m.recipient === "office@kilele.example")).toHaveLength(1);
+  });
+
+  it("names the ticket types of a booking of several (decision 082)", async () => {
+    await save("each");
+    clock.advance(minute);
+    const types = await giveTypes(
+      database.db,
+      eventId,
+      [
+        { name: "Adult", pricePence: 1000 },
+        { name: "Child", pricePence: 500 },
+      ],
+      clock.now(),
+    );
+    const ref = await paidBooking(database.db, eventId, clock.now());
+    await database.db.insert(bookingItems).values([
+      { bookingRef: ref, ticketTypeId: types.Adult!, quantity: 1, pricePence: 1000, seatsPerTicket: 1 },
+      { bookingRef: ref, ticketTypeId: types.Child!, quantity: 1, pricePence: 500, seatsPerTicket: 1 },
+    ]);
+    expect(await sweep()).toBe(1);
+    const [mail] = await queued(database.db);
+    expect(mail!.payload.text).toContain("Amina Mushi <amina@example.org> booked 2 tickets (1 × Adult, 1 × Child) for");
   });
 
   it("in 'none' mode queues nothing", async () => {

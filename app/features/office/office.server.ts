@@ -1,9 +1,11 @@
 import { and, asc, eq, gte, isNotNull, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import { saveSiteSetting } from "~/infra/db/site-settings.server";
+import { itemsOfBookings } from "~/infra/db/booking-items.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { mailKey } from "~/infra/email/mail-kinds";
 import { queueMail } from "~/infra/email/outbox.server";
+import { onlyPlainTickets, ticketsInWords } from "~/lib/booking-items";
 import { AppError } from "~/lib/errors";
 import { fromLondonInput, londonDay, londonInputValue } from "~/lib/london-time";
 import { emailPattern } from "~/lib/validation";
@@ -13,6 +15,7 @@ import {
   officeDonationMail,
   officeSummaryMail,
   officeVolunteerMail,
+  type OfficeBooking,
   type OfficeCharity,
 } from "./office-mail.server";
 import { officeModeLabels, officeModes, type OfficeMode } from "./schema";
@@ -124,8 +127,9 @@ function within(column: Parameters<typeof gte>[0], { from, to }: Window) {
   return [gte(column, from), ...(to ? [lt(column, to)] : [])];
 }
 
-export async function paidBookingsIn(db: Queryable, window: Window) {
-  return db
+/** Paid bookings in the window, each with its tickets by type in words where it has more than the plain type. */
+export async function paidBookingsIn(db: Queryable, window: Window): Promise<OfficeBooking[]> {
+  const rows = await db
     .select({
       ref: bookings.bookingRef,
       eventName: events.name,
@@ -148,6 +152,14 @@ export async function paidBookingsIn(db: Queryable, window: Window) {
     )
     .orderBy(asc(bookings.paidAt))
     .limit(window.unqueued ? sweepBatch : 10_000);
+  const items = await itemsOfBookings(
+    db,
+    rows.map((row) => row.ref),
+  );
+  return rows.map((row) => {
+    const bought = items.get(row.ref) ?? [];
+    return { ...row, types: onlyPlainTickets(bought) ? null : ticketsInWords(bought) };
+  });
 }
 
 export async function paidDonationsIn(db: Queryable, window: Window) {

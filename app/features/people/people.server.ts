@@ -2,7 +2,9 @@ import crypto from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { recordAudit } from "~/infra/audit/audit.server";
+import { itemsOfBookings } from "~/infra/db/booking-items.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
+import { ticketsInWords } from "~/lib/booking-items";
 import { isMailKind, mailKey, mailKinds } from "~/infra/email/mail-kinds";
 import { AppError } from "~/lib/errors";
 import { londonDate } from "~/lib/london-time";
@@ -18,6 +20,7 @@ import {
   outbox,
   refunds,
   tickets,
+  ticketTypes,
   volunteers,
 } from "~db/schema";
 import {
@@ -104,7 +107,7 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
     ...new Set([...bookingRows.map((r) => r.booking.bookingRef), ...ticketRows.map((r) => r.ticket.bookingRef)]),
   ];
   const donationIds = donationRows.map((d) => d.id);
-  const [checkInRows, declarationRows, refundRows] = await Promise.all([
+  const [checkInRows, declarationRows, refundRows, items] = await Promise.all([
     ticketRows.length
       ? db
           .select()
@@ -126,8 +129,9 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       : [],
     bookingRefs.length || donationIds.length
       ? db
-          .select()
+          .select({ refund: refunds, ticketType: ticketTypes.name })
           .from(refunds)
+          .leftJoin(ticketTypes, eq(ticketTypes.id, refunds.ticketTypeId))
           .where(
             or(
               bookingRefs.length ? inArray(refunds.bookingRef, bookingRefs) : undefined,
@@ -136,6 +140,10 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
           )
           .orderBy(desc(refunds.createdAt))
       : [],
+    itemsOfBookings(
+      db,
+      bookingRows.map((r) => r.booking.bookingRef),
+    ),
   ]);
 
   return {
@@ -147,6 +155,15 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       name: b.holderName,
       emailAddress: b.email,
       quantity: b.quantity,
+      tickets: ticketsInWords(items.get(b.bookingRef) ?? []),
+      ticketTypes: (items.get(b.bookingRef) ?? []).map((item) => ({
+        type: item.name,
+        quantity: item.quantity,
+        refunded: item.refunded,
+        price: formatPounds(item.pricePence),
+        pricePence: item.pricePence,
+        placesEach: item.seatsPerTicket,
+      })),
       amount: formatPounds(b.amountPence),
       amountPence: b.amountPence,
       refunded: formatPounds(b.refundedPence),
@@ -205,11 +222,12 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       sent: iso(m.sentAt),
       status: emailStatus(m),
     })),
-    refunds: refundRows.map((r) => ({
+    refunds: refundRows.map(({ refund: r, ticketType }) => ({
       of: r.bookingRef ? `booking ${r.bookingRef}` : `donation ${r.donationId}`,
       amount: formatPounds(r.amountPence),
       amountPence: r.amountPence,
       places: r.quantity,
+      ticketType: r.ticketTypeId ? ticketType : null,
       reason: r.reason,
       status: r.status,
       asked: r.createdAt.toISOString(),

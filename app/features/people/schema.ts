@@ -27,6 +27,9 @@ export interface HeldBooking {
   name: string;
   emailAddress: string;
   quantity: number;
+  /** Its tickets of each type (decision 082): "2 × Adult, 1 × Child", and each type's line. */
+  tickets: string;
+  ticketTypes: HeldTicketType[];
   amount: string;
   amountPence: number;
   refunded: string;
@@ -34,6 +37,16 @@ export interface HeldBooking {
   status: string;
   booked: string;
   paid: string | null;
+}
+
+/** The tickets of one type in a booking, at the price they were bought at. */
+export interface HeldTicketType {
+  type: string;
+  quantity: number;
+  refunded: number;
+  price: string;
+  pricePence: number;
+  placesEach: number;
 }
 
 export interface HeldCheckIn {
@@ -100,7 +113,10 @@ export interface HeldRefund {
   of: string;
   amount: string;
   amountPence: number;
+  /** Tickets given back (places, before a ticket could admit more than one). */
   places: number | null;
+  /** Their type, when they were all of one. */
+  ticketType: string | null;
   reason: string;
   status: string;
   asked: string;

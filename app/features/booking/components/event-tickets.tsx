@@ -4,6 +4,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { londonStamp } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
 import type { StaffTicket } from "../tickets.server";
+import { onlyPlainTickets, ticketsInWords } from "~/lib/booking-items";
 import { TableScroll } from "~/components/ui/table-scroll";
 
 /** An event's tickets on its staff page: search, a page of 50 at a time, the CSV and the door list. */
@@ -17,6 +18,8 @@ export function EventTickets({
   search: string;
 }) {
   const query = new URLSearchParams(search ? { q: search } : {});
+  // An event sold at one price has nothing to say by type; one with types says them (decision 082).
+  const typed = tickets.rows.some((ticket) => !onlyPlainTickets(ticket.types));
   return (
     <section className="section event-tickets" aria-labelledby="event-tickets-title">
       <h2 id="event-tickets-title">Tickets</h2>
@@ -59,6 +62,7 @@ export function EventTickets({
                   <th scope="col">Buyer</th>
                   <th scope="col">E-mail</th>
                   <th scope="col">Quantity</th>
+                  {typed ? <th scope="col">Ticket types</th> : null}
                   <th scope="col">Booking reference</th>
                   <th scope="col">Date sold</th>
                   <th scope="col">Checked in</th>
@@ -73,6 +77,7 @@ export function EventTickets({
                     </th>
                     <td data-label="E-mail">{ticket.email}</td>
                     <td data-label="Quantity">{ticket.quantity}</td>
+                    {typed ? <td data-label="Ticket types">{ticketsInWords(ticket.types)}</td> : null}
                     <td data-label="Booking reference">
                       <Link to={`/admin/bookings/${ticket.bookingRef}`} className="booking-code">
                         {ticket.code}

@@ -10,6 +10,7 @@ import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
 import { plural } from "~/lib/plural";
+import { onlyPlainTickets, refundOfTypePence, ticketsLeft, typedTickets } from "~/lib/booking-items";
 
 /** A booking's status as staff read it. */
 export const bookingStatusWords: Record<string, string> = {
@@ -23,15 +24,50 @@ export const bookingStatusWords: Record<string, string> = {
 
 const when = londonWhen;
 
-/** The amount a refund of `quantity` tickets gives back: as the server computes it (refunds.server.ts). */
-export function refundPreviewPence(booking: StaffBooking, quantity: number) {
-  return quantity >= booking.validTickets
-    ? booking.amountPence - booking.refundedPence
-    : booking.ticketPricePence * quantity;
+/** The amount a refund of `quantity` tickets of a type gives back: as the server computes it (refunds.server.ts). */
+export function refundPreviewPence(booking: StaffBooking, quantity: number, ticketTypeId: string) {
+  return refundOfTypePence(booking, booking.items, ticketTypeId, quantity);
 }
 
-/** The booking's facts, its refunds, its check-ins and its history, in London time. */
+/** A booking's tickets of each type: the price, how many were bought and refunded, and the places each admits. */
+function TicketsByType({ booking }: { booking: StaffBooking }) {
+  const places = booking.items.some((item) => item.seatsPerTicket > 1);
+  return (
+    <section className="section" aria-labelledby="tickets-title">
+      <h2 id="tickets-title">Tickets</h2>
+      <TableScroll label="Table of tickets by type">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col">Price each</th>
+              <th scope="col">Bought</th>
+              <th scope="col">Refunded</th>
+              <th scope="col">Still valid</th>
+              {places ? <th scope="col">Places each</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {booking.items.map((item) => (
+              <tr key={item.ticketTypeId || item.name}>
+                <th scope="row">{item.name}</th>
+                <td data-label="Price each">{formatPounds(item.pricePence)}</td>
+                <td data-label="Bought">{item.quantity}</td>
+                <td data-label="Refunded">{item.refunded}</td>
+                <td data-label="Still valid">{booking.validPlaces > 0 ? ticketsLeft(item) : 0}</td>
+                {places ? <td data-label="Places each">{item.seatsPerTicket}</td> : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}
+
+/** The booking's facts, its tickets by type, its refunds, its check-ins and its history, in London time. */
 export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
+  const several = booking.items.length > 1;
   return (
     <>
       <dl className="booking-facts">
@@ -64,7 +100,11 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
         </div>
         <div>
           <dt>Checked in</dt>
-          <dd>{booking.checkedIn}</dd>
+          <dd>
+            {booking.validPlaces !== booking.validTickets
+              ? `${booking.checkedIn} of ${plural(booking.validPlaces, "place")}`
+              : booking.checkedIn}
+          </dd>
         </div>
         <div>
           <dt>Amount paid</dt>
@@ -88,6 +128,9 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
         </details>
       ) : null}
 
+      {/* A booking of the plain type only (an event sold at one price) has nothing to say by type. */}
+      {onlyPlainTickets(booking.items) ? null : <TicketsByType booking={booking} />}
+
       <section className="section" aria-labelledby="refunds-title">
         <h2 id="refunds-title">Refunds</h2>
         {booking.refunds.length === 0 ? (
@@ -109,7 +152,13 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
                 {booking.refunds.map((refund) => (
                   <tr key={refund.id}>
                     <td data-label="When">{when(refund.createdAt)}</td>
-                    <td data-label="Tickets">{refund.quantity ?? "All"}</td>
+                    <td data-label="Tickets">
+                      {refund.quantity === null
+                        ? "All"
+                        : several && refund.ticketType
+                          ? `${refund.quantity} × ${refund.ticketType}`
+                          : refund.quantity}
+                    </td>
                     <td data-label="Amount">{formatPounds(refund.amountPence)}</td>
                     <td data-label="Why">{refund.reason}</td>
                     <td data-label="Who">{refund.staffEmail}</td>
@@ -186,8 +235,17 @@ export function RefundForm({
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
   const errors = result?.fields ?? {};
+  // A booking of several types says whose tickets (decision 082); one of one type, as before.
+  const several = booking.items.length > 1;
+  const refundableItems = booking.items.filter((item) => item.refundable > 0);
+  const [typeId, setTypeId] = useState(
+    refundableItems.find((item) => item.ticketTypeId === result?.values?.ticketTypeId)?.ticketTypeId ??
+      refundableItems[0]?.ticketTypeId ??
+      "",
+  );
+  const chosen = refundableItems.find((item) => item.ticketTypeId === typeId) ?? refundableItems[0];
 
-  if (booking.refundable === 0) {
+  if (booking.refundable === 0 || !chosen) {
     return (
       <section className="section" aria-labelledby="refund-title">
         <h2 id="refund-title">Refund</h2>
@@ -222,28 +280,55 @@ export function RefundForm({
           const form = new FormData(event.currentTarget);
           const quantity = Number(form.get("quantity"));
           // Nothing to confirm yet: the server says what is wrong, beside the field.
-          if (!Number.isInteger(quantity) || quantity < 1 || quantity > booking.refundable) return;
+          if (!Number.isInteger(quantity) || quantity < 1 || quantity > chosen.refundable) return;
           event.preventDefault();
-          const amount = formatPounds(refundPreviewPence(booking, quantity));
+          const amount = formatPounds(refundPreviewPence(booking, quantity, chosen.ticketTypeId));
           setQuestion({
             title: `Refund ${amount}?`,
-            message: `${plural(quantity, "ticket", "tickets")} of this booking will stop being valid, the seats go back on sale, and ${amount} goes back to the buyer's card. This cannot be undone.`,
+            message: `${several ? typedTickets(quantity, chosen.name) : plural(quantity, "ticket")} of this booking will stop being valid, the seats go back on sale, and ${amount} goes back to the buyer's card. This cannot be undone.`,
             label: `Refund ${amount}`,
           });
         }}
       >
         <input type="hidden" name="intent" value="refund" />
         <input type="hidden" name="key" value={refundKey} />
+        {several ? (
+          <Field
+            id="refund-type"
+            label="Type of ticket"
+            hint="Whose tickets to give back: each type is refunded at the price it was bought at."
+            select={{ name: "ticketTypeId", value: chosen.ticketTypeId, onChange: (e) => setTypeId(e.target.value) }}
+            error={errors.ticketTypeId}
+          >
+            {refundableItems.map((item) => (
+              <option key={item.ticketTypeId} value={item.ticketTypeId}>
+                {item.name} ({formatPounds(item.pricePence)} each, up to {item.refundable})
+              </option>
+            ))}
+          </Field>
+        ) : null}
         <Field
+          // Drawn afresh for another type: its own number of tickets to start from.
+          key={chosen.ticketTypeId}
           id="refund-quantity"
           label="Tickets to refund"
           hint={
             <>
-              {booking.refundable === 1
-                ? "1 ticket can be refunded"
-                : `Up to ${plural(booking.refundable, "ticket")} can be refunded`}{" "}
-              (valid and not checked in): {formatPounds(booking.ticketPricePence)} each, or{" "}
-              {formatPounds(booking.amountPence - booking.refundedPence)} for all that are left, with the booking fee.
+              {chosen.refundable === 1
+                ? `1 ${several ? `${chosen.name} ` : ""}ticket can be refunded`
+                : `Up to ${several ? typedTickets(chosen.refundable, chosen.name) : plural(chosen.refundable, "ticket")} can be refunded`}{" "}
+              (valid and not checked in):{" "}
+              {several ? (
+                <>
+                  {formatPounds(chosen.pricePence)} each; refunding the booking&apos;s last tickets gives back all that
+                  is left of it ({formatPounds(booking.amountPence - booking.refundedPence)}), with the booking fee.
+                </>
+              ) : (
+                <>
+                  {formatPounds(chosen.pricePence)} each, or {formatPounds(booking.amountPence - booking.refundedPence)}{" "}
+                  for all that are left, with the booking fee.
+                </>
+              )}
             </>
           }
           input={{
@@ -251,8 +336,13 @@ export function RefundForm({
             type: "number",
             inputMode: "numeric",
             min: 1,
-            max: booking.refundable,
-            defaultValue: result?.values?.quantity ?? booking.refundable,
+            max: chosen.refundable,
+            // What was typed comes back with the form's answer, for the type it was typed for.
+            defaultValue:
+              result?.values?.quantity !== undefined &&
+              (result.values.ticketTypeId ?? "") === (several ? chosen.ticketTypeId : "")
+                ? result.values.quantity
+                : chosen.refundable,
           }}
           error={errors.quantity}
         />

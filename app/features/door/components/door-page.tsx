@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Field } from "~/components/ui/field";
+import { onlyPlainTickets, ticketsInWords } from "~/lib/booking-items";
 import { doorCacheName } from "~/lib/door-offline";
 import { londonTime } from "~/lib/london-time";
 import {
@@ -38,6 +39,15 @@ type Connection = "starting" | "online" | "offline" | "signed-out";
 
 function plural(count: number, one: string, many = `${one}s`) {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * "2 × Adult, 1 × Child": what a booking's tickets are (decision 082); null for one of an event sold
+ * at one price, or from a list kept on the phone before types, where the number says it all.
+ */
+function typesInWords(ticket: DoorTicket): string | null {
+  const types = ticket.types ?? [];
+  return types.length > 0 && !onlyPlainTickets(types) ? ticketsInWords(types) : null;
 }
 
 export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; staffEmail: string; lookUp?: string }) {
@@ -453,9 +463,11 @@ function AnswerPanel({
         </form>
       );
     }
+    const types = typesInWords(ticket);
     body = (
       <>
         <p className="door-answer-name">{ticket.name}</p>
+        {types ? <p className="door-answer-types">{types}</p> : null}
         {tone === "refused" ? counted : null}
         <p className="door-answer-code">Booking {ticket.code}</p>
         {detail}
@@ -503,7 +515,11 @@ function ChoicePanel({
             <button type="button" className="door-choice" onClick={() => onChoose(ticket)}>
               <span className="door-choice-name">{ticket.name}</span>
               <span className="door-choice-facts">
-                {ticket.refunded ? "Refunded" : `${plural(ticket.quantity, "ticket")}, ${ticket.checkedIn} checked in`}{" "}
+                {ticket.refunded
+                  ? "Refunded"
+                  : typesInWords(ticket)
+                    ? `${typesInWords(ticket)}: ${ticket.checkedIn} of ${plural(ticket.quantity, "place")} checked in`
+                    : `${plural(ticket.quantity, "ticket")}, ${ticket.checkedIn} checked in`}{" "}
                 · {ticket.code}
               </span>
             </button>

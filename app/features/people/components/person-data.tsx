@@ -5,6 +5,7 @@ import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { onlyPlainTickets, plainTypeName } from "~/lib/booking-items";
 import { londonStamp } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
 import type {
@@ -132,7 +133,11 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                     {b.bookingReference}
                   </td>
                   <td data-label="Name">{b.name}</td>
-                  <td data-label="Tickets">{b.quantity}</td>
+                  <td data-label="Tickets">
+                    {onlyPlainTickets(b.ticketTypes.map((t) => ({ name: t.type, seatsPerTicket: t.placesEach })))
+                      ? b.quantity
+                      : `${b.quantity}: ${b.tickets}`}
+                  </td>
                   <td data-label="Amount">{b.amount}</td>
                   <td data-label="Refunded">{b.refunded}</td>
                   <td data-label="Status">{statusText(b.status)}</td>
@@ -332,7 +337,13 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                   <td data-label="Of" className="booking-ref">
                     {r.of}
                   </td>
-                  <td data-label="Tickets">{r.places ?? "—"}</td>
+                  <td data-label="Tickets">
+                    {r.places === null
+                      ? "—"
+                      : r.ticketType && r.ticketType !== plainTypeName
+                        ? `${r.places} × ${r.ticketType}`
+                        : r.places}
+                  </td>
                   <td data-label="Reason">{r.reason}</td>
                   <td data-label="Status">{statusText(r.status)}</td>
                   <td data-label="Asked">{when(r.asked)}</td>
