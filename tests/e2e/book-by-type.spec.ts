@@ -36,6 +36,7 @@ test("a visitor on a phone books 2 Adult and 1 Child, and the event page then sa
     .values([
       { eventId, name: "Adult", pricePence: 1250, cap: 4, position: 1, createdAt: now, updatedAt: now },
       { eventId, name: "Child", pricePence: 500, cap: 6, position: 2, createdAt: now, updatedAt: now },
+      { eventId, name: "Helper", pricePence: 0, position: 3, createdAt: now, updatedAt: now },
     ])
     .returning({ id: ticketTypes.id });
   await database.close();
@@ -95,7 +96,9 @@ test("a visitor on a phone books 2 Adult and 1 Child, and the event page then sa
     await other.dispose();
 
     await page.goto(`${site.url}/fundraising-event/${eventId}`);
-    await expect(page.getByRole("definition").filter({ hasText: "Adult £12.50, Child £5.00" })).toBeVisible();
+    await expect(
+      page.getByRole("definition").filter({ hasText: "Adult £12.50, Child £5.00, Helper £0.00" }),
+    ).toBeVisible();
     const left = page.getByRole("list", { name: "Tickets left" });
     await expect(left.getByRole("listitem")).toHaveText(["Adult: sold out", "Child: 3 left"]);
     // Child can still be bought: the event is not sold out.
@@ -110,6 +113,18 @@ test("a visitor on a phone books 2 Adult and 1 Child, and the event page then sa
     await expect(page.getByLabel("Adult £12.50")).toHaveCount(0);
     await expect(page.getByLabel("Child £5.00")).toHaveValue("1");
     await expect(page.getByText("Child: 3 left")).toBeVisible();
+
+    // Free tickets alone: no fee, no card, and the booking is confirmed at once (decision 078).
+    await f.name.fill("Neema Mushi");
+    await f.email.fill("neema@example.org");
+    await page.getByLabel("Child £5.00").fill("0");
+    await page.getByLabel("Helper £0.00").fill("2");
+    await expect(page.getByRole("region", { name: "Booking overview" })).toContainText("Total£0.00");
+    await expect(page.getByRole("heading", { name: "No payment needed" })).toBeVisible();
+    await page.getByRole("button", { name: "Book free tickets" }).click();
+    await expect(page).toHaveURL(/\/confirmation\?/);
+    await expect(page.getByRole("region", { name: "Your booking" })).toContainText("2 × Helper £0.00");
+    await expectNoSeriousA11yViolations(page);
   } finally {
     await page.goto("about:blank"); // no live feed left to lose its server
     await site.stop();

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useRef, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import { formatPounds } from "~/lib/money";
 import { unexpectedError, type CardFormHandle } from "./card-form";
 import { OfflineCardForm } from "./offline-card-form";
@@ -33,11 +33,21 @@ export function useCardPayment() {
    * showing its own field errors), then confirms the card. On success the page moves on. When the
    * card is refused, `afterFailure` runs before the form is ready again (a booking gives back its seats).
    */
-  async function pay(start: () => Promise<StartedPayment | undefined>, afterFailure?: () => Promise<void>) {
+  async function pay(
+    start: () => Promise<StartedPayment | undefined>,
+    afterFailure?: () => Promise<void>,
+    /** Nothing to pay (free tickets): no card is asked for, and the page moves on once started. */
+    free = false,
+  ) {
     const card = cardForm.current;
-    if (submitting || !ready || !card) return;
+    if (submitting || !ready || (!card && !free)) return;
     setSubmitting(true);
     try {
+      if (free || !card) {
+        const started = await start();
+        if (started) window.location.assign(started.returnUrl);
+        return;
+      }
       const problem = await card.check();
       if (problem) return setError(problem);
       const started = await start();
@@ -67,8 +77,38 @@ interface CardPaymentProps {
   amountPence: number;
 }
 
+/** Says the form is ready once the page's scripts run, where there is no card form to say it. */
+function ReadyWithoutCard({ onReady }: { onReady: () => void }) {
+  useEffect(() => onReady(), [onReady]);
+  return null;
+}
+
 /** The Card details section: the provider's card form, the Pay now button and the outcome messages. */
 export function CardPayment({ payment, provider, publishableKey, amountPence }: CardPaymentProps) {
+  if (amountPence === 0) {
+    // Free tickets (decision 078): nothing to pay, so no card form.
+    return (
+      <>
+        <h2 id="card-details">No payment needed</h2>
+        <p>These tickets are free: no card is needed.</p>
+        <ReadyWithoutCard onReady={payment.markReady} />
+        <button
+          type="submit"
+          className="button"
+          disabled={!payment.ready}
+          aria-disabled={payment.submitting || undefined}
+        >
+          {payment.ready ? "Book free tickets" : "Loading..."}
+        </button>
+        {payment.error ? (
+          <p className="payment-error" role="alert">
+            {payment.error}
+          </p>
+        ) : null}
+        {payment.submitting ? <p role="status">Booking your tickets...</p> : null}
+      </>
+    );
+  }
   return (
     <>
       <h2 id="card-details">Card details</h2>

@@ -271,6 +271,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
         return { clientSecret: started.clientSecret, returnUrl, email: details.email };
       },
       () => release("declined"),
+      totalPence === 0,
     );
   }
 
