@@ -8,7 +8,14 @@ import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { itemsOfBooking } from "~/infra/db/booking-items.server";
-import { itemsLeft, plainTypeName, refundableOfType, ticketsLeft, type BookedItem } from "~/lib/booking-items";
+import {
+  itemsLeft,
+  plainTypeName,
+  refundableOfType,
+  refundOfTypePence,
+  ticketsLeft,
+  type BookedItem,
+} from "~/lib/booking-items";
 import { providerReference, type ProviderReference } from "~/lib/provider-reference";
 import { personMatchSql, personQuery, personRankSql } from "~/lib/search-fold";
 import { bookingHistory, bookings, checkIns, events, tickets } from "~db/schema";
@@ -194,10 +201,12 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
             seatsPerTicket: 1,
           },
         ];
-  const items = bought.map((item) => ({
-    ...item,
-    refundable: booking.status === "paid" && validPlaces > 0 ? refundableOfType(item, validPlaces - checkedIn) : 0,
-  }));
+  const items = bought.map((item) => {
+    const most = booking.status === "paid" && validPlaces > 0 ? refundableOfType(item, validPlaces - checkedIn) : 0;
+    // Free tickets give nothing back (unless they are the last, with the booking fee): not refundable.
+    const money = most > 0 ? refundOfTypePence(booking, bought, item.ticketTypeId, most) : 0;
+    return { ...item, refundable: money > 0 ? most : 0 };
+  });
   const validTickets = validPlaces > 0 ? items.reduce((sum, item) => sum + ticketsLeft(item), 0) : 0;
   return {
     bookingRef,

@@ -251,7 +251,9 @@ export function RefundForm({
         <h2 id="refund-title">Refund</h2>
         <p>
           {booking.status === "paid"
-            ? refundableMessage(0)
+            ? booking.validTickets > 0 && booking.amountPence - booking.refundedPence <= 0
+              ? "These tickets were free, so there is no money to give back."
+              : refundableMessage(0)
             : booking.status === "refunded" || booking.status === "refund_pending"
               ? "This booking has been refunded in full."
               : "Only a paid booking with valid tickets can be refunded."}
