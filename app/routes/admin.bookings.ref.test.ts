@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sessionCookieName, startSession } from "~/features/staff/staff.server";
 import type { Services } from "../../server/services";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import { staffUsers } from "~db/schema";
+
 import { testClock, type TestClock } from "../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../tests/support/databases";
-import { callRoute, testServices, type TestServices } from "../../tests/support/services";
+import { callRoute, testServices, type TestServices, signedInStaff } from "../../tests/support/services";
 import { buyTypes, giveTypes } from "../../tests/support/ticket-types";
 import { action, loader } from "./admin.bookings.ref";
 import { loader as bookingApi } from "./api.admin.bookings.ref";
@@ -28,11 +27,7 @@ describe.each(engines)("a booking's staff page and API by ticket type on %s", (e
     clock = testClock("2026-11-27T10:00:00Z");
     services = await testServices(database, clock);
     site = await services.request();
-    const [member] = await database.db
-      .insert(staffUsers)
-      .values({ email: "trustee@example.org", passwordHash: "not used here", createdAt: clock.now() })
-      .returning({ id: staffUsers.id, email: staffUsers.email });
-    cookie = `${sessionCookieName}=${(await startSession(database.db, member!, clock.now())).token}`;
+    ({ cookie } = await signedInStaff(database.db, clock.now()));
     const eventId = await insertEvent(database.db, { name: "Ceilidh", totalAvailableTickets: 40 }, clock.now());
     types = await giveTypes(
       database.db,

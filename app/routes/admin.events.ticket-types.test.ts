@@ -4,14 +4,13 @@ import { startBooking } from "~/features/booking/checkout.server";
 import { settleBooking } from "~/features/booking/settlement.server";
 import type { EventFormValues } from "~/features/events/event-form";
 import type { StaffTicketType } from "~/features/events/schema";
-import { sessionCookieName, startSession } from "~/features/staff/staff.server";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
-import { auditLog, bookingItems, events, staffUsers, ticketTypes } from "~db/schema";
+import { auditLog, bookingItems, events, ticketTypes } from "~db/schema";
 import { testClock, type TestClock } from "../../tests/support/clock";
 import { testCharity as charity } from "../../tests/support/content";
 import { engines, freshDatabase } from "../../tests/support/databases";
-import { callRoute, testServices, type TestServices } from "../../tests/support/services";
+import { callRoute, testServices, type TestServices, signedInStaff } from "../../tests/support/services";
 import { action as editAction, loader as editLoader } from "./admin.events.id";
 import { action as newAction } from "./admin.events.new";
 
@@ -35,11 +34,7 @@ describe.each(engines)("ticket types on the staff event pages on %s", (engine) =
     database = await freshDatabase(engine);
     clock = testClock("2026-07-01T10:00:00Z");
     services = await testServices(database, clock);
-    const [member] = await database.db
-      .insert(staffUsers)
-      .values({ email: "trustee@example.org", passwordHash: "not used here", createdAt: clock.now() })
-      .returning({ id: staffUsers.id });
-    cookie = `${sessionCookieName}=${(await startSession(database.db, member!, clock.now())).token}`;
+    ({ cookie } = await signedInStaff(database.db, clock.now()));
   });
   afterEach(() => services.close());
 

@@ -2,14 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startBooking } from "~/features/booking/checkout.server";
 import { settleBooking } from "~/features/booking/settlement.server";
-import { sessionCookieName, startSession } from "~/features/staff/staff.server";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
-import { auditLog, bookingItems, bookings, events, staffUsers, ticketTypes } from "~db/schema";
+import { auditLog, bookingItems, bookings, events, ticketTypes } from "~db/schema";
 import { testClock, type TestClock } from "../../tests/support/clock";
 import { testCharity as charity } from "../../tests/support/content";
 import { engines, freshDatabase } from "../../tests/support/databases";
-import { callRoute, testServices, type TestServices } from "../../tests/support/services";
+import { callRoute, testServices, type TestServices, signedInStaff } from "../../tests/support/services";
 import { action as createRoute, loader as listRoute } from "./api.admin.events";
 import { action as changeRoute, loader as readRoute } from "./api.admin.events.id";
 
@@ -52,11 +51,7 @@ describe.each(engines)("ticket types through the staff API on %s", (engine) => {
     database = await freshDatabase(engine);
     clock = testClock("2026-07-01T10:00:00Z");
     services = await testServices(database, clock);
-    const [member] = await database.db
-      .insert(staffUsers)
-      .values({ email: "trustee@example.org", passwordHash: "not used here", createdAt: clock.now() })
-      .returning({ id: staffUsers.id });
-    cookie = `${sessionCookieName}=${(await startSession(database.db, member!, clock.now())).token}`;
+    ({ cookie } = await signedInStaff(database.db, clock.now()));
   });
   afterEach(() => services.close());
 

@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DoorList, CheckInResult } from "~/features/door/schema";
-import { sessionCookieName, startSession } from "~/features/staff/staff.server";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { refundBooking } from "~/features/booking/refunds.server";
-import { staffUsers } from "~db/schema";
+
 import type { Services } from "../../server/services";
 import { testClock, type TestClock } from "../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../tests/support/databases";
-import { callRoute, testServices, type TestServices } from "../../tests/support/services";
+import { callRoute, testServices, type TestServices, signedInStaff } from "../../tests/support/services";
 import { buyTypes, giveTypes } from "../../tests/support/ticket-types";
 import { loader as ticketsCsv } from "./admin.events.id.tickets-csv";
 import { loader as doorListPage } from "./admin.events.id.door-list";
@@ -33,12 +32,7 @@ describe.each(engines)("an event's tickets by type on %s", (engine) => {
     clock = testClock("2026-11-27T10:00:00Z");
     services = await testServices(database, clock);
     site = await services.request();
-    const [member] = await database.db
-      .insert(staffUsers)
-      .values({ email: "trustee@example.org", passwordHash: "not used here", createdAt: clock.now() })
-      .returning({ id: staffUsers.id, email: staffUsers.email });
-    staff = member!;
-    cookie = `${sessionCookieName}=${(await startSession(database.db, member!, clock.now())).token}`;
+    ({ staff, cookie } = await signedInStaff(database.db, clock.now()));
     eventId = await insertEvent(database.db, { name: "Harvest Supper", totalAvailableTickets: 60 }, clock.now());
     types = await giveTypes(
       database.db,

@@ -2,7 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseConfig } from "~/infra/config.server";
-import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { Database, DatabaseHandle } from "~/infra/db/database.server";
+import { sessionCookieName, startSession } from "~/features/staff/staff.server";
+import type { StaffRole } from "~/features/staff/roles";
+import { staffUsers } from "~db/schema";
 import type { Clock } from "~/lib/clock";
 import { createServices, type Services } from "../../server/services";
 
@@ -64,4 +67,25 @@ export function callRoute<T>(
   { clientAddress = "203.0.113.7", params = {} }: { clientAddress?: string; params?: Record<string, string> } = {},
 ): Promise<T> {
   return handler({ request, params, context: { services, clientAddress } } as never);
+}
+
+/**
+ * A member of staff (an Owner, unless `role` says otherwise) signed in at `now`: their row and the
+ * Cookie header a request of theirs carries.
+ */
+export async function signedInStaff(
+  db: Database,
+  now: Date,
+  member: { email?: string; role?: StaffRole } = {},
+): Promise<{ staff: { id: string; email: string }; cookie: string }> {
+  const [staff] = await db
+    .insert(staffUsers)
+    .values({
+      email: member.email ?? "trustee@example.org",
+      passwordHash: "not used here",
+      createdAt: now,
+      ...(member.role && { role: member.role }),
+    })
+    .returning({ id: staffUsers.id, email: staffUsers.email });
+  return { staff: staff!, cookie: `${sessionCookieName}=${(await startSession(db, staff!, now)).token}` };
 }
