@@ -75,6 +75,8 @@ interface CardPaymentProps {
   /** Stripe's publishable key, when Stripe takes the payments. */
   publishableKey?: string;
   amountPence: number;
+  /** Tickets chosen that are all free: no card form, a button that books them. */
+  free?: boolean;
 }
 
 /** Says the form is ready once the page's scripts run, where there is no card form to say it. */
@@ -84,8 +86,8 @@ function ReadyWithoutCard({ onReady }: { onReady: () => void }) {
 }
 
 /** The Card details section: the provider's card form, the Pay now button and the outcome messages. */
-export function CardPayment({ payment, provider, publishableKey, amountPence }: CardPaymentProps) {
-  if (amountPence === 0) {
+export function CardPayment({ payment, provider, publishableKey, amountPence, free = false }: CardPaymentProps) {
+  if (free) {
     // Free tickets (decision 078): nothing to pay, so no card form.
     return (
       <>

@@ -152,6 +152,8 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
   const totalPence = byType
     ? itemsTotalPence(lines)
     : itemsTotalPence([{ pricePence: event.ticketCostPence, quantity }]);
+  // Tickets chosen that are all free: nothing to pay, so no card is asked for (decision 078).
+  const free = totalPence === 0 && (!byType || lines.length > 0);
 
   useEffect(() => {
     const leave = () => {
@@ -271,7 +273,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
         return { clientSecret: started.clientSecret, returnUrl, email: details.email };
       },
       () => release("declined"),
-      totalPence === 0,
+      free,
     );
   }
 
@@ -333,7 +335,13 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
           />
         )}
         {proofOfWork.element}
-        <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={totalPence} />
+        <CardPayment
+          payment={payment}
+          provider={provider}
+          publishableKey={publishableKey}
+          amountPence={totalPence}
+          free={free}
+        />
       </form>
     </div>
   );
