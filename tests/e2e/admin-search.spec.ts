@@ -207,7 +207,7 @@ test("a refund reason typed before the page's scripts ran is kept, and the answe
   // The history reads as words: the hold's end in London time with its weekday, the provider's
   // reference named and tucked away until asked for.
   const history = page.locator(".booking-history");
-  await expect(history).toContainText(/3 seats held until \w+day \d{1,2} \w+ \d{4} at \d\d:\d\d/);
+  await expect(history).toContainText(/3 × Ticket \(3 seats\) held until \w+day \d{1,2} \w+ \d{4} at \d\d:\d\d/);
   await expect(history).not.toContainText(/\d{4}-\d\d-\d\dT/);
   const reference = history.locator("details").first();
   await expect(reference.locator("code")).toBeHidden();

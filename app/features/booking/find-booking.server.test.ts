@@ -163,6 +163,12 @@ describe("a history line", () => {
       when: "Saturday 4 July 2026 at 19:15",
     });
     expect(
+      historyLine(
+        { status: "held", note: "2 × Adult, 1 × Table of 8 (10 seats) held until 2026-07-04T18:25:00.000Z", at: now },
+        "stripe",
+      ).note,
+    ).toBe("2 × Adult, 1 × Table of 8 (10 seats) held until Saturday 4 July 2026 at 19:25");
+    expect(
       historyLine({ status: "refund made", note: "The card provider gave back £5.00 (re_3Nabc)", at: now }, "stripe"),
     ).toMatchObject({
       note: "The card provider gave back £5.00",

@@ -40,7 +40,9 @@ const statusWords: Record<string, string> = {
   "refund made": "Refund made",
 };
 
-const heldUntil = /^(\d+) seat\(s\) held until (\d{4}-\d{2}-\d{2}T[\d:.]+Z)$/;
+// "2 × Adult, 1 × Child (3 seats) held until <ISO time>"; before ticket types, "3 seat(s) held until …".
+const heldUntil = /^(.+) held until (\d{4}-\d{2}-\d{2}T[\d:.]+Z)$/;
+const oldSeats = /^(\d+) seat\(s\)$/;
 const withReference = /^(.*) \(((?:re|pi|ch|py)_[A-Za-z0-9_]+)\)$/;
 
 /** A stored history line, worded for people; `provider` names the booking's payment provider. */
@@ -50,8 +52,10 @@ export function historyLine(entry: { status: string; note: string; at: Date | st
   let reference: ProviderReference | null = null;
   const held = heldUntil.exec(note);
   if (held) {
-    const seats = Number(held[1]);
-    note = `${seats} ${seats === 1 ? "seat" : "seats"} held until ${londonWhen(held[2]!)}`;
+    const old = oldSeats.exec(held[1]!);
+    const seats = old ? Number(old[1]) : 0;
+    const what = old ? `${seats} ${seats === 1 ? "seat" : "seats"}` : held[1]!;
+    note = `${what} held until ${londonWhen(held[2]!)}`;
   }
   const referenced = withReference.exec(note);
   if (referenced) {
