@@ -71,10 +71,14 @@ test("staff page through an event's tickets, search them, download them as CSV a
     .replace(/^\uFEFF/, "")
     .trimEnd()
     .split("\r\n");
-  expect(lines[0]).toBe("Buyer,E-mail,Quantity,Booking reference,Booking code,Date sold,Checked in,Refunded");
+  expect(lines[0]).toBe(
+    "Buyer,E-mail,Quantity,Booking reference,Booking code,Date sold,Checked in,Refunded,Ticket types",
+  );
   expect(lines).toHaveLength(53);
   expect(lines[1]).toMatch(
-    new RegExp(`^Amina Mushi,'=1\\+2@example.org,3,${amina},${code},\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d,0,no$`),
+    new RegExp(
+      `^Amina Mushi,'=1\\+2@example.org,3,${amina},${code},\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d,0,no,3 × Ticket$`,
+    ),
   );
 
   // The door list, by name, with nothing but the list when printed.
