@@ -3,6 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { fallbackWidth, imageUrl } from "../../app/lib/images";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
+import { hydrated } from "../support/hydration";
 import { staffAccount } from "../support/site-process";
 import { signIn } from "../support/staff-api";
 
@@ -255,6 +256,8 @@ test("each part of the home page keeps its own draft, and leaving a part with ch
 }) => {
   await signIn(page);
   await page.goto("/admin/pages/home");
+  // Leaving a part saves its draft through the page's scripts: typed once they run.
+  await hydrated(page.getByLabel("Subtitle"));
   await page.getByLabel("Subtitle").fill("Words typed before going on.");
   // Another part's link with changes typed: the draft is saved, then that part opens.
   await page.getByRole("navigation", { name: "Parts of this page" }).getByRole("link", { name: "Projects" }).click();
