@@ -85,66 +85,57 @@ function ReadyWithoutCard({ onReady }: { onReady: () => void }) {
   return null;
 }
 
-/** The Card details section: the provider's card form, the Pay now button and the outcome messages. */
+/**
+ * The Card details section: the provider's card form, the Pay now button and the outcome messages.
+ * For free tickets (decision 078) there is nothing to pay: no card form, and a button that books them.
+ */
 export function CardPayment({ payment, provider, publishableKey, amountPence, free = false }: CardPaymentProps) {
-  if (free) {
-    // Free tickets (decision 078): nothing to pay, so no card form.
-    return (
-      <>
-        <h2 id="card-details">No payment needed</h2>
-        <p>These tickets are free: no card is needed.</p>
-        <ReadyWithoutCard onReady={payment.markReady} />
-        <button
-          type="submit"
-          className="button"
-          disabled={!payment.ready}
-          aria-disabled={payment.submitting || undefined}
-        >
-          {payment.ready ? "Book free tickets" : "Loading..."}
-        </button>
-        {payment.error ? (
-          <p className="payment-error" role="alert">
-            {payment.error}
-          </p>
-        ) : null}
-        {payment.submitting ? <p role="status">Booking your tickets...</p> : null}
-      </>
-    );
-  }
   return (
     <>
-      <h2 id="card-details">Card details</h2>
-      {provider === "stripe" && publishableKey ? (
-        <Suspense fallback={null}>
-          <StripeCardForm
-            ref={payment.cardForm}
-            publishableKey={publishableKey}
-            amountPence={amountPence}
-            onReady={payment.markReady}
-            onError={payment.setError}
-          />
-        </Suspense>
+      {free ? (
+        <>
+          <h2 id="card-details">No payment needed</h2>
+          <p>These tickets are free: no card is needed.</p>
+          <ReadyWithoutCard onReady={payment.markReady} />
+        </>
       ) : (
-        <OfflineCardForm ref={payment.cardForm} onReady={payment.markReady} />
+        <>
+          <h2 id="card-details">Card details</h2>
+          {provider === "stripe" && publishableKey ? (
+            <Suspense fallback={null}>
+              <StripeCardForm
+                ref={payment.cardForm}
+                publishableKey={publishableKey}
+                amountPence={amountPence}
+                onReady={payment.markReady}
+                onError={payment.setError}
+              />
+            </Suspense>
+          ) : (
+            <OfflineCardForm ref={payment.cardForm} onReady={payment.markReady} />
+          )}
+          {/* Hidden once the page's scripts run (root.tsx marks <html> with "js"). */}
+          <p className="notice no-js-only">
+            Paying by card needs JavaScript: please turn it on in your browser to continue.
+          </p>
+        </>
       )}
-      {/* Hidden once the page's scripts run (root.tsx marks <html> with "js"). */}
-      <p className="notice no-js-only">
-        Paying by card needs JavaScript: please turn it on in your browser to continue.
-      </p>
       <button
         type="submit"
         className="button"
         disabled={!payment.ready}
         aria-disabled={payment.submitting || undefined}
       >
-        {payment.ready ? `Pay now ${formatPounds(amountPence)}` : "Loading..."}
+        {!payment.ready ? "Loading..." : free ? "Book free tickets" : `Pay now ${formatPounds(amountPence)}`}
       </button>
       {payment.error ? (
         <p className="payment-error" role="alert">
           {payment.error}
         </p>
       ) : null}
-      {payment.submitting ? <p role="status">Processing your payment...</p> : null}
+      {payment.submitting ? (
+        <p role="status">{free ? "Booking your tickets..." : "Processing your payment..."}</p>
+      ) : null}
     </>
   );
 }

@@ -114,14 +114,19 @@ export async function eventWithSeats(
     .where(eq(events.id, eventId));
   if (!row) return undefined;
   const { seatsSold, seatsHeld, seatsHeldUntil, ...event } = row;
+  return { event, seats: seatCountOf(event, { seatsSold, seatsHeld, seatsHeldUntil }) };
+}
+
+/** An event's seats from the counts read beside its row. */
+function seatCountOf(
+  event: { totalAvailableTickets: number },
+  counts: { seatsSold: number | null; seatsHeld: number | null; seatsHeldUntil: Date | null },
+): SeatCount {
   return {
-    event,
-    seats: {
-      total: event.totalAvailableTickets,
-      sold: Number(seatsSold ?? 0),
-      held: Number(seatsHeld ?? 0),
-      heldUntil: seatsHeldUntil ?? null,
-    },
+    total: event.totalAvailableTickets,
+    sold: Number(counts.seatsSold ?? 0),
+    held: Number(counts.seatsHeld ?? 0),
+    heldUntil: counts.seatsHeldUntil ?? null,
   };
 }
 
@@ -261,12 +266,7 @@ export async function lockEventStock(
   const parsed: TypeJson[] = typeof typesJson === "string" ? JSON.parse(typesJson) : typesJson;
   return {
     event,
-    seats: {
-      total: event.totalAvailableTickets,
-      sold: Number(seatsSold ?? 0),
-      held: Number(seatsHeld ?? 0),
-      heldUntil: seatsHeldUntil ?? null,
-    },
+    seats: seatCountOf(event, { seatsSold, seatsHeld, seatsHeldUntil }),
     types: parsed.map(({ sold, held, ...type }) => ({
       row: {
         ...type,
