@@ -29,11 +29,7 @@ export default function AdminCodes({ loaderData: { codes, now } }: Route.Compone
           New promo code
         </Link>
       </p>
-      {codes.length === 0 ? (
-        <p role="status">No promo codes yet.</p>
-      ) : (
-        <PromoCodesTable codes={codes} now={now} />
-      )}
+      {codes.length === 0 ? <p role="status">No promo codes yet.</p> : <PromoCodesTable codes={codes} now={now} />}
     </main>
   );
 }

@@ -51,7 +51,7 @@ export default function PromoCodePage({ loaderData, actionData }: Route.Componen
       <PromoCodeFacts code={code} now={now} />
       <Form method="post" className="form">
         <input type="hidden" name="intent" value={code.off ? "on" : "off"} />
-        <button type="submit" className={code.off ? "button" : "button secondary"} aria-disabled={busy}>
+        <button type="submit" className={code.off ? "button" : "button button-secondary"} aria-disabled={busy}>
           {code.off ? "Switch the code back on" : "Switch the code off"}
         </button>
       </Form>

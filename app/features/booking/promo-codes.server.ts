@@ -206,7 +206,6 @@ export async function promoForPage(
 
 // Staff: the list, a new code, one code's page and its switch.
 
-
 async function summaries(db: Queryable, rows: PromoCodeRow[], now: Date): Promise<CodeSummary[]> {
   const ids = rows.map((row) => row.id);
   const eventIds = [...new Set(rows.flatMap((row) => (row.eventId ? [row.eventId] : [])))];
@@ -266,7 +265,9 @@ export async function promoCodeDetail(db: Queryable, id: string, now: Date) {
     })
     .from(bookings)
     .innerJoin(events, eq(events.id, bookings.eventId))
-    .where(and(eq(bookings.promoCodeId, row.id), inArray(bookings.status, ["held", "paid", "refund_pending", "refunded"])))
+    .where(
+      and(eq(bookings.promoCodeId, row.id), inArray(bookings.status, ["held", "paid", "refund_pending", "refunded"])),
+    )
     .orderBy(desc(bookings.createdAt))
     .limit(200);
   return {
@@ -284,9 +285,19 @@ export async function codeFormChoices(db: Queryable, now: Date) {
     .orderBy(asc(events.eventDate));
   const types = rows.length
     ? await db
-        .select({ id: ticketTypes.id, eventId: ticketTypes.eventId, name: ticketTypes.name, hidden: ticketTypes.hidden })
+        .select({
+          id: ticketTypes.id,
+          eventId: ticketTypes.eventId,
+          name: ticketTypes.name,
+          hidden: ticketTypes.hidden,
+        })
         .from(ticketTypes)
-        .where(inArray(ticketTypes.eventId, rows.map((row) => row.id)))
+        .where(
+          inArray(
+            ticketTypes.eventId,
+            rows.map((row) => row.id),
+          ),
+        )
         .orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt))
     : [];
   return rows.map((row) => ({

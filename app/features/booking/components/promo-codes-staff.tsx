@@ -63,28 +63,25 @@ export function PromoCodesTable({ codes, now }: { codes: CodeSummary[]; now: str
 
 /** One code's facts. */
 export function PromoCodeFacts({ code, now }: { code: CodeSummary; now: string }) {
+  const facts: [string, string][] = [
+    ["Event", code.eventName ?? "All events"],
+    ["Discount", code.discount],
+    ["Ticket types", code.ticketTypes.length ? code.ticketTypes.join(", ") : "Every type"],
+    ["Maximum uses", code.maxUses === null ? "No limit" : String(code.maxUses)],
+    ["Valid until", untilWords(code.validUntil)],
+    ["Uses", usesWords(code)],
+    ["Money given away", formatPounds(code.givenPence)],
+    ["State", stateWords(code, now)],
+    ["Made by", `${code.createdBy}, ${londonWhen(code.createdAt)}`],
+  ];
   return (
     <dl className="facts">
-      <dt>Event</dt>
-      <dd>{code.eventName ?? "All events"}</dd>
-      <dt>Discount</dt>
-      <dd>{code.discount}</dd>
-      <dt>Ticket types</dt>
-      <dd>{code.ticketTypes.length ? code.ticketTypes.join(", ") : "Every type"}</dd>
-      <dt>Maximum uses</dt>
-      <dd>{code.maxUses ?? "No limit"}</dd>
-      <dt>Valid until</dt>
-      <dd>{untilWords(code.validUntil)}</dd>
-      <dt>Uses</dt>
-      <dd>{usesWords(code)}</dd>
-      <dt>Money given away</dt>
-      <dd>{formatPounds(code.givenPence)}</dd>
-      <dt>State</dt>
-      <dd>{stateWords(code, now)}</dd>
-      <dt>Made by</dt>
-      <dd>
-        {code.createdBy}, {londonWhen(code.createdAt)}
-      </dd>
+      {facts.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
     </dl>
   );
 }
@@ -170,7 +167,9 @@ export function PromoCodeForm({
         hint="Optional: the types the code applies to, of the event chosen above. None ticked: every type. A hidden type ticked here is shown to buyers who enter the code."
         error={errors?.ticketTypeIds}
       >
-        {events.filter((event) => event.types.length > 0).length === 0 ? <p>No event on sale has ticket types.</p> : null}
+        {events.filter((event) => event.types.length > 0).length === 0 ? (
+          <p>No event on sale has ticket types.</p>
+        ) : null}
         {events
           .filter((event) => event.types.length > 0)
           .map((event) => (
