@@ -74,7 +74,7 @@ export default [
     // Promo codes (decision 084).
     route("codes", "routes/admin.codes._index.tsx"),
     route("codes/new", "routes/admin.codes.new.tsx"),
-    route("codes/:id", "routes/admin.codes.id.tsx"),
+    route("codes/:codeId", "routes/admin.codes.id.tsx"),
     route("check-in", "routes/admin.check-in._index.tsx"),
     route("check-in/ticket/:bookingRef", "routes/admin.check-in.ticket.redirect.ts"),
     route("check-in/:id", "routes/admin.check-in.id.tsx"),

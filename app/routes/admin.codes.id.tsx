@@ -16,7 +16,7 @@ import { AppError } from "~/lib/errors";
 export const loader = pageWork("A promo code's page", async ({ request, context, params }: Route.LoaderArgs) => {
   await requireStaffPage(context.services, request, "events");
   const now = context.services.clock.now();
-  const found = await promoCodeDetail(context.services.db, params.id, now);
+  const found = await promoCodeDetail(context.services.db, params.codeId, now);
   if (!found) throw new AppError("not-found", "There is no such code.");
   return { ...found, now: now.toISOString() };
 });
@@ -26,11 +26,11 @@ export const action = pageWork("Switching a promo code", async ({ request, conte
   const now = context.services.clock.now();
   return answerForm(request, {
     off: async () => {
-      await switchPromoCode(context.services.db, staff, params.id, true, now);
+      await switchPromoCode(context.services.db, staff, params.codeId, true, now);
       return { message: "The code is switched off: no new booking can use it." };
     },
     on: async () => {
-      await switchPromoCode(context.services.db, staff, params.id, false, now);
+      await switchPromoCode(context.services.db, staff, params.codeId, false, now);
       return { message: "The code is switched back on." };
     },
   });

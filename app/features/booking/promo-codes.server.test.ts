@@ -391,13 +391,13 @@ describe.each(engines)("promo codes on the booking page, POST /api/bookings and 
       codeAction,
       new Request(`http://localhost/admin/codes/${id}`, { method: "POST", body: switchOff, headers: { cookie } }),
       services,
-      { params: { id } },
+      { params: { codeId: id } },
     );
     const detail = (await callRoute(
       codePage,
       new Request(`http://localhost/admin/codes/${id}`, { headers: { cookie } }),
       services,
-      { params: { id } },
+      { params: { codeId: id } },
     )) as { code: { off: boolean; uses: number }; bookings: unknown[] };
     expect(detail).toMatchObject({ code: { off: true, uses: 1 }, bookings: [expect.anything()] });
     expect(await post({ quantity: 1, promoCode: "save20" }, "192.0.2.4")).toMatchObject({
