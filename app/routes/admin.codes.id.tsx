@@ -1,7 +1,8 @@
-import { Form, useNavigation, useSearchParams } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.codes.id";
 import { ErrorPage } from "~/components/layout/error-page";
 import { FormNotice } from "~/components/ui/form-notice";
+import { useQuery } from "~/components/ui/use-query";
 import { CodeBookingsTable, PromoCodeFacts } from "~/features/booking/components/promo-codes-staff";
 import { promoCodeDetail, switchPromoCode } from "~/features/booking/promo-codes.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
@@ -41,7 +42,7 @@ export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Promo co
 export default function PromoCodePage({ loaderData, actionData }: Route.ComponentProps) {
   const { code, bookings, now } = loaderData;
   const busy = useNavigation().state !== "idle";
-  const [search] = useSearchParams();
+  const search = useQuery();
   const notice = actionData?.message || (search.get("saved") === "created" ? "The code is made." : "");
   return (
     <main id="main" className="page narrow">
