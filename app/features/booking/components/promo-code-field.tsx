@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { Field } from "~/components/ui/field";
 import { formatPounds } from "~/lib/money";
 import { applyPromo, promoMessages, type PromoTerms } from "../promo-pricing";
@@ -62,8 +62,20 @@ export function PromoCodeField({
   notice: string | null;
 }) {
   const applied = promo?.applied;
+  const navigate = useNavigate();
+  const page = `/book-event/${eventId}`;
   return (
-    <Form method="get" action={`/book-event/${eventId}`} className="form promo-code" preventScrollReset>
+    <form
+      method="get"
+      action={page}
+      className="form promo-code"
+      onSubmit={(submitted) => {
+        // With JavaScript, the same address without reloading: what the buyer typed stays.
+        submitted.preventDefault();
+        const code = String(new FormData(submitted.currentTarget).get("code") ?? "").trim();
+        void navigate(code ? `${page}?code=${encodeURIComponent(code)}` : page, { preventScrollReset: true });
+      }}
+    >
       <Field
         id="promo-code"
         label="Promo code"
@@ -82,7 +94,7 @@ export function PromoCodeField({
           </Link>
         </p>
       ) : null}
-    </Form>
+    </form>
   );
 }
 
