@@ -225,6 +225,57 @@ describe.each(engines)("promo codes on %s", (engine) => {
     expect(await database.db.select().from(bookings).where(eq(bookings.promoCodeId, code!.id))).toHaveLength(3);
   });
 
+  it("a checkout for another event waits on the code's row, and counts the last use taken while it waited", async () => {
+    // What makes the race above safe, step by step: a code for all events is not behind one event's lock.
+    const code = await addCode({ code: "LAST", kind: "percent", percentOff: 20, maxUses: 1, eventId: null });
+    const otherEvent = await insertEvent(database.db, {}, clock.now());
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.transaction(async (tx) => {
+      await tx.select().from(promoCodes).where(eq(promoCodes.id, code.id)).for("update");
+      locked();
+      await released;
+      // Another checkout's booking, using the code's last use, written while the row is locked.
+      await tx.insert(bookings).values({
+        bookingRef: crypto.randomUUID(),
+        eventId,
+        holderName: "Grace Kimaro",
+        email: "grace@example.org",
+        quantity: 1,
+        seats: 1,
+        amountPence: 1049,
+        status: "held",
+        holdExpiresAt: new Date(clock.now().getTime() + 15 * 60_000),
+        provider: "offline",
+        promoCodeId: code.id,
+        discountPence: 250,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      });
+    });
+    await isLocked;
+    const checkout = startBooking(deps, { eventId: otherEvent, ...buyer(1), quantity: 1, promoCode: "last" });
+    const outcome = checkout.then(
+      () => "booked",
+      (error: { message: string }) => error.message,
+    );
+    if (engine === "postgres") {
+      // PostgreSQL: the checkout is seen waiting for the code's row (PGlite runs one transaction at a time).
+      await expect
+        .poll(async () => {
+          const rows = await database.db.execute(sql`select count(*)::int as waiting from pg_locks where not granted`);
+          const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { waiting: number }[];
+          return Number(list[0]?.waiting ?? 0);
+        })
+        .toBeGreaterThan(0);
+    }
+    release();
+    await holder;
+    expect(await outcome).toBe(promoMessages.usedUp);
+  });
+
   it("a refund of a discounted ticket gives back what was paid for it, never the full price", async () => {
     await addCode({ code: "SAVE20", kind: "percent", percentOff: 20 });
     const started = await startBooking(deps, { eventId, ...buyer(1), quantity: 2, promoCode: "SAVE20" });
