@@ -66,6 +66,8 @@ export function PromoCodeField({
   const page = `/book-event/${eventId}`;
   return (
     <form
+      // Drawn afresh for each code the page applies, so the field shows it (and is empty once removed).
+      key={promo?.code ?? ""}
       method="get"
       action={page}
       className="form promo-code"
