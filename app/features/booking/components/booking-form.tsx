@@ -276,6 +276,7 @@ export function BookingForm({
         }
         if (!answer.ok) {
           // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
+          if (answer.fields?.promoCode) throw new PaymentStartError(answer.error); // the code (decision 084)
           if (answer.fields) return void setErrors(answer.fields);
           throw new PaymentStartError(shownAsSaid.has(answer.code) ? answer.error : unexpectedError(answer.error));
         }
