@@ -71,6 +71,10 @@ export default [
     route("events/new", "routes/admin.events.new.tsx"),
     route("events/:id", "routes/admin.events.id.tsx"),
     route("events/:id/door-list", "routes/admin.events.id.door-list.tsx"),
+    // Promo codes (decision 084).
+    route("codes", "routes/admin.codes._index.tsx"),
+    route("codes/new", "routes/admin.codes.new.tsx"),
+    route("codes/:codeId", "routes/admin.codes.id.tsx"),
     route("check-in", "routes/admin.check-in._index.tsx"),
     route("check-in/ticket/:bookingRef", "routes/admin.check-in.ticket.redirect.ts"),
     route("check-in/:id", "routes/admin.check-in.id.tsx"),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -233,9 +234,14 @@ export const bookings = pgTable(
      * keeps it), so renewing cannot hold seats past a cap; null for attempts made before it was kept.
      */
     firstHeldAt: timestamp("first_held_at", { withTimezone: true }),
+    /** The promo code the booking used (decision 084); one booking is one use of it. */
+    promoCodeId: uuid("promo_code_id").references((): AnyPgColumn => promoCodes.id, { onDelete: "restrict" }),
+    /** What the code took off the tickets, in pence (the items keep the prices paid). */
+    discountPence: integer("discount_pence").notNull().default(0),
   },
   (t) => [
     index("bookings_event_status_idx").on(t.eventId, t.status),
+    index("bookings_promo_code_idx").on(t.promoCodeId),
     index("bookings_email_idx").on(t.email),
     index("bookings_client_key_idx").on(t.clientKey),
     index("bookings_created_at_idx").on(t.createdAt),
@@ -288,6 +294,40 @@ export const ticketTypes = pgTable(
     check("ticket_types_price_not_negative", sql`${t.pricePence} >= 0`),
     check("ticket_types_seats_range", sql`${t.seatsPerTicket} between 1 and 50`),
     check("ticket_types_cap_not_negative", sql`${t.cap} is null or ${t.cap} >= 0`),
+  ],
+);
+
+/**
+ * A promo code (decision 084): staff make it for one event or all (`event_id` null); it takes a
+ * percentage or a fixed amount off each ticket of the types it covers (`ticket_type_ids`, empty:
+ * every type), or makes them free (a complimentary ticket). `code` is kept in capitals, so it is
+ * unique and matches whatever case a buyer types. A use is a booking that counts (held, paid, or
+ * waiting for a refund); `max_uses` caps them.
+ */
+export const promoCodes = pgTable(
+  "promo_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    code: text("code").notNull().unique(),
+    eventId: uuid("event_id").references(() => events.id, { onDelete: "restrict" }),
+    kind: text("kind").$type<"percent" | "fixed" | "free">().notNull(),
+    percentOff: integer("percent_off"),
+    amountOffPence: integer("amount_off_pence"),
+    ticketTypeIds: jsonb("ticket_type_ids").$type<string[]>().notNull().default([]),
+    maxUses: integer("max_uses"),
+    validUntil: timestamp("valid_until", { withTimezone: true }),
+    /** When staff switched it off; a code switched off takes no new bookings. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdByEmail: text("created_by_email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("promo_codes_event_idx").on(t.eventId),
+    check("promo_codes_kind_known", sql`${t.kind} in ('percent', 'fixed', 'free')`),
+    check("promo_codes_percent_range", sql`${t.percentOff} is null or ${t.percentOff} between 1 and 100`),
+    check("promo_codes_amount_positive", sql`${t.amountOffPence} is null or ${t.amountOffPence} > 0`),
+    check("promo_codes_max_uses_positive", sql`${t.maxUses} is null or ${t.maxUses} >= 1`),
   ],
 );
 

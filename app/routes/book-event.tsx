@@ -7,10 +7,11 @@ import { EventFacts } from "~/features/events/components/event-card";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { eventForVisitors } from "~/features/events/events.server";
+import { promoForPage } from "~/features/booking/promo-codes.server";
 import { availabilityReason, bookingClosedReason, typeWords } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
 
-export const loader = pageWork("The booking page", async ({ context, params }: Route.LoaderArgs) => {
+export const loader = pageWork("The booking page", async ({ request, context, params }: Route.LoaderArgs) => {
   const { payments, clock } = context.services;
   const now = clock.now();
   const found = await eventForVisitors(context.services, params.id, now);
@@ -18,6 +19,13 @@ export const loader = pageWork("The booking page", async ({ context, params }: R
   const { event, availability } = found;
   // Closed for good (cancelled, sales over, not sold here); the seat counts are judged live, below.
   const closed = bookingClosedReason(event, undefined, now);
+  // `?code=`: a promo code applied, the hidden types it reveals, or why it cannot be (decision 084).
+  const { types: revealed, ...promo } = await promoForPage(
+    context.services.db,
+    event.id,
+    new URL(request.url).searchParams.get("code"),
+    now,
+  ).then(({ applied, ...rest }) => ({ ...rest, applied, types: applied?.types ?? null }));
   // Only the publishable key reaches the browser; the secret key never leaves the server.
   return {
     event,
@@ -25,6 +33,8 @@ export const loader = pageWork("The booking page", async ({ context, params }: R
     availability: { [event.id]: availability },
     provider: payments.name,
     publishableKey: payments.publishableKey,
+    promo,
+    revealed,
   };
 });
 
@@ -62,19 +72,23 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
             location: event.location,
             ticketCostPence: event.ticketCostPence,
           }}
-          types={availability?.types?.map((type) => ({
-            id: type.id,
-            name: type.name,
-            pricePence: type.pricePence,
-            onSale: type.status === "on-sale",
-            left: type.left,
-            words: typeWords(type),
-          }))}
+          types={
+            loaderData.revealed ??
+            availability?.types?.map((type) => ({
+              id: type.id,
+              name: type.name,
+              pricePence: type.pricePence,
+              onSale: type.status === "on-sale",
+              left: type.left,
+              words: typeWords(type),
+            }))
+          }
           remaining={availability?.remaining ?? 0}
           // The live counts can close the sale (sold out, or every seat left reserved) and open it again.
           unavailable={availabilityReason(availability)}
           provider={provider}
           publishableKey={publishableKey}
+          promo={loaderData.promo}
         />
       )}
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />

@@ -67,6 +67,12 @@ for (const width of [390, 1280]) {
     await expect.poll(resetFile).toBeDefined();
     const reset = await simpleParser(await fs.readFile(joinPath(outboxDir, (await resetFile())!)));
     const resetToken = /\/admin\/reset-password\/([\w-]+)/.exec(reset.text ?? "")![1]!;
+    // A promo code, made on its form: its page.
+    const code = await page.request.post("/admin/codes/new", {
+      form: { code: "WALK10", eventId: "", kind: "percent", percentOff: "10" },
+    });
+    expect(code.status()).toBe(200);
+    sample.codeId = new URL(code.url()).pathname.split("/").pop()!;
     await page.goto("/admin/emails");
     sample.emailId = (await page
       .getByRole("link", { name: /^Preview/ })

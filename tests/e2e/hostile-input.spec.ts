@@ -41,7 +41,7 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/api.content.ts": none,
   "routes/api.volunteers.ts": { body: "json", fields: ["name", "email", "reason"] },
   "routes/api.challenge.ts": none,
-  "routes/api.bookings.ts": { body: "json", fields: ["eventId", "name", "email", "quantity", "replaces"] },
+  "routes/api.bookings.ts": { body: "json", fields: ["eventId", "name", "email", "quantity", "replaces", "promoCode"] },
   "routes/api.bookings.ref.release.ts": { body: "json", fields: ["clientSecret"] },
   "routes/api.donations.ts": {
     body: "json",
@@ -95,6 +95,12 @@ const fuzzEntries: Record<string, FuzzEntry> = {
     fields: ["intent", "name", "posterFile", "ticketTypes.0.name", "ticketTypes.0.price", "ticketTypes.0.id"],
   },
   "routes/admin.events.id.door-list.tsx": none,
+  "routes/admin.codes._index.tsx": none,
+  "routes/admin.codes.new.tsx": {
+    body: "form",
+    fields: ["code", "eventId", "kind", "percentOff", "amountOff", "ticketTypeIds", "maxUses", "validUntil"],
+  },
+  "routes/admin.codes.id.tsx": { body: "form", fields: ["intent"] },
   "routes/admin.check-in._index.tsx": none,
   "routes/admin.check-in.ticket.redirect.ts": none,
   "routes/admin.check-in.id.tsx": none,

@@ -14,6 +14,7 @@ import { releaseOwnHold } from "./release.server";
 import { freeProvider, settleBooking } from "./settlement.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { itemsTotalPence } from "./pricing";
+import { lockPromoCode, promoDiscount } from "./promo-codes.server";
 import {
   bookingMessages,
   onlyLeftMessage,
@@ -150,6 +151,8 @@ export async function startBooking(
     /** Tickets of the event's one type; or `tickets`, by type (ticketChoice). */
     quantity?: unknown;
     tickets?: unknown;
+    /** A promo code typed by the buyer (decision 084). */
+    promoCode?: unknown;
     replaces?: OwnAttempt;
     /** The visitor's address as its keyed hash (app/infra/visitors.server.ts); null when unknown. */
     clientKey?: string | null;
@@ -201,12 +204,15 @@ export async function startBooking(
       seats: locked.seats,
       types: locked.types.map(({ row, taken }) => ({ type: row, taken })),
     };
-    const items = chosenItems(stock, choice.byType, quantity, now);
+    // Promo code (decision 084): its row locked after the event's, its uses counted, its prices applied.
+    const promo = await lockPromoCode(tx, input.promoCode, event.id, now);
+    const items = chosenItems(stock, choice.byType, quantity, now, promo?.reveals);
+    const discount = promoDiscount(promo, items);
     const seats = items.reduce((sum, item) => sum + item.quantity * item.type.seatsPerTicket, 0);
     const refusal = eventRefusal(event, stock.seats, seats, now);
     if (refusal) throw refusal;
     const amountPence = itemsTotalPence(
-      items.map((item) => ({ pricePence: item.type.pricePence, quantity: item.quantity })),
+      items.map((item) => ({ pricePence: discount.priceOf(item), quantity: item.quantity })),
     );
     const firstHeldAt = heldSince ?? now;
     const holdExpiresAt = new Date(
@@ -224,6 +230,7 @@ export async function startBooking(
         tx.insert(bookings).values({
           clientKey,
           firstHeldAt,
+          ...discount.columns,
           bookingRef,
           eventId: event.id,
           holderName: name,
@@ -242,7 +249,7 @@ export async function startBooking(
             bookingRef,
             ticketTypeId: item.type.id,
             quantity: item.quantity,
-            pricePence: item.type.pricePence,
+            pricePence: discount.priceOf(item),
             seatsPerTicket: item.type.seatsPerTicket,
           })),
         ),
@@ -317,7 +324,13 @@ const ticketsWord = (count: number) => (count === 1 ? "ticket" : "tickets");
  * event, visible, on sale, with that many left. Without `byType`, `total` tickets of the event's one
  * visible type. The event's seats for all of them together are counted by the caller.
  */
-function chosenItems(stock: Stock, byType: Map<string, number> | null, total: number, now: Date) {
+function chosenItems(
+  stock: Stock,
+  byType: Map<string, number> | null,
+  total: number,
+  now: Date,
+  revealed: ReadonlySet<string> = new Set(),
+) {
   const seatsLeft = stock.seats.total - stock.seats.sold - stock.seats.held;
   const visible = stock.types.filter(({ type }) => !type.hidden && !type.offSaleAt);
   let asked: [string, number][];
@@ -330,7 +343,7 @@ function chosenItems(stock: Stock, byType: Map<string, number> | null, total: nu
   return asked.map(([typeId, quantity]) => {
     const found = stock.types.find(({ type }) => type.id === typeId);
     // A hidden type is for the holders of a code that reveals it; to anyone else it does not exist.
-    if (!found || found.type.hidden) {
+    if (!found || (found.type.hidden && !revealed.has(found.type.id))) {
       throw new AppError("invalid", noSuchType, { fields: { [typeField(typeId)]: noSuchType } });
     }
     const { type, taken } = found;

@@ -8,9 +8,9 @@ describe("the staff navigation's sections", () => {
   it("offers each role only what it may open", () => {
     expect(labels("door")).toEqual(["Check-in"]);
     expect(labels("treasurer")).toEqual(["Home", "Bookings", "Donations", "Gift Aid", "People", "Volunteers"]);
-    expect(labels("events")).toEqual(["Home", "Check-in", "Events", "Bookings", "Pages"]);
+    expect(labels("events")).toEqual(["Home", "Check-in", "Events", "Promo codes", "Bookings", "Pages"]);
     expect(labels("owner")).toContain("Audit log");
-    expect(labels("owner")).toHaveLength(14);
+    expect(labels("owner")).toHaveLength(15);
   });
 
   it("knows which section a deep page belongs to", () => {

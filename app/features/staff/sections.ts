@@ -29,6 +29,7 @@ export const staffSectionGroups: readonly StaffSectionGroup[] = [
     name: "Events and door",
     sections: [
       { label: "Events", to: "/admin/events", capability: "events" },
+      { label: "Promo codes", to: "/admin/codes", capability: "events" },
       { label: "Bookings", to: "/admin/bookings", capability: "bookings" },
     ],
   },

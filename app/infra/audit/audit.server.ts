@@ -25,6 +25,9 @@ export const auditActions = {
   "booking.buyer-corrected": "Corrected a booking's buyer",
   "booking.receipt-resent": "Sent a receipt again",
   "event.cancelled": "Cancelled an event",
+  "promo-code.created": "Made a promo code",
+  "promo-code.switched-off": "Switched off a promo code",
+  "promo-code.switched-on": "Switched a promo code back on",
   // Staff accounts, e-mails and settings (docs/decisions/017-staff-emails-and-the-office.md).
   "staff.invited": "Invited a member of staff",
   "staff.invitation-cancelled": "Cancelled a staff invitation",

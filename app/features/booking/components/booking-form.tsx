@@ -16,6 +16,7 @@ import {
   type StartedBooking,
 } from "../schema";
 import { PriceRows, type TicketLine } from "./booking-summary";
+import { PromoCodeField, promoLines, type PromoOnPage } from "./promo-code-field";
 import { typeLabel } from "~/lib/ticket-types";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
@@ -58,6 +59,8 @@ interface BookingFormProps {
   provider: "offline" | "stripe";
   /** Stripe's publishable key, when Stripe takes the payments. */
   publishableKey?: string;
+  /** The promo code applied on the page (`?code=`), or why it cannot be (decision 084). */
+  promo?: PromoOnPage;
 }
 
 /**
@@ -124,7 +127,15 @@ function releaseAttempt(attempt: OwnAttempt, reason: "declined" | "quantity" | "
  * once: when the card is refused, when the number of tickets changes, and when the visitor leaves
  * the page; a further attempt also replaces it.
  */
-export function BookingForm({ event, types, remaining, unavailable, provider, publishableKey }: BookingFormProps) {
+export function BookingForm({
+  event,
+  types,
+  remaining,
+  unavailable,
+  provider,
+  publishableKey,
+  promo,
+}: BookingFormProps) {
   const byType = types && types.length > 1 ? types : undefined;
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Record<string, string>>({
     name: "",
@@ -149,9 +160,9 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
     .filter((type) => type.onSale)
     .map((type) => ({ ...type, quantity: typedQuantity(values[typeField(type.id)]) }))
     .filter((line) => line.quantity > 0);
-  const totalPence = byType
-    ? itemsTotalPence(lines)
-    : itemsTotalPence([{ pricePence: event.ticketCostPence, quantity }]);
+  // With a promo code, the tickets at the prices it gives (decision 084).
+  const promoted = promoLines(promo, byType ? lines : [{ pricePence: event.ticketCostPence, quantity }]);
+  const totalPence = itemsTotalPence(promoted.items);
   // Tickets chosen that are all free: nothing to pay, so no card is asked for (decision 078).
   const free = totalPence === 0 && (!byType || lines.length > 0);
 
@@ -252,6 +263,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
           name: details.name,
           email: details.email,
           ...tickets,
+          ...promoted.body,
           replaces: attempt.current,
         };
         let answer = await postJson<StartedBooking>("/api/bookings", body);
@@ -264,6 +276,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
         }
         if (!answer.ok) {
           // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
+          if (answer.fields?.promoCode) throw new PaymentStartError(answer.error); // the code (decision 084)
           if (answer.fields) return void setErrors(answer.fields);
           throw new PaymentStartError(shownAsSaid.has(answer.code) ? answer.error : unexpectedError(answer.error));
         }
@@ -285,11 +298,17 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
         <h2 id="overview-heading">Booking overview</h2>
         <dl aria-live="polite">
           {byType ? (
-            <PriceRows lines={lines} totalPence={totalPence} />
+            <PriceRows lines={lines} totalPence={totalPence} discount={promoted.discount} />
           ) : (
-            <PriceRows ticketCostPence={event.ticketCostPence} quantity={quantity} totalPence={totalPence} />
+            <PriceRows
+              ticketCostPence={event.ticketCostPence}
+              quantity={quantity}
+              totalPence={totalPence}
+              discount={promoted.discount}
+            />
           )}
         </dl>
+        <PromoCodeField eventId={event.id} promo={promo} error={errors.promoCode} notice={promoted.notice} />
       </section>
       <form className="form" noValidate onSubmit={pay} aria-labelledby="ticket-information">
         <h2 id="ticket-information" ref={headingRef} tabIndex={-1}>

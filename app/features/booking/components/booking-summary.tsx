@@ -1,5 +1,6 @@
 import { formatPounds } from "~/lib/money";
 import { typeLabel } from "~/lib/ticket-types";
+import { DiscountRow } from "./promo-code-field";
 
 /** Tickets of one type in a booking, as the overview lists them: "2 × Adult £12.50". */
 export interface TicketLine {
@@ -17,15 +18,17 @@ export interface TicketLine {
  * (decision 078).
  */
 export function PriceRows(
-  props: { totalPence: number } & (
+  // `discount`: a promo code's line, taken off the tickets listed at their full price (decision 084).
+  props: { totalPence: number; discount?: { label: string; pence: number } | null } & (
     | { ticketCostPence: number; quantity: number; lines?: never }
     | { lines: TicketLine[]; ticketCostPence?: never; quantity?: never }
   ),
 ) {
   const { totalPence } = props;
-  const ticketsPence = props.lines
-    ? props.lines.reduce((sum, line) => sum + line.pricePence * line.quantity, 0)
-    : props.ticketCostPence * props.quantity;
+  const ticketsPence =
+    (props.lines
+      ? props.lines.reduce((sum, line) => sum + line.pricePence * line.quantity, 0)
+      : props.ticketCostPence * props.quantity) - (props.discount?.pence ?? 0);
   const fee = (
     <>
       <dt>Booking fee</dt>
@@ -48,6 +51,7 @@ export function PriceRows(
         <dd>
           {props.quantity} × {formatPounds(props.ticketCostPence)}
         </dd>
+        <DiscountRow discount={props.discount} />
         {total}
       </>
     );
@@ -62,6 +66,7 @@ export function PriceRows(
       ) : (
         props.lines.map((line) => <TicketLineRow key={`${line.name}-${line.pricePence}`} line={line} />)
       )}
+      <DiscountRow discount={props.discount} />
       {fee}
       {total}
     </>
