@@ -25,6 +25,7 @@ export const loader = pageWork("The booking page", async ({ context, params }: R
     availability: { [event.id]: availability },
     provider: payments.name,
     publishableKey: payments.publishableKey,
+    charityName: context.services.charity.name,
   };
 });
 
@@ -75,6 +76,7 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
           unavailable={availabilityReason(availability)}
           provider={provider}
           publishableKey={publishableKey}
+          charityName={loaderData.charityName}
         />
       )}
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />

@@ -96,7 +96,12 @@ export async function sendDonationRefund(
   if (row.refund.status === "succeeded") return { outcome: "refunded", refundId };
   let given: { id: string; amountPence: number };
   try {
-    given = await deps.payments.refundPayment(row.donation.providerPaymentId!, `refund-${refundId}`);
+    // Its own amount, never "all that is left": a gift added to a booking shares the booking's payment (decision 085).
+    given = await deps.payments.refundPayment(
+      row.donation.providerPaymentId!,
+      `refund-${refundId}`,
+      row.refund.amountPence,
+    );
   } catch (error) {
     console.error(`Refund ${refundId} of donation ${row.donation.id} failed for now:`, error);
     await deps.db

@@ -16,6 +16,7 @@ import {
   type StartedBooking,
 } from "../schema";
 import { PriceRows, type TicketLine } from "./booking-summary";
+import { useBookingGift } from "./booking-gift";
 import { typeLabel } from "~/lib/ticket-types";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
@@ -58,6 +59,8 @@ interface BookingFormProps {
   provider: "offline" | "stripe";
   /** Stripe's publishable key, when Stripe takes the payments. */
   publishableKey?: string;
+  /** The charity's name, for a gift's Gift Aid declaration (decision 085). */
+  charityName: string;
 }
 
 /**
@@ -124,7 +127,8 @@ function releaseAttempt(attempt: OwnAttempt, reason: "declined" | "quantity" | "
  * once: when the card is refused, when the number of tickets changes, and when the visitor leaves
  * the page; a further attempt also replaces it.
  */
-export function BookingForm({ event, types, remaining, unavailable, provider, publishableKey }: BookingFormProps) {
+export function BookingForm(props: BookingFormProps) {
+  const { event, types, remaining, unavailable, provider, publishableKey } = props;
   const byType = types && types.length > 1 ? types : undefined;
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Record<string, string>>({
     name: "",
@@ -153,7 +157,8 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
     ? itemsTotalPence(lines)
     : itemsTotalPence([{ pricePence: event.ticketCostPence, quantity }]);
   // Tickets chosen that are all free: nothing to pay, so no card is asked for (decision 078).
-  const free = totalPence === 0 && (!byType || lines.length > 0);
+  const gift = useBookingGift(props.charityName, values.name!); // A gift at checkout (decision 085).
+  const free = totalPence + gift.pence === 0 && (!byType || lines.length > 0);
 
   useEffect(() => {
     const leave = () => {
@@ -240,8 +245,8 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
     submitEvent.preventDefault();
     if (payment.submitting || !payment.ready) return;
     payment.setError(null);
-    const details = check();
-    if (!details) return;
+    const [details, giftFields] = [check(), gift.check()];
+    if (!details || !giftFields) return;
     setTried(true);
     await payment.pay(
       async () => {
@@ -252,6 +257,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
           name: details.name,
           email: details.email,
           ...tickets,
+          ...giftFields,
           replaces: attempt.current,
         };
         let answer = await postJson<StartedBooking>("/api/bookings", body);
@@ -264,6 +270,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
         }
         if (!answer.ok) {
           // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
+          if (gift.show(answer.fields)) return;
           if (answer.fields) return void setErrors(answer.fields);
           throw new PaymentStartError(shownAsSaid.has(answer.code) ? answer.error : unexpectedError(answer.error));
         }
@@ -285,9 +292,14 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
         <h2 id="overview-heading">Booking overview</h2>
         <dl aria-live="polite">
           {byType ? (
-            <PriceRows lines={lines} totalPence={totalPence} />
+            <PriceRows lines={lines} totalPence={totalPence + gift.pence} giftPence={gift.pence} />
           ) : (
-            <PriceRows ticketCostPence={event.ticketCostPence} quantity={quantity} totalPence={totalPence} />
+            <PriceRows
+              ticketCostPence={event.ticketCostPence}
+              quantity={quantity}
+              totalPence={totalPence + gift.pence}
+              giftPence={gift.pence}
+            />
           )}
         </dl>
       </section>
@@ -334,12 +346,13 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
             onValue={changeQuantity}
           />
         )}
+        {gift.element}
         {proofOfWork.element}
         <CardPayment
           payment={payment}
           provider={provider}
           publishableKey={publishableKey}
-          amountPence={totalPence}
+          amountPence={totalPence + gift.pence}
           free={free}
         />
       </form>

@@ -17,23 +17,31 @@ export interface TicketLine {
  * (decision 078).
  */
 export function PriceRows(
-  props: { totalPence: number } & (
+  /** `giftPence`: a donation added at checkout, listed apart from the tickets and in the total (decision 085). */
+  props: { totalPence: number; giftPence?: number } & (
     | { ticketCostPence: number; quantity: number; lines?: never }
     | { lines: TicketLine[]; ticketCostPence?: never; quantity?: never }
   ),
 ) {
   const { totalPence } = props;
+  const giftPence = props.giftPence ?? 0;
   const ticketsPence = props.lines
     ? props.lines.reduce((sum, line) => sum + line.pricePence * line.quantity, 0)
     : props.ticketCostPence * props.quantity;
   const fee = (
     <>
       <dt>Booking fee</dt>
-      <dd>{formatPounds(Math.max(0, totalPence - ticketsPence))}</dd>
+      <dd>{formatPounds(Math.max(0, totalPence - giftPence - ticketsPence))}</dd>
     </>
   );
   const total = (
     <>
+      {giftPence > 0 ? (
+        <>
+          <dt>Donation</dt>
+          <dd>{formatPounds(giftPence)}</dd>
+        </>
+      ) : null}
       <dt className="total">Total</dt>
       <dd className="total">{formatPounds(totalPence)}</dd>
     </>
