@@ -64,7 +64,13 @@ describe("the booking form gives back its own seats", () => {
   function renderForm() {
     const view = render(
       <MemoryRouter>
-        <BookingForm event={event} remaining={40} unavailable={null} provider="offline" charityName="The Kilele Trust" />
+        <BookingForm
+          event={event}
+          remaining={40}
+          unavailable={null}
+          provider="offline"
+          charityName="The Kilele Trust"
+        />
       </MemoryRouter>,
     );
     const field = (label: string | RegExp, value: string) =>
