@@ -65,6 +65,9 @@ test.describe("a gift at checkout", () => {
     await expect(page).toHaveURL(/\/confirmation\?/);
     const bookingRef = new URL(page.url()).searchParams.get("bookingRef")!;
     await expect(confirmationOutcome(page).getByText("Payment succeeded!")).toBeVisible();
+    const details = page.getByRole("region", { name: "Your booking" });
+    await expect(details).toContainText("Donation£10.00");
+    await expect(details).toContainText("Total£35.49");
 
     // One receipt: the tickets, then the donation apart, with the Gift Aid words.
     await expect.poll(() => running.smtp.sentTo("amina@example.org").length).toBe(1);
