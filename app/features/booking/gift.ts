@@ -1,4 +1,4 @@
-import { amountMessages, parseDonationAmount } from "~/lib/donation-amount";
+import { parseDonationAmount } from "~/lib/donation-amount";
 import { giftAidSchema, wantsGiftAid, type GiftAidDetails } from "~/lib/gift-aid-declaration";
 import { fieldErrors } from "~/lib/forms";
 
@@ -26,9 +26,6 @@ export interface CheckoutGift {
   amountPence: number;
   giftAid: GiftAidDetails | null;
 }
-
-/** The message for an amount that is not one, as the donation page says it. */
-export const giftAmountMessage = amountMessages.invalid;
 
 /**
  * The gift added to a booking, checked: none when the amount is left empty; otherwise an amount
