@@ -25,6 +25,7 @@ import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { callRoute, signedInStaff, testServices, type TestServices } from "../../../tests/support/services";
 import { refundBooking } from "./refunds.server";
+import { resendReceipt } from "./staff-bookings.server";
 import { refundCancelledEvent } from "./cancellation.server";
 import { settleBooking } from "./settlement.server";
 
@@ -153,6 +154,10 @@ describe.each(engines)("a gift at checkout on %s", (engine) => {
       /Your donation\n+Thank you for your donation of £10\.00 to .*: a gift, apart from your tickets\./,
     );
     expect(text).toContain('Gift Aid: you declared, "I want to Gift Aid my donation of £10.00 to');
+    // Sent again by staff, the receipt still lists the gift apart.
+    await resendReceipt(site, staff, ref);
+    const [again] = await database.db.select().from(outbox).where(eq(outbox.kind, "receipt-sent-again"));
+    expect(String(again!.payload.text)).toContain("Your donation: £10.00\nTotal paid: £35.49");
     // A donation like any other: on the staff list, and in the next Gift Aid claim.
     const { donations: listed } = await loadDonationsAndDeclarations(database.db);
     expect(listed.map((d) => d.id)).toEqual([gift.id]);

@@ -323,6 +323,8 @@ export async function resendReceipt(
       throw new AppError("conflict", "This booking has been refunded in full, so it has no receipt to send.");
     // The tickets still valid, of each type: a refund of some has taken them off.
     const items = itemsLeft(await itemsOfBooking(tx, bookingRef));
+    // A gift at checkout still held (not refunded) is listed apart, as on the first receipt (decision 085).
+    const gift = await giftOfBooking(tx, bookingRef);
     const receipt = await bookingReceipt({
       bookingRef,
       holderName: ticket.ticketHolderName,
@@ -333,6 +335,10 @@ export async function resendReceipt(
       event: { name: event.name, eventDate: event.eventDate, location: event.location },
       paidAt: booking.paidAt ?? ticket.dateSold,
       card: booking.cardBrand && booking.cardLast4 ? { brand: booking.cardBrand, last4: booking.cardLast4 } : null,
+      gift:
+        gift?.donation.status === "paid"
+          ? { amountPence: gift.donation.amountPence, giftAidWording: gift.declaration?.wording ?? null }
+          : null,
       charity: deps.charity,
     });
     await queueMail(tx, { kind: "receipt-sent-again", about: resendId, message: receipt, now });
