@@ -525,6 +525,13 @@ export const donations = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
     /** A keyed hash of the donor's network address, as on bookings (decision 026); emptied on erasure. */
     clientKey: text("client_key"),
+    /**
+     * The booking it was added to at checkout (decision 085): paid by the booking's one payment,
+     * for the tickets and the gift together; null for a donation made on its own.
+     */
+    bookingRef: uuid("booking_ref")
+      .unique()
+      .references(() => bookings.bookingRef, { onDelete: "restrict" }),
   },
   (t) => [
     index("donations_created_at_idx").on(t.createdAt),

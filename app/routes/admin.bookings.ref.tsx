@@ -5,6 +5,8 @@ import { FormNotice } from "~/components/ui/form-notice";
 import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import { BuyerForm, RefundForm, StaffBookingDetails } from "~/features/booking/components/staff-booking";
 import { refundBooking } from "~/features/booking/refunds.server";
+import { refundDonation } from "~/features/donations/refunds.server";
+import { can } from "~/features/staff/roles";
 import { correctBuyer, resendReceipt, staffBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
@@ -29,18 +31,37 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
   const staff = await requireStaffPage(context.services, request, "bookings");
   return answerForm(request, {
     refund: async (form) => {
+      // A donation made with the tickets goes back only when staff tick its box (decision 085).
+      const withGift = formText(form, "refundDonation") === "on";
+      if (withGift && !can(staff.role, "money")) throw new AppError("forbidden", onlyMoneyStaff);
       const { refund, created } = await refundBooking(context.services, staff, params.bookingRef, {
         quantity: formText(form, "quantity"),
         ticketTypeId: formText(form, "ticketTypeId"),
         reason: formText(form, "reason"),
         key: formText(form, "key"),
       });
+      const gift = withGift ? (await staffBooking(context.services, params.bookingRef))?.gift : null;
+      const giftRefund =
+        gift?.status === "paid"
+          ? await refundDonation(context.services, staff, {
+              donationId: gift.donationId,
+              key: `${formText(form, "key")}:donation`,
+              reason: formText(form, "reason"),
+            })
+          : undefined;
       const tickets = typedTickets(refund.quantity ?? 0, refund.ticketType);
+      const giftWords =
+        !gift || !giftRefund
+          ? ""
+          : giftRefund?.outcome === "refunded"
+            ? ` The donation of ${formatPounds(gift.amountPence)} is refunded too.`
+            : ` The refund of the donation of ${formatPounds(gift.amountPence)} is waiting; it is tried again automatically.`;
       return {
         message:
-          refund.status === "succeeded"
+          (refund.status === "succeeded"
             ? `${created ? "Refunded" : "Already refunded"}: ${tickets}, ${formatPounds(refund.amountPence)}. The buyer is told by e-mail.`
-            : `Refund waiting: ${refund.lastError ?? "the card provider has not answered yet"}. It is tried again automatically.`,
+            : `Refund waiting: ${refund.lastError ?? "the card provider has not answered yet"}. It is tried again automatically.`) +
+          giftWords,
       };
     },
     correct: async (form) => {
@@ -65,6 +86,8 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
     },
   });
 });
+
+const onlyMoneyStaff = "Only a member of staff who may refund donations can refund the donation too.";
 
 export const meta: Route.MetaFunction = ({ data }) => adminMeta(data ? `Booking ${data.booking.code}` : "Booking");
 

@@ -19,6 +19,8 @@ import {
   type EventPageValues,
 } from "~/features/events/event-form.server";
 import { addEvent, findEvent } from "~/features/events/events.server";
+import { giftsOfEvent, refundGiftsOfEvent } from "~/features/donations/refunds.server";
+import { can } from "~/features/staff/roles";
 import { newEventSchema } from "~/features/events/schema";
 import { TicketTypesTable } from "~/features/events/components/ticket-types-table";
 import { staffTypesOf } from "~/features/events/ticket-types.server";
@@ -49,10 +51,11 @@ export const loader = pageWork("The edit event page", async ({ request, context,
   const saved = query.get("saved");
   const search = (query.get("q") ?? "").slice(0, 100);
   const now = context.services.clock.now();
-  const [seats, sales, ticketTypes] = await Promise.all([
+  const [seats, sales, ticketTypes, gifts] = await Promise.all([
     seatsByEvent(context.services.db, now),
     salesByEvent(context.services),
     staffTypesOf(context.services.db, event.id, now),
+    giftsOfEvent(context.services.db, event.id),
   ]);
   return {
     id: event.id,
@@ -70,6 +73,7 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     search,
     tickets: await ticketsPage(context.services, event.id, { search, page: requestedPage(query.get("page")) }),
     cancellation: await cancellationProgress(context.services, event.id),
+    gifts,
   };
 });
 
@@ -90,7 +94,13 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       return { message: "", values: { event: values }, fields: errors, focus };
     },
     cancel: async (form) => {
+      // The donations made at checkout go back only when staff tick the box (decision 085).
+      const withGifts = formText(form, "refundDonations") === "on";
+      if (withGifts && !can(staff.role, "money")) {
+        throw new AppError("forbidden", "Only a member of staff who may refund donations can refund them too.");
+      }
       await cancelEvent(context.services, staff, params.id, { reason: form.get("reason") ?? "" });
+      if (withGifts) await refundGiftsOfEvent(context.services, staff, params.id, formText(form, "reason"));
       // The refunds start now, in the server process; the page shows how far they have got.
       void context.services.refunds.kick();
       return redirect(`/admin/events/${params.id}?saved=cancelled`);
@@ -199,6 +209,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
           progress={loaderData.cancellation}
           error={actionData?.intent === "cancel" ? (actionData.fields?.reason ?? actionData.message) : undefined}
           reason={actionData?.intent === "cancel" ? actionData.values?.reason : undefined}
+          gifts={loaderData.gifts}
         />
       </div>
     </main>

@@ -5,7 +5,10 @@ import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/inf
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
 // POST /api/bookings {eventId, name, email, quantity | tickets: {<type id>: quantity}, promoCode?, replaces?:
-// {bookingRef, clientSecret}, challenge?}: holds the seats and starts the card payment; answers
+// {bookingRef, clientSecret}, challenge?, donationAmount?, giftAid?, firstName?, surname?,
+// houseNameOrNumber?, postcode?, scope?}: holds the seats and starts the card payment, for the
+// tickets and a gift at checkout together (decision 085: a donation in pounds, with the Gift Aid
+// fields POST /api/donations takes); answers
 // {bookingRef, clientSecret, amountPence, holdExpiresAt}, with `free: true` and no payment to make
 // when the tickets are all free (decision 078). The amount is the server's. `replaces` is the visitor's previous
 // unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
@@ -44,6 +47,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       promoCode: input.promoCode,
       replaces: ownAttemptSchema.safeParse(input.replaces).data,
       clientKey,
+      gift: input,
     });
     return Response.json(started, { status: 201, headers: noStore });
   });

@@ -35,6 +35,7 @@ export const loader = pageWork("The booking page", async ({ request, context, pa
     publishableKey: payments.publishableKey,
     promo,
     revealed,
+    charityName: context.services.charity.name,
   };
 });
 
@@ -89,6 +90,7 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
           provider={provider}
           publishableKey={publishableKey}
           promo={loaderData.promo}
+          charityName={loaderData.charityName}
         />
       )}
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />

@@ -153,12 +153,13 @@ function BookingDetails({ details, paid }: { details: ConfirmedDetails; paid: bo
           </>
         ) : null}
         {details.lines ? (
-          <PriceRows lines={details.lines} totalPence={details.totalPence} />
+          <PriceRows lines={details.lines} totalPence={details.totalPence} giftPence={details.giftPence} />
         ) : (
           <PriceRows
             ticketCostPence={details.ticketCostPence}
             quantity={details.quantity}
             totalPence={details.totalPence}
+            giftPence={details.giftPence}
           />
         )}
       </dl>

@@ -10,6 +10,7 @@ import { auditLog, bookingHistory, bookings, events, refunds } from "~db/schema"
 import { refundForCancellation, retryPendingRefunds, type Refunder, type RefundDeps } from "./refunds.server";
 import { finishLatePaymentRefunds } from "./settlement.server";
 import { cancelEventSchema, refundMessages } from "./schema";
+import { giftNotPaid } from "./gift.server";
 
 // Cancelling an event (docs/decisions/015-bookings-and-refunds.md): sales stop at once, and a job
 // in the server process refunds every paid booking, one at a time, each keyed
@@ -61,6 +62,8 @@ export async function cancelEvent(
       .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "held")))
       .returning({ bookingRef: bookings.bookingRef, providerPaymentId: bookings.providerPaymentId });
     if (holds.length > 0) {
+      // Their gifts at checkout were never paid either (decision 085).
+      for (const h of holds) await giftNotPaid(tx, h.bookingRef, "cancelled", now);
       await tx.insert(bookingHistory).values(
         holds.map((h) => ({
           bookingRef: h.bookingRef,

@@ -15,6 +15,7 @@ import { freeProvider, settleBooking } from "./settlement.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { itemsTotalPence } from "./pricing";
 import { lockPromoCode, promoDiscount } from "./promo-codes.server";
+import { giftNotPaid, giftOfCheckout, giftPence, giftWrites } from "./gift.server";
 import {
   bookingMessages,
   onlyLeftMessage,
@@ -156,6 +157,8 @@ export async function startBooking(
     replaces?: OwnAttempt;
     /** The visitor's address as its keyed hash (app/infra/visitors.server.ts); null when unknown. */
     clientKey?: string | null;
+    /** A gift at checkout: `donationAmount` and the Gift Aid fields (decision 085). */
+    gift?: unknown;
   },
 ): Promise<StartedBooking> {
   const choice = ticketChoice(input);
@@ -165,6 +168,7 @@ export async function startBooking(
     throw new AppError("invalid", bookingMessages.summary, { fields: errors });
   }
   const { name, email, quantity } = validation.data;
+  const gift = giftOfCheckout(input.gift); // A gift at checkout, checked before anything is held (decision 085).
   // A renewed hold keeps the time its first attempt was held, so renewing cannot hold seats for ever.
   let heldSince: Date | undefined;
   if (input.replaces) {
@@ -240,7 +244,7 @@ export async function startBooking(
           amountPence,
           status: "held",
           holdExpiresAt,
-          provider: amountPence === 0 ? freeProvider : deps.payments.name,
+          provider: amountPence + giftPence(gift) === 0 ? freeProvider : deps.payments.name,
           createdAt: now,
           updatedAt: now,
         }),
@@ -260,6 +264,12 @@ export async function startBooking(
           `${items.map((item) => `${item.quantity} × ${item.type.name}`).join(", ")} (${seats} ${seats === 1 ? "seat" : "seats"}) held until ${holdExpiresAt.toISOString()}`,
           now,
         ),
+        ...giftWrites(
+          tx,
+          gift,
+          { bookingRef, name, email, clientKey, now, provider: deps.payments.name },
+          deps.charity.name,
+        ),
         ...filled.map((item) =>
           tx.update(ticketTypes).set({ closedAt: now, updatedAt: now }).where(eq(ticketTypes.id, item.type.id)),
         ),
@@ -269,7 +279,8 @@ export async function startBooking(
     return { event, amountPence, holdExpiresAt };
   });
 
-  if (amountPence === 0) {
+  const paying = amountPence + giftPence(gift); // The tickets and the gift, in one payment (decision 085).
+  if (paying === 0) {
     // Nothing to pay: no card, the ticket and its receipt at once (decision 078).
     const settled = await settleBooking(deps, bookingRef);
     if (settled.outcome !== "paid")
@@ -278,7 +289,7 @@ export async function startBooking(
   }
   try {
     const payment = await deps.payments.createPayment({
-      amountPence,
+      amountPence: paying,
       description: `${event.name} - booking ${bookingRef}`,
       metadata: { booking_ref: bookingRef, event_id: event.id },
       receiptEmail: email,
@@ -288,7 +299,12 @@ export async function startBooking(
       .update(bookings)
       .set({ providerPaymentId: payment.id, updatedAt: deps.clock.now() })
       .where(eq(bookings.bookingRef, bookingRef));
-    return { bookingRef, clientSecret: payment.clientSecret, amountPence, holdExpiresAt: holdExpiresAt.toISOString() };
+    return {
+      bookingRef,
+      clientSecret: payment.clientSecret,
+      amountPence: paying,
+      holdExpiresAt: holdExpiresAt.toISOString(),
+    };
   } catch (error) {
     // No payment, no hold: the seats go back at once.
     const failedAt = deps.clock.now();
@@ -297,6 +313,7 @@ export async function startBooking(
         .update(bookings)
         .set({ status: "failed", updatedAt: failedAt })
         .where(eq(bookings.bookingRef, bookingRef));
+      await giftNotPaid(tx, bookingRef, "failed", failedAt);
       await recordHistory(
         tx,
         bookingRef,

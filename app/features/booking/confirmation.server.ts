@@ -3,6 +3,7 @@ import type { OutboxWorker } from "~/infra/email/outbox.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { paymentStatusText } from "~/infra/payments/status";
 import { bookingItems, events, ticketTypes } from "~db/schema";
+import { giftOfBooking } from "./gift.server";
 import { settleBooking } from "./settlement.server";
 import { bookingFeePence } from "./pricing";
 
@@ -16,7 +17,10 @@ export interface ConfirmedDetails {
   quantity: number;
   /** The price of a ticket, of a booking of one type. */
   ticketCostPence: number;
+  /** What the payment was for: the tickets, and the gift if any. */
   totalPence: number;
+  /** A donation added at checkout, shown apart from the tickets (decision 085); 0 for none. */
+  giftPence: number;
   /** The tickets by type ("2 × Adult £12.50"), of an event sold by type; absent for an event of one price. */
   lines?: { name: string; pricePence: number; quantity: number }[];
 }
@@ -47,7 +51,7 @@ export async function bookingReturn(
     .select({ name: events.name, eventDate: events.eventDate, location: events.location })
     .from(events)
     .where(eq(events.id, booking.eventId));
-  const [items, visibleTypes] = await Promise.all([
+  const [items, visibleTypes, gift] = await Promise.all([
     deps.db
       .select({ name: ticketTypes.name, pricePence: bookingItems.pricePence, quantity: bookingItems.quantity })
       .from(bookingItems)
@@ -60,7 +64,9 @@ export async function bookingReturn(
       .where(
         and(eq(ticketTypes.eventId, booking.eventId), eq(ticketTypes.hidden, false), isNull(ticketTypes.offSaleAt)),
       ),
+    giftOfBooking(deps.db, bookingRef),
   ]);
+  const giftPence = gift?.donation.amountPence ?? 0;
   // Listed by type when the booking has several, or the event sells several (decision 081).
   const byType = items.length > 1 || (items.length === 1 && visibleTypes.length > 1);
   const details: ConfirmedDetails = {
@@ -76,7 +82,8 @@ export async function bookingReturn(
         : booking.amountPence === 0
           ? 0
           : Math.round((booking.amountPence - bookingFeePence) / booking.quantity),
-    totalPence: booking.amountPence,
+    totalPence: booking.amountPence + giftPence,
+    giftPence,
     ...(byType && { lines: items }),
   };
   if (settlement.outcome === "refunded") return { kind: "refunded", details, pending: false };

@@ -1,6 +1,6 @@
 import type { Charity } from "~/infra/payments/provider.server";
 import { qrPng } from "~/infra/email/qr-png.server";
-import { composeLetter, mapLink, paragraphs, type Line } from "~/infra/email/letter.server";
+import { composeLetter, mapLink, paragraphs, type Block, type Line } from "~/infra/email/letter.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
 import { checkInPath, shortCode } from "~/lib/booking-code";
 import { calendarFile as eventCalendarFile } from "~/lib/calendar";
@@ -28,6 +28,8 @@ export interface ReceiptDetails {
   paidAt: Date;
   /** The card it was taken from, where the provider said. */
   card: PaymentCard | null;
+  /** A donation added at checkout, paid by the same payment, with its Gift Aid words if declared (decision 085). */
+  gift?: { amountPence: number; giftAidWording: string | null } | null;
   charity: Charity;
 }
 
@@ -53,6 +55,7 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
   const ticketsPence = items.reduce((sum, item) => sum + item.quantity * item.pricePence, 0);
   // A booking whose tickets are all free pays no booking fee (decision 078).
   const feePence = ticketsPence > 0 ? bookingFeePence : 0;
+  const gift = details.gift ?? null;
 
   return composeLetter({
     to: { name: details.holderName, address: details.email },
@@ -93,11 +96,14 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
         rows: [
           ...ticketRows(items),
           ...(feePence > 0 ? [["Booking fee", formatPounds(feePence)] as [string, Line]] : []),
-          ["Total paid", [{ strong: formatPounds(details.amountPence) }]],
+          ...(gift ? [["Tickets total", formatPounds(details.amountPence)] as [string, Line]] : []),
+          ...(gift ? [["Your donation", formatPounds(gift.amountPence)] as [string, Line]] : []),
+          ["Total paid", [{ strong: formatPounds(details.amountPence + (gift?.amountPence ?? 0)) }]],
           ["Paid on", `${londonDate(details.paidAt)} at ${londonTime(details.paidAt)}`],
           ...(details.card ? [["Card", cardLabel(details.card)] as [string, Line]] : []),
         ],
       },
+      ...(gift ? giftBlocks(gift, charity) : []),
       { heading: "Refunds" },
       ...paragraphs(charity.receipts.ticketRefundPolicy),
     ],
@@ -108,6 +114,26 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
         : []),
     ],
   });
+}
+
+/**
+ * The donation added at checkout, apart from the tickets (decision 085): a donation, not a ticket's
+ * price, with the Gift Aid declaration in the words the buyer agreed to, or a line saying none.
+ */
+function giftBlocks(gift: NonNullable<ReceiptDetails["gift"]>, charity: Charity): Block[] {
+  return [
+    { heading: "Your donation" },
+    {
+      paragraph: [
+        "Thank you for your donation of ",
+        { strong: formatPounds(gift.amountPence) },
+        ` to ${charity.name}: a gift, apart from your tickets.`,
+      ],
+    },
+    gift.giftAidWording
+      ? { paragraph: `Gift Aid: you declared, "${gift.giftAidWording}"` }
+      : { paragraph: "Gift Aid: not declared for this donation." },
+  ];
 }
 
 /**

@@ -6,6 +6,7 @@ import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { bookings } from "~db/schema";
 import { recordHistory } from "./history.server";
+import { giftNotPaid } from "./gift.server";
 import type { OwnAttempt, ReleasedHold, ReleaseReason } from "./schema";
 
 // Giving an unpaid attempt's seats back (decision 019): a declined card, a changed quantity, a
@@ -80,6 +81,7 @@ export async function releaseUnpaidHold(
       .returning();
     if (!row) return;
     await recordHistory(tx, bookingRef, "cancelled", releaseNotes[reason], now);
+    await giftNotPaid(tx, bookingRef, "cancelled", now); // Its gift was never paid either (decision 085).
     await announceChange(tx, "availability");
   });
   return "released";

@@ -75,6 +75,7 @@ export function ticketChoice(input: {
 export interface StartedBooking {
   bookingRef: string;
   clientSecret: string;
+  /** What the payment is for: the tickets, and a gift at checkout if any (decision 085). */
   amountPence: number;
   holdExpiresAt: string;
   /** Tickets all free: nothing to pay, the booking is already confirmed (no client secret). */

@@ -12,6 +12,7 @@ import { releaseUnpaidHold } from "./release.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { ticketPriceOf } from "./pricing";
 import { bookingReceipt, receiptItems, refundNotice } from "./receipt.server";
+import { giftNotPaid, giftOfBooking, giftPaidWrite } from "./gift.server";
 
 // Settling a booking's payment (decisions 006, 028, 030): a ticket only from what the provider
 // says, exactly once; a payment whose seats have gone refunded; holds that ended asked about.
@@ -82,13 +83,14 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
   // The booking and its event, and its tickets by type (which never change while it is unpaid):
   // for the receipt, drawn before the locks.
-  const [[found], items] = await Promise.all([
+  const [[found], items, gift] = await Promise.all([
     deps.db
       .select({ booking: bookings, event: events })
       .from(bookings)
       .leftJoin(events, eq(events.id, bookings.eventId))
       .where(eq(bookings.bookingRef, bookingRef)),
     itemsOfBooking(deps.db, bookingRef),
+    giftOfBooking(deps.db, bookingRef), // A gift at checkout, paid by the same payment (decision 085).
   ]);
   const booking = found?.booking;
   const free = booking?.provider === freeProvider && booking.amountPence === 0;
@@ -103,7 +105,8 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       ? known
       : await deps.payments.retrievePayment(booking.providerPaymentId!);
   if (payment.status !== "succeeded") return { outcome: "pending", booking, status: payment.status };
-  if (payment.amountPence !== booking.amountPence || payment.metadata.booking_ref !== bookingRef) {
+  const paying = booking.amountPence + (gift?.donation.amountPence ?? 0);
+  if (payment.amountPence !== paying || payment.metadata.booking_ref !== bookingRef) {
     console.error(`Payment ${payment.id} does not match booking ${bookingRef}: not issuing tickets.`);
     return { outcome: "pending", booking, status: "amount_mismatch" };
   }
@@ -118,6 +121,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       items: receiptItems(items, { quantity: row.quantity, pricePence: ticketPriceOf(row) }),
       paidAt,
       card: payment.card,
+      gift: gift && { amountPence: gift.donation.amountPence, giftAidWording: gift.declaration?.wording ?? null },
     };
     const { charity: _charity, ...said } = details;
     return { said: JSON.stringify(said), make: () => bookingReceipt(details) };
@@ -200,6 +204,9 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
           now,
         ),
         mailInsert(tx, { kind: "booking-receipt", about: bookingRef, message: receipt, now }),
+        ...(gift
+          ? [giftPaidWrite(tx, bookingRef, { paidAt, card: payment.card, providerPaymentId: payment.id, now })]
+          : []),
       ],
       changeNotice("availability"),
     );
@@ -269,13 +276,19 @@ async function finishRefund(deps: PaymentDeps, booking: BookingRow): Promise<Set
       .where(eq(bookings.bookingRef, booking.bookingRef))
       .returning();
     await recordHistory(tx, booking.bookingRef, "refunded", "The payment was refunded in full", now);
+    await giftNotPaid(tx, booking.bookingRef, "refunded", now); // Its gift went back with it (decision 085).
     const [event] = await tx.select().from(events).where(eq(events.id, locked.eventId));
     const [why] = await tx
       .select({ note: bookingHistory.note })
       .from(bookingHistory)
       .where(and(eq(bookingHistory.bookingRef, booking.bookingRef), eq(bookingHistory.status, "refund_pending")));
     const reason = (Object.keys(refundReasons) as RefundReason[]).find((r) => refundReasons[r] === why?.note) ?? "full";
-    const notice = await refundNotice(detailsOf(locked, event!, deps), reason);
+    const gift = await giftOfBooking(tx, booking.bookingRef);
+    const given = {
+      ...detailsOf(locked, event!, deps),
+      amountPence: locked.amountPence + (gift?.donation.amountPence ?? 0),
+    };
+    const notice = await refundNotice(given, reason);
     await queueMail(tx, { kind: "booking-refunded", about: booking.bookingRef, message: notice, now });
     return row!;
   });

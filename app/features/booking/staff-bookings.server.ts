@@ -22,6 +22,7 @@ import { bookingHistory, bookings, checkIns, events, tickets } from "~db/schema"
 import { historyLine, type HistoryLine } from "./history.server";
 import { ticketPriceOf } from "./pricing";
 import { bookingReceipt, receiptItems } from "./receipt.server";
+import { giftOfBooking } from "./gift.server";
 import { refundsOfBooking, type RefundDeps, type RefundView } from "./refunds.server";
 import { bookingMessages, buyerSchema, type BuyerField } from "./schema";
 
@@ -158,6 +159,8 @@ export interface StaffBooking {
   paymentReference: ProviderReference | null;
   refunds: RefundView[];
   checkIns: { count: number; outcome: string; at: string; by: string }[];
+  /** A donation added at checkout (decision 085): paid by the same payment, refunded only on its own. */
+  gift: { donationId: string; amountPence: number; status: string; giftAid: boolean } | null;
 }
 
 export interface StaffBookingItem extends BookedItem {
@@ -174,7 +177,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     .leftJoin(tickets, eq(tickets.bookingRef, bookings.bookingRef))
     .where(eq(bookings.bookingRef, bookingRef));
   if (!row) return undefined;
-  const [history, refunds, doors, recorded] = await Promise.all([
+  const [history, refunds, doors, recorded, gift] = await Promise.all([
     db
       .select({ status: bookingHistory.status, note: bookingHistory.note, at: bookingHistory.at })
       .from(bookingHistory)
@@ -183,6 +186,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     refundsOfBooking(db, bookingRef),
     db.select().from(checkIns).where(eq(checkIns.bookingRef, bookingRef)).orderBy(asc(checkIns.scannedAt)),
     itemsOfBooking(db, bookingRef),
+    giftOfBooking(db, bookingRef),
   ]);
   const { booking, event, ticket } = row;
   const validPlaces = ticket?.isValid ? ticket.quantity : 0;
@@ -239,6 +243,14 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
       at: c.scannedAt.toISOString(),
       by: c.staffEmail,
     })),
+    gift: gift
+      ? {
+          donationId: gift.donation.id,
+          amountPence: gift.donation.amountPence,
+          status: gift.donation.status,
+          giftAid: gift.declaration !== null,
+        }
+      : null,
   };
 }
 
@@ -311,6 +323,8 @@ export async function resendReceipt(
       throw new AppError("conflict", "This booking has been refunded in full, so it has no receipt to send.");
     // The tickets still valid, of each type: a refund of some has taken them off.
     const items = itemsLeft(await itemsOfBooking(tx, bookingRef));
+    // A gift at checkout still held (not refunded) is listed apart, as on the first receipt (decision 085).
+    const gift = await giftOfBooking(tx, bookingRef);
     const receipt = await bookingReceipt({
       bookingRef,
       holderName: ticket.ticketHolderName,
@@ -321,6 +335,10 @@ export async function resendReceipt(
       event: { name: event.name, eventDate: event.eventDate, location: event.location },
       paidAt: booking.paidAt ?? ticket.dateSold,
       card: booking.cardBrand && booking.cardLast4 ? { brand: booking.cardBrand, last4: booking.cardLast4 } : null,
+      gift:
+        gift?.donation.status === "paid"
+          ? { amountPence: gift.donation.amountPence, giftAidWording: gift.declaration?.wording ?? null }
+          : null,
       charity: deps.charity,
     });
     await queueMail(tx, { kind: "receipt-sent-again", about: resendId, message: receipt, now });

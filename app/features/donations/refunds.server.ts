@@ -7,7 +7,8 @@ import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { formatPounds } from "~/lib/money";
-import { donations, refunds } from "~db/schema";
+import type { Queryable } from "~/infra/db/database.server";
+import { bookings, donations, refunds } from "~db/schema";
 import { donationRefundNotice } from "./refund-notice.server";
 import { donationRefundSchema, staffDonationMessages } from "./schema";
 
@@ -96,7 +97,12 @@ export async function sendDonationRefund(
   if (row.refund.status === "succeeded") return { outcome: "refunded", refundId };
   let given: { id: string; amountPence: number };
   try {
-    given = await deps.payments.refundPayment(row.donation.providerPaymentId!, `refund-${refundId}`);
+    // Its own amount, never "all that is left": a gift added to a booking shares the booking's payment (decision 085).
+    given = await deps.payments.refundPayment(
+      row.donation.providerPaymentId!,
+      `refund-${refundId}`,
+      row.refund.amountPence,
+    );
   } catch (error) {
     console.error(`Refund ${refundId} of donation ${row.donation.id} failed for now:`, error);
     await deps.db
@@ -159,4 +165,38 @@ export async function finishPendingDonationRefunds(deps: RefundDeps): Promise<nu
     if ((await sendDonationRefund(deps, id)).outcome === "refunded") finished += 1;
   }
   return finished;
+}
+
+/** The paid donations made at checkout with the bookings of an event (decision 085): how many, and their sum. */
+export async function giftsOfEvent(db: Queryable, eventId: string): Promise<{ count: number; pence: number }> {
+  if (!isUuid(eventId)) return { count: 0, pence: 0 };
+  const rows = await paidGiftsOf(db, eventId);
+  return { count: rows.length, pence: rows.reduce((sum, row) => sum + row.amountPence, 0) };
+}
+
+function paidGiftsOf(db: Queryable, eventId: string) {
+  return db
+    .select({ id: donations.id, amountPence: donations.amountPence })
+    .from(donations)
+    .innerJoin(bookings, eq(bookings.bookingRef, donations.bookingRef))
+    .where(and(eq(bookings.eventId, eventId), eq(donations.status, "paid")));
+}
+
+/**
+ * Refunds, when staff ask as they cancel an event, every paid donation made at checkout with its
+ * bookings (decision 085): each once (keyed `cancel-gift:<donation id>`), each its own part of its
+ * booking's payment. Without asking, a cancelled event's refunds give back the tickets only.
+ */
+export async function refundGiftsOfEvent(
+  deps: RefundDeps,
+  staff: { id: string; email: string },
+  eventId: string,
+  reason: string,
+): Promise<number> {
+  let refunded = 0;
+  for (const gift of await paidGiftsOf(deps.db, eventId)) {
+    await refundDonation(deps, staff, { donationId: gift.id, key: `cancel-gift:${gift.id}`, reason });
+    refunded += 1;
+  }
+  return refunded;
 }

@@ -1,74 +1,34 @@
 import { z } from "zod";
-import { formatPounds } from "~/lib/money";
+import {
+  giftAidLimits,
+  giftAidMessages,
+  giftAidSchema,
+  wantsGiftAid as ticked,
+  type GiftAidDetails,
+} from "~/lib/gift-aid-declaration";
 import { fieldErrors } from "~/lib/forms";
 import { isHttpsUrl } from "~/lib/links";
 import { emailField, personNameField, requiredTextField } from "~/lib/validation";
-import { parseDonationAmount } from "./amount";
+import { parseDonationAmount } from "~/lib/donation-amount";
 
-export const donationLimits = { name: 80, email: 99, firstName: 40, surname: 40, houseNameOrNumber: 60, postcode: 10 };
+export const donationLimits = { name: 80, email: 99, ...giftAidLimits };
 
 export const donationMessages = {
   name: "Invalid name: name must only contain letters and not be left blank.",
   email: "Invalid email: please enter a valid email address.",
-  firstName: "Please enter your first name, in letters, for Gift Aid.",
-  surname: "Please enter your surname, in letters, for Gift Aid.",
-  houseNameOrNumber: "Please enter your house name or number for Gift Aid.",
-  postcode: "Please enter a UK postcode, such as SW1A 1AA.",
-  scope: "Please choose which donations your Gift Aid declaration covers.",
+  ...giftAidMessages,
   summary: "Invalid donation information: please check the details marked below.",
 } as const;
 
-/** Which donations a Gift Aid declaration covers (HMRC allows a single or an enduring declaration). */
-export const giftAidScopes = {
-  "this-donation": "This donation only",
-  "this-and-past-four-years": "This donation and any I have made in the past four years",
-  "past-four-years-and-future": "This donation, any in the past four years, and all future donations until I cancel",
-} as const;
-export type GiftAidScope = keyof typeof giftAidScopes;
-
-/** HMRC's model taxpayer statement, word for word. */
-export const taxpayerStatement =
-  "I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.";
-
-/** The declaration the donor makes, in HMRC's model wording for the scope chosen. */
-export function declarationWording(scope: GiftAidScope, amountPence: number, charityName: string) {
-  const amount = formatPounds(amountPence);
-  const what =
-    scope === "this-donation"
-      ? `my donation of ${amount}`
-      : scope === "this-and-past-four-years"
-        ? `my donation of ${amount} and any donations I have made in the past 4 years`
-        : `my donation of ${amount} and any donations I make in the future or have made in the past 4 years`;
-  return `I want to Gift Aid ${what} to ${charityName}. ${taxpayerStatement}`;
-}
-
-// A UK postcode: outward code (area, district) and inward code (sector, unit), by Royal Mail's
-// rules for which letters may stand where; GIR 0AA is Girobank's historic one.
-const postcodePattern =
-  /^(?:GIR0AA|(?:[A-PR-UWYZ][0-9]{1,2}|[A-PR-UWYZ][A-HK-Y][0-9]{1,2}|[A-PR-UWYZ][0-9][A-HJKPSTUW]|[A-PR-UWYZ][A-HK-Y][0-9][ABEHMNPRVWXY])[0-9][ABD-HJLNP-UW-Z]{2})$/;
-
-/** The postcode in its standard form ("sw1a1aa" → "SW1A 1AA"), or undefined if it is not a UK one. */
-export function normalisePostcode(input: string): string | undefined {
-  const compact = input.replace(/\s+/g, "").toUpperCase();
-  if (!postcodePattern.test(compact)) return undefined;
-  return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
-}
-
-const giftAidSchema = z.object({
-  firstName: personNameField(donationMessages.firstName, donationLimits.firstName),
-  surname: personNameField(donationMessages.surname, donationLimits.surname),
-  houseNameOrNumber: requiredTextField(donationMessages.houseNameOrNumber, donationLimits.houseNameOrNumber),
-  postcode: z
-    .string(donationMessages.postcode)
-    .max(20, donationMessages.postcode)
-    .transform((value, ctx) => {
-      const postcode = normalisePostcode(value);
-      if (!postcode) ctx.addIssue({ code: "custom", message: donationMessages.postcode });
-      return postcode ?? value;
-    }),
-  scope: z.enum(Object.keys(giftAidScopes) as [GiftAidScope, ...GiftAidScope[]], donationMessages.scope),
-});
-export type GiftAidDetails = z.output<typeof giftAidSchema>;
+// The declaration's rules are shared with a gift added to a booking (decision 085).
+export {
+  declarationWording,
+  giftAidScopes,
+  normalisePostcode,
+  taxpayerStatement,
+  type GiftAidDetails,
+  type GiftAidScope,
+} from "~/lib/gift-aid-declaration";
 
 const donorSchema = z.object({
   name: personNameField(donationMessages.name, donationLimits.name),
@@ -111,8 +71,7 @@ export function validateDonation(
   if (!amount.ok) errors.amount = amount.message;
   const donor = donorSchema.safeParse(form);
   collect(donor, errors);
-  const wantsGiftAid = form.giftAid === true || form.giftAid === "true" || form.giftAid === "on";
-  const giftAid = wantsGiftAid ? giftAidSchema.safeParse(form) : undefined;
+  const giftAid = ticked(form.giftAid) ? giftAidSchema.safeParse(form) : undefined;
   if (giftAid) collect(giftAid, errors);
   if (!amount.ok || !donor.success || (giftAid && !giftAid.success)) return { ok: false, errors };
   return {

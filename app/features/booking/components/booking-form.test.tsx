@@ -64,7 +64,13 @@ describe("the booking form gives back its own seats", () => {
   function renderForm() {
     const view = render(
       <MemoryRouter>
-        <BookingForm event={event} remaining={40} unavailable={null} provider="offline" />
+        <BookingForm
+          event={event}
+          remaining={40}
+          unavailable={null}
+          provider="offline"
+          charityName="The Kilele Trust"
+        />
       </MemoryRouter>,
     );
     const field = (label: string | RegExp, value: string) =>
@@ -176,6 +182,7 @@ describe("the booking form of an event sold by type", () => {
           remaining={40}
           unavailable={null}
           provider="offline"
+          charityName="The Kilele Trust"
         />
       </MemoryRouter>,
     );

@@ -17,6 +17,7 @@ import {
 } from "../schema";
 import { PriceRows, type TicketLine } from "./booking-summary";
 import { PromoCodeField, promoLines, type PromoOnPage } from "./promo-code-field";
+import { useBookingGift } from "./booking-gift";
 import { typeLabel } from "~/lib/ticket-types";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
@@ -61,6 +62,8 @@ interface BookingFormProps {
   publishableKey?: string;
   /** The promo code applied on the page (`?code=`), or why it cannot be (decision 084). */
   promo?: PromoOnPage;
+  /** The charity's name, for a gift's Gift Aid declaration (decision 085). */
+  charityName: string;
 }
 
 /**
@@ -127,15 +130,8 @@ function releaseAttempt(attempt: OwnAttempt, reason: "declined" | "quantity" | "
  * once: when the card is refused, when the number of tickets changes, and when the visitor leaves
  * the page; a further attempt also replaces it.
  */
-export function BookingForm({
-  event,
-  types,
-  remaining,
-  unavailable,
-  provider,
-  publishableKey,
-  promo,
-}: BookingFormProps) {
+export function BookingForm(props: BookingFormProps) {
+  const { event, types, remaining, unavailable, provider, publishableKey, promo } = props;
   const byType = types && types.length > 1 ? types : undefined;
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Record<string, string>>({
     name: "",
@@ -164,7 +160,8 @@ export function BookingForm({
   const promoted = promoLines(promo, byType ? lines : [{ pricePence: event.ticketCostPence, quantity }]);
   const totalPence = itemsTotalPence(promoted.items);
   // Tickets chosen that are all free: nothing to pay, so no card is asked for (decision 078).
-  const free = totalPence === 0 && (!byType || lines.length > 0);
+  const gift = useBookingGift(props.charityName, values.name!); // A gift at checkout (decision 085).
+  const free = totalPence + gift.pence === 0 && (!byType || lines.length > 0);
 
   useEffect(() => {
     const leave = () => {
@@ -251,8 +248,8 @@ export function BookingForm({
     submitEvent.preventDefault();
     if (payment.submitting || !payment.ready) return;
     payment.setError(null);
-    const details = check();
-    if (!details) return;
+    const [details, giftFields] = [check(), gift.check()];
+    if (!details || !giftFields) return;
     setTried(true);
     await payment.pay(
       async () => {
@@ -264,6 +261,7 @@ export function BookingForm({
           email: details.email,
           ...tickets,
           ...promoted.body,
+          ...giftFields,
           replaces: attempt.current,
         };
         let answer = await postJson<StartedBooking>("/api/bookings", body);
@@ -277,6 +275,7 @@ export function BookingForm({
         if (!answer.ok) {
           // A field's problem (a quantity over what is left) shows beside the field; the rest under the button.
           if (answer.fields?.promoCode) throw new PaymentStartError(answer.error); // the code (decision 084)
+          if (gift.show(answer.fields)) return;
           if (answer.fields) return void setErrors(answer.fields);
           throw new PaymentStartError(shownAsSaid.has(answer.code) ? answer.error : unexpectedError(answer.error));
         }
@@ -298,13 +297,19 @@ export function BookingForm({
         <h2 id="overview-heading">Booking overview</h2>
         <dl aria-live="polite">
           {byType ? (
-            <PriceRows lines={lines} totalPence={totalPence} discount={promoted.discount} />
+            <PriceRows
+              lines={lines}
+              totalPence={totalPence + gift.pence}
+              discount={promoted.discount}
+              giftPence={gift.pence}
+            />
           ) : (
             <PriceRows
               ticketCostPence={event.ticketCostPence}
               quantity={quantity}
-              totalPence={totalPence}
+              totalPence={totalPence + gift.pence}
               discount={promoted.discount}
+              giftPence={gift.pence}
             />
           )}
         </dl>
@@ -353,12 +358,13 @@ export function BookingForm({
             onValue={changeQuantity}
           />
         )}
+        {gift.element}
         {proofOfWork.element}
         <CardPayment
           payment={payment}
           provider={provider}
           publishableKey={publishableKey}
-          amountPence={totalPence}
+          amountPence={totalPence + gift.pence}
           free={free}
         />
       </form>

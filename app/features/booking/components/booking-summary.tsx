@@ -19,12 +19,14 @@ export interface TicketLine {
  */
 export function PriceRows(
   // `discount`: a promo code's line, taken off the tickets listed at their full price (decision 084).
-  props: { totalPence: number; discount?: { label: string; pence: number } | null } & (
+  /** `giftPence`: a donation added at checkout, listed apart from the tickets and in the total (decision 085). */
+  props: { totalPence: number; discount?: { label: string; pence: number } | null; giftPence?: number } & (
     | { ticketCostPence: number; quantity: number; lines?: never }
     | { lines: TicketLine[]; ticketCostPence?: never; quantity?: never }
   ),
 ) {
   const { totalPence } = props;
+  const giftPence = props.giftPence ?? 0;
   const ticketsPence =
     (props.lines
       ? props.lines.reduce((sum, line) => sum + line.pricePence * line.quantity, 0)
@@ -32,11 +34,17 @@ export function PriceRows(
   const fee = (
     <>
       <dt>Booking fee</dt>
-      <dd>{formatPounds(Math.max(0, totalPence - ticketsPence))}</dd>
+      <dd>{formatPounds(Math.max(0, totalPence - giftPence - ticketsPence))}</dd>
     </>
   );
   const total = (
     <>
+      {giftPence > 0 ? (
+        <>
+          <dt>Donation</dt>
+          <dd>{formatPounds(giftPence)}</dd>
+        </>
+      ) : null}
       <dt className="total">Total</dt>
       <dd className="total">{formatPounds(totalPence)}</dd>
     </>

@@ -4,6 +4,7 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { BusyButton } from "~/components/ui/spinner";
 import { londonDate, londonTime } from "~/lib/london-time";
+import { formatPounds } from "~/lib/money";
 import type { CancellationProgress } from "../cancellation.server";
 
 /** How often the page asks again while the refunds are under way. */
@@ -18,15 +19,18 @@ export function EventCancellation({
   progress,
   error,
   reason,
+  gifts,
 }: {
   eventName: string;
+  /** The paid donations made at checkout with its bookings: kept unless staff ask (decision 085). */
+  gifts?: { count: number; pence: number };
   progress: CancellationProgress | undefined;
   /** The action's message for the reason field. */
   error?: string;
   reason?: string;
 }) {
   if (progress) return <CancellationProgressPanel progress={progress} />;
-  return <CancelEventForm eventName={eventName} error={error} reason={reason} />;
+  return <CancelEventForm eventName={eventName} error={error} reason={reason} gifts={gifts} />;
 }
 
 function CancellationProgressPanel({ progress }: { progress: CancellationProgress }) {
@@ -72,7 +76,17 @@ function CancellationProgressPanel({ progress }: { progress: CancellationProgres
   );
 }
 
-function CancelEventForm({ eventName, error, reason }: { eventName: string; error?: string; reason?: string }) {
+function CancelEventForm({
+  eventName,
+  error,
+  reason,
+  gifts,
+}: {
+  eventName: string;
+  error?: string;
+  reason?: string;
+  gifts?: { count: number; pence: number };
+}) {
   const navigation = useNavigation();
   const cancelling = navigation.state === "submitting" && navigation.formData?.get("intent") === "cancel";
   const formRef = useRef<HTMLFormElement>(null);
@@ -115,6 +129,14 @@ function CancelEventForm({ eventName, error, reason }: { eventName: string; erro
           textarea={{ name: "reason", rows: 3, maxLength: 200, required: true, defaultValue: reason ?? "" }}
           error={message}
         />
+        {gifts && gifts.count > 0 ? (
+          <Field
+            id="cancel-refund-donations"
+            label={`Also refund the ${gifts.count === 1 ? "donation" : `${gifts.count} donations`} made with its bookings (${formatPounds(gifts.pence)})`}
+            hint="Donations added at checkout are gifts: they stay with the charity unless this is ticked."
+            input={{ type: "checkbox", name: "refundDonations", value: "on" }}
+          />
+        ) : null}
         <div className="form-actions">
           <BusyButton
             busy={cancelling}

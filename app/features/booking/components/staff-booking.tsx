@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { BusyButton } from "~/components/ui/spinner";
@@ -65,6 +65,16 @@ function TicketsByType({ booking }: { booking: StaffBooking }) {
   );
 }
 
+/** A donation's status, in the donations pages' words. */
+const giftStatusWords: Record<string, string> = {
+  pending: "Waiting for payment",
+  paid: "Paid",
+  cancelled: "Cancelled",
+  failed: "Failed",
+  refund_pending: "Refund under way",
+  refunded: "Refunded",
+};
+
 /** The booking's facts, its tickets by type, its refunds, its check-ins and its history, in London time. */
 export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
   const several = booking.items.length > 1;
@@ -114,6 +124,19 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
           <dt>Refunded so far</dt>
           <dd>{formatPounds(booking.refundedPence)}</dd>
         </div>
+        {booking.gift ? (
+          <div>
+            <dt>Donation at checkout</dt>
+            <dd>
+              <Link to={`/admin/donations/${booking.gift.donationId}`}>
+                {formatPounds(booking.gift.amountPence)}
+                {booking.gift.giftAid ? " with Gift Aid" : ""}
+              </Link>{" "}
+              ({giftStatusWords[booking.gift.status] ?? booking.gift.status}): paid with the tickets, refunded only when
+              asked
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Status</dt>
           <dd>{bookingStatusWords[booking.status] ?? booking.status}</dd>
@@ -284,10 +307,12 @@ export function RefundForm({
           // Nothing to confirm yet: the server says what is wrong, beside the field.
           if (!Number.isInteger(quantity) || quantity < 1 || quantity > chosen.refundable) return;
           event.preventDefault();
-          const amount = formatPounds(refundPreviewPence(booking, quantity, chosen.ticketTypeId));
+          // The donation added at checkout goes back too only when its box is ticked (decision 085).
+          const giftPence = form.get("refundDonation") && booking.gift ? booking.gift.amountPence : 0;
+          const amount = formatPounds(refundPreviewPence(booking, quantity, chosen.ticketTypeId) + giftPence);
           setQuestion({
             title: `Refund ${amount}?`,
-            message: `${several ? typedTickets(quantity, chosen.name) : plural(quantity, "ticket")} of this booking will stop being valid, the seats go back on sale, and ${amount} goes back to the buyer's card. This cannot be undone.`,
+            message: `${several ? typedTickets(quantity, chosen.name) : plural(quantity, "ticket")} of this booking will stop being valid, the seats go back on sale, ${giftPence ? `the donation of ${formatPounds(giftPence)} is refunded too, ` : ""}and ${amount} goes back to the buyer's card. This cannot be undone.`,
             label: `Refund ${amount}`,
           });
         }}
@@ -360,6 +385,14 @@ export function RefundForm({
           }}
           error={errors.reason}
         />
+        {booking.gift?.status === "paid" ? (
+          <Field
+            id="refund-donation"
+            label={`Also refund the donation of ${formatPounds(booking.gift.amountPence)}`}
+            hint="The donation made with these tickets stays with the charity unless this is ticked."
+            input={{ type: "checkbox", name: "refundDonation", value: "on" }}
+          />
+        ) : null}
         <div className="form-actions">
           <BusyButton
             busy={refunding}

@@ -2,7 +2,7 @@ import { useRef, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Field, FieldMessage } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
-import { useEarlyChecked } from "~/components/ui/use-early-input";
+import { GiftAidFields } from "~/components/payment/gift-aid-fields";
 import { useFormFields } from "~/components/ui/use-form-fields";
 import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
@@ -11,10 +11,8 @@ import { formatPounds } from "~/lib/money";
 import { amountParam, giftAidPence } from "../amount";
 import { giftAidNamesFrom } from "../donor-names";
 import {
-  declarationWording,
   donationLimits,
   donationMessages,
-  giftAidScopes,
   validateDonation,
   type DonationErrors,
   type DonationField,
@@ -65,9 +63,6 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
   const extraPence = giftAidPence(amountPence);
   // Gift Aid's first name and surname follow Name until the donor types in them; emptied, they follow it again.
   const typedByDonor = useRef({ firstName: false, surname: false });
-
-  const giftAidBox = useRef<HTMLInputElement>(null);
-  useEarlyChecked(giftAidBox, values.giftAid, (ticked) => change("giftAid", ticked));
 
   function changeName(name: string) {
     change("name", name);
@@ -177,109 +172,17 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
           error={errors.email}
           onValue={(v) => change("email", v)}
         />
-        <fieldset className="gift-aid">
-          <legend>Gift Aid</legend>
-          <p>
-            If you are a UK taxpayer, Gift Aid lets {charityName} claim 25p from HMRC for every £1 you give, at no extra
-            cost to you. It would add <strong>{formatPounds(extraPence)}</strong>, making your{" "}
-            {formatPounds(amountPence)} worth <strong>{formatPounds(amountPence + extraPence)}</strong>.
-          </p>
-          <div className="checkbox-field">
-            <input
-              ref={giftAidBox}
-              id="gift-aid"
-              name="giftAid"
-              type="checkbox"
-              checked={values.giftAid}
-              aria-describedby="gift-aid-declaration"
-              onChange={(e) => change("giftAid", e.target.checked)}
-            />
-            <label htmlFor="gift-aid">Yes, I want to Gift Aid my donation</label>
-          </div>
-          <p id="gift-aid-declaration" className="declaration">
-            {declarationWording(values.scope, amountPence, charityName)}
-          </p>
-          {values.giftAid ? (
-            <div className="gift-aid-details">
-              <p>
-                HMRC needs your full name and home address for the claim. Your first name and surname are taken from
-                your name above: correct them if they are not right.
-              </p>
-              <div className="field-pair">
-                <Field
-                  id="gift-aid-firstName"
-                  label="First name"
-                  input={{
-                    name: "firstName",
-                    autoComplete: "given-name",
-                    value: values.firstName,
-                    maxLength: donationLimits.firstName,
-                    required: true,
-                  }}
-                  error={errors.firstName}
-                  onValue={(v) => changeGiftAidName("firstName", v)}
-                />
-                <Field
-                  id="gift-aid-surname"
-                  label="Surname"
-                  input={{
-                    name: "surname",
-                    autoComplete: "family-name",
-                    value: values.surname,
-                    maxLength: donationLimits.surname,
-                    required: true,
-                  }}
-                  error={errors.surname}
-                  onValue={(v) => changeGiftAidName("surname", v)}
-                />
-              </div>
-              <div className="field-pair">
-                <Field
-                  id="gift-aid-houseNameOrNumber"
-                  label="House name or number"
-                  input={{
-                    name: "houseNameOrNumber",
-                    autoComplete: "address-line1",
-                    value: values.houseNameOrNumber,
-                    maxLength: donationLimits.houseNameOrNumber,
-                    required: true,
-                  }}
-                  error={errors.houseNameOrNumber}
-                  onValue={(v) => change("houseNameOrNumber", v)}
-                />
-                <Field
-                  id="gift-aid-postcode"
-                  label="Postcode"
-                  input={{
-                    name: "postcode",
-                    autoComplete: "postal-code",
-                    value: values.postcode,
-                    maxLength: donationLimits.postcode,
-                    required: true,
-                  }}
-                  error={errors.postcode}
-                  onValue={(v) => change("postcode", v)}
-                />
-              </div>
-              <fieldset className="radio-group">
-                <legend>Which donations should Gift Aid cover?</legend>
-                {(Object.entries(giftAidScopes) as [GiftAidScope, string][]).map(([key, label]) => (
-                  <div className="radio-field" key={key}>
-                    <input
-                      id={`gift-aid-scope-${key}`}
-                      type="radio"
-                      name="scope"
-                      value={key}
-                      checked={values.scope === key}
-                      onChange={() => change("scope", key)}
-                    />
-                    <label htmlFor={`gift-aid-scope-${key}`}>{label}</label>
-                  </div>
-                ))}
-              </fieldset>
-            </div>
-          ) : null}
-        </fieldset>
+        <GiftAidFields
+          values={values}
+          errors={errors}
+          amountPence={amountPence}
+          charityName={charityName}
+          onTick={(ticked) => change("giftAid", ticked)}
+          onValue={(field, value) =>
+            field === "firstName" || field === "surname" ? changeGiftAidName(field, value) : change(field, value)
+          }
+          onScope={(scope) => change("scope", scope)}
+        />
         {proofOfWork.element}
         <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={amountPence} />
       </form>
