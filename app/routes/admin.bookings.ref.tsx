@@ -5,6 +5,7 @@ import { FormNotice } from "~/components/ui/form-notice";
 import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import { BuyerForm, RefundForm, StaffBookingDetails } from "~/features/booking/components/staff-booking";
 import { refundBooking } from "~/features/booking/refunds.server";
+import { offerSeatsAfter } from "~/features/booking/waiting-list.server";
 import { correctBuyer, resendReceipt, staffBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
@@ -35,6 +36,8 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
         reason: formText(form, "reason"),
         key: formText(form, "key"),
       });
+      // Seats given back go to the event's waiting list at once (decision 086).
+      await offerSeatsAfter(context.services, { bookingRef: params.bookingRef });
       const tickets = typedTickets(refund.quantity ?? 0, refund.ticketType);
       return {
         message:

@@ -165,7 +165,9 @@ export async function offerFreedSeats(deps: OfferDeps, eventId: string): Promise
     const ended = await endOffers(tx, eventId, now);
     const { event } = stock;
     if (event.cancelledAt || event.ticketSaleExpiry <= now || event.ticketCostPence === null) {
-      if (ended > 0) await announceChange(tx, "availability");
+      // A cancelled event's open offers are withdrawn; nothing is offered once the sale has closed.
+      const withdrawn = event.cancelledAt ? await withdrawOffers(tx, { eventId }, "The event was cancelled", now) : 0;
+      if (ended + withdrawn > 0) await announceChange(tx, "availability");
       return 0;
     }
     const waiting = await tx
@@ -259,6 +261,39 @@ async function endOffers(tx: Queryable, eventId: string, now: Date): Promise<num
     ended++;
   }
   return ended;
+}
+
+/**
+ * Withdraws open offers (an entry's, or an event's): their unpaid holds are cancelled. A payment
+ * already under way keeps its hold until it ends, as any checkout's does.
+ */
+async function withdrawOffers(
+  tx: Queryable,
+  of: { entryId: string } | { eventId: string },
+  note: string,
+  now: Date,
+): Promise<number> {
+  const open = await tx
+    .update(waitingListOffers)
+    .set({ state: "withdrawn", endedAt: now })
+    .where(
+      and(
+        "entryId" in of ? eq(waitingListOffers.entryId, of.entryId) : eq(waitingListOffers.eventId, of.eventId),
+        eq(waitingListOffers.state, "open"),
+      ),
+    )
+    .returning({ bookingRef: waitingListOffers.bookingRef, entryId: waitingListOffers.entryId });
+  for (const offer of open) {
+    const [cancelled] = await tx
+      .update(bookings)
+      .set({ status: "cancelled", updatedAt: now })
+      .where(
+        and(eq(bookings.bookingRef, offer.bookingRef), eq(bookings.status, "held"), isNull(bookings.providerPaymentId)),
+      )
+      .returning({ ref: bookings.bookingRef });
+    if (cancelled) await recordHistory(tx, offer.bookingRef, "cancelled", note, now);
+  }
+  return open.length;
 }
 
 async function makeOffer(
@@ -398,8 +433,11 @@ export async function offerByToken(db: Queryable, token: string, now: Date) {
       booking: bookings,
       typeName: ticketTypes.name,
       pricePence: bookingItems.pricePence,
+      cancelledAt: events.cancelledAt,
+      ticketSaleExpiry: events.ticketSaleExpiry,
     })
     .from(waitingListOffers)
+    .innerJoin(events, eq(events.id, waitingListOffers.eventId))
     .innerJoin(bookings, eq(bookings.bookingRef, waitingListOffers.bookingRef))
     .innerJoin(ticketTypes, eq(ticketTypes.id, waitingListOffers.ticketTypeId))
     .innerJoin(
@@ -408,7 +446,13 @@ export async function offerByToken(db: Queryable, token: string, now: Date) {
     )
     .where(eq(waitingListOffers.tokenHash, offerTokenHash(token)));
   if (!row) return undefined;
-  const open = row.offer.state === "open" && row.booking.status === "held" && holdCounts(row.booking, now);
+  const open =
+    row.offer.state === "open" &&
+    row.offer.expiresAt > now &&
+    row.booking.status === "held" &&
+    holdCounts(row.booking, now) &&
+    !row.cancelledAt &&
+    row.ticketSaleExpiry > now;
   return { ...row, open };
 }
 
@@ -662,34 +706,39 @@ export async function removeFromWaitingList(
       )
       .returning({ id: waitingListEntries.id });
     if (!entry) throw new AppError("not-found", "There is no such person on this list.");
-    const open = await tx
-      .update(waitingListOffers)
-      .set({ state: "withdrawn", endedAt: now })
-      .where(and(eq(waitingListOffers.entryId, entryId), eq(waitingListOffers.state, "open")))
-      .returning({ bookingRef: waitingListOffers.bookingRef });
-    for (const offer of open) {
-      const [cancelled] = await tx
-        .update(bookings)
-        .set({ status: "cancelled", updatedAt: now })
-        .where(
-          and(
-            eq(bookings.bookingRef, offer.bookingRef),
-            eq(bookings.status, "held"),
-            isNull(bookings.providerPaymentId),
-          ),
-        )
-        .returning({ ref: bookings.bookingRef });
-      if (cancelled)
-        await recordHistory(tx, offer.bookingRef, "cancelled", "Staff withdrew the waiting-list offer", now);
-    }
+    const withdrawn = await withdrawOffers(tx, { entryId }, "Staff withdrew the waiting-list offer", now);
     await recordAudit(tx, {
       staff,
       action: "waiting-list.removed",
       subject: `event:${eventId}`,
-      summary: `Removed a person from the waiting list${open.length ? " and withdrew their offer" : ""}`,
+      summary: `Removed a person from the waiting list${withdrawn ? " and withdrew their offer" : ""}`,
       at: now,
     });
     await announceChange(tx, "availability");
   });
   await offerFreedSeats(deps, eventId);
+}
+
+/**
+ * Straight after something that may give seats back (a refund, a changed cap): the event's waiting
+ * list is offered them now rather than at the next sweep. Never fails the caller: what it could not
+ * do, the sweep does.
+ */
+export async function offerSeatsAfter(
+  deps: OfferDeps,
+  what: { eventId: string } | { bookingRef: string },
+): Promise<void> {
+  try {
+    let eventId = "eventId" in what ? what.eventId : undefined;
+    if ("bookingRef" in what && isUuid(what.bookingRef)) {
+      const [row] = await deps.db
+        .select({ eventId: bookings.eventId })
+        .from(bookings)
+        .where(eq(bookings.bookingRef, what.bookingRef));
+      eventId = row?.eventId;
+    }
+    if (eventId) await offerFreedSeats(deps, eventId);
+  } catch (error) {
+    console.error("The waiting list could not be offered the seats yet:", (error as Error).message);
+  }
 }
