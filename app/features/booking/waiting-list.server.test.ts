@@ -274,6 +274,52 @@ describe.each(engines)("the waiting list on %s", (engine) => {
     expect((await entries()).map((e) => e.state)).toEqual(["passed", "waiting"]);
   });
 
+  it("keeps the place of someone waiting for a type that has ended, and serves those behind them", async () => {
+    const now = clock.now();
+    const [early] = await database.db
+      .insert(ticketTypes)
+      .values({
+        eventId,
+        name: "Early bird",
+        pricePence: 800,
+        position: 1,
+        saleUntil: new Date(now.getTime() + hour),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const [first] = await soldOut();
+    await join({ ...person(1, 1), ticketTypeId: early!.id });
+    clock.advance(60_000);
+    await join({ ...person(2, 1), ticketTypeId: "any" });
+    clock.advance(2 * hour);
+    await refund(first!, 1);
+    expect((await offers()).map(({ email, offer }) => [email, offer.ticketTypeId])).toEqual([
+      ["person2@example.org", plainType],
+    ]);
+    expect((await entries()).map((e) => [e.email, e.state])).toEqual([
+      ["person1@example.org", "waiting"],
+      ["person2@example.org", "offered"],
+    ]);
+  });
+
+  it("offers the seats of a checkout that ran out, noticed by the server's periodic work", async () => {
+    await buy(2, 1);
+    const started = await startBooking(services, {
+      eventId,
+      name: "Neema Mollel",
+      email: "neema@example.org",
+      tickets: { [plainType]: 2 },
+    });
+    await join(person(1, 2));
+    expect(await offers()).toEqual([]);
+    // Past the hold and its settling window: the sweep of expired holds would free it; the count already does.
+    clock.advance(26 * 60_000);
+    expect(await sweepWaitingLists(services)).toBe(1);
+    expect((await offers()).map(({ email }) => email)).toEqual(["person1@example.org"]);
+    expect(started.bookingRef).toBeTruthy();
+  });
+
   it("makes one offer when two processes match at once", async () => {
     const [first] = await soldOut();
     await join(person(1, 2));

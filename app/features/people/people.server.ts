@@ -22,6 +22,7 @@ import {
   tickets,
   ticketTypes,
   volunteers,
+  waitingListEntries,
 } from "~db/schema";
 import {
   holdsAnything,
@@ -349,6 +350,9 @@ export async function erasePersonData(
       .delete(volunteers)
       .where(sameAddress(volunteers.email, address))
       .returning({ id: volunteers.id });
+
+    // Her places on waiting lists, with their offers (decision 086); an offer's hold is a booking, anonymised above.
+    await tx.delete(waitingListEntries).where(sameAddress(waitingListEntries.email, address));
 
     // Her e-mails, and the office's e-mail about each of her bookings, donations and sign-ups.
     const officeKeys = [
