@@ -835,10 +835,7 @@ export const waitingListEntries = pgTable(
     uniqueIndex("waiting_list_entries_event_email_idx").on(t.eventId, t.email),
     index("waiting_list_entries_order_idx").on(t.eventId, t.state, t.joinedAt),
     check("waiting_list_entries_tickets_range", sql`${t.tickets} between 1 and 29`),
-    check(
-      "waiting_list_entries_state_known",
-      sql`${t.state} in ('waiting', 'offered', 'booked', 'passed', 'removed')`,
-    ),
+    check("waiting_list_entries_state_known", sql`${t.state} in ('waiting', 'offered', 'booked', 'passed', 'removed')`),
   ],
 );
 
