@@ -61,6 +61,8 @@ export const events = pgTable(
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     /** Why, in staff's words, for the buyers' e-mail. */
     cancelReason: text("cancel_reason"),
+    /** How long a waiting-list offer holds its seats, in hours (docs/decisions/086-a-waiting-list.md). */
+    waitingListOfferHours: integer("waiting_list_offer_hours").notNull().default(24),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -68,6 +70,7 @@ export const events = pgTable(
     index("events_event_date_idx").on(t.eventDate),
     check("events_ticket_cost_not_negative", sql`${t.ticketCostPence} is null or ${t.ticketCostPence} >= 0`),
     check("events_total_tickets_not_negative", sql`${t.totalAvailableTickets} >= 0`),
+    check("events_waiting_list_offer_hours_range", sql`${t.waitingListOfferHours} between 1 and 336`),
   ],
 );
 
@@ -852,3 +855,72 @@ export const backupSchedule = pgTable("backup_schedule", {
   day: text("day").notNull(),
   claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * A person waiting for tickets of a sold-out event (docs/decisions/086-a-waiting-list.md): one entry
+ * per address per event, its place kept by `joined_at` when it is updated. `ticket_type_id` null
+ * means any type. State: waiting, offered (an offer is open), booked, passed (an offer was declined
+ * or ran out: it never comes back to them), removed (by staff).
+ */
+export const waitingListEntries = pgTable(
+  "waiting_list_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    /** Lower case: the one address an entry is known by. */
+    email: text("email").notNull(),
+    tickets: integer("tickets").notNull(),
+    joinedAt: timestamp("joined_at", { withTimezone: true }).notNull(),
+    state: text("state").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("waiting_list_entries_event_email_idx").on(t.eventId, t.email),
+    index("waiting_list_entries_order_idx").on(t.eventId, t.state, t.joinedAt),
+    check("waiting_list_entries_tickets_range", sql`${t.tickets} between 1 and 29`),
+    check("waiting_list_entries_state_known", sql`${t.state} in ('waiting', 'offered', 'booked', 'passed', 'removed')`),
+  ],
+);
+
+/**
+ * Seats offered to a waiting-list entry: held by a booking (`booking_ref`, status held, its hold
+ * ending at `expires_at`) so every count sees them taken, paid through the link whose token only
+ * the e-mail has (its SHA-256 here). State: open, accepted, declined, expired, withdrawn.
+ */
+export const waitingListOffers = pgTable(
+  "waiting_list_offers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    entryId: uuid("entry_id")
+      .notNull()
+      .references(() => waitingListEntries.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    ticketTypeId: uuid("ticket_type_id")
+      .notNull()
+      .references(() => ticketTypes.id, { onDelete: "restrict" }),
+    tickets: integer("tickets").notNull(),
+    seats: integer("seats").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    bookingRef: uuid("booking_ref")
+      .notNull()
+      .references(() => bookings.bookingRef, { onDelete: "cascade" }),
+    state: text("state").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("waiting_list_offers_event_state_idx").on(t.eventId, t.state),
+    index("waiting_list_offers_entry_idx").on(t.entryId),
+    check(
+      "waiting_list_offers_state_known",
+      sql`${t.state} in ('open', 'accepted', 'declined', 'expired', 'withdrawn')`,
+    ),
+  ],
+);

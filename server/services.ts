@@ -8,6 +8,7 @@ import { AvailabilityFeed } from "~/features/events/availability-feed.server";
 import { runBookingRefunds } from "~/features/booking/cancellation.server";
 import { EarlyRefusals } from "~/features/booking/checkout.server";
 import { settleExpiredHolds } from "~/features/booking/settlement.server";
+import { sweepWaitingLists } from "~/features/booking/waiting-list.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
@@ -70,6 +71,8 @@ export interface SiteServices {
   refunds: BackgroundJob;
   /** Holds whose time is over while their payment may be on its way: settled, or freed when unpaid (decision 030). */
   expiredHolds: BackgroundJob;
+  /** Waiting lists' offers: seats come free (a hold ran out), offers paid or over (decision 086). */
+  waitingLists: BackgroundJob;
   /** Whether the process can serve requests now, as `GET /readyz` says (server/health.ts). */
   readiness: Readiness;
   /**
@@ -86,6 +89,8 @@ export interface SiteServices {
     passwordResets: PasswordResetLimits;
     /** Payment starts (bookings and donations), per address's keyed hash (decision 026). */
     paymentStarts: RateLimiter;
+    /** Joining an event's waiting list, per address (decision 086). */
+    waitingListJoins: RateLimiter;
   };
   /** What a request gets: these services, with the charity's details as published now. */
   forRequest(): Promise<Services>;
@@ -178,6 +183,13 @@ export async function createServices(
       },
       5_000,
     );
+    const waitingLists = new BackgroundJob(
+      "The waiting lists' offers",
+      async (shouldStop) => {
+        await sweepWaitingLists(await jobDeps(), shouldStop);
+      },
+      10_000,
+    );
     const office = new BackgroundJob(
       "The office e-mails' sweep",
       async () => {
@@ -233,6 +245,7 @@ export async function createServices(
       office,
       refunds,
       expiredHolds,
+      waitingLists,
       readiness: new Readiness({ database, outbox, holdSweeper: expiredHolds }),
       sessionSecret,
       limits: {
@@ -240,6 +253,7 @@ export async function createServices(
         staffSignIns: staffSignInLimits(db),
         passwordResets: passwordResetLimits(db),
         paymentStarts: new RateLimiter(db, { name: "payment-starts", ...paymentStartsPerAddress }),
+        waitingListJoins: new RateLimiter(db, { name: "waiting-list-joins", limit: 10, windowMs: 15 * 60_000 }),
       },
       forRequest: async () => ({ ...services, charity: await charityNow() }),
       async start() {
@@ -247,6 +261,7 @@ export async function createServices(
         outbox.start();
         void refunds.start();
         void expiredHolds.start();
+        void waitingLists.start();
         void alerts.start();
         void backups.start();
         await office.start();
@@ -256,6 +271,7 @@ export async function createServices(
         await contentStore.stop();
         await refunds.stop();
         await expiredHolds.stop();
+        await waitingLists.stop();
         await office.stop();
         await alerts.stop();
         await backups.stop();

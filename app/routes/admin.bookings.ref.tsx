@@ -7,6 +7,7 @@ import { BuyerForm, RefundForm, StaffBookingDetails } from "~/features/booking/c
 import { refundBooking } from "~/features/booking/refunds.server";
 import { refundDonation } from "~/features/donations/refunds.server";
 import { can } from "~/features/staff/roles";
+import { offerSeatsAfter } from "~/features/booking/waiting-list.server";
 import { correctBuyer, resendReceipt, staffBooking } from "~/features/booking/staff-bookings.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
@@ -49,6 +50,8 @@ export const action = pageWork("Changing a booking", async ({ request, context, 
               reason: formText(form, "reason"),
             })
           : undefined;
+      // Seats given back go to the event's waiting list at once (decision 086).
+      await offerSeatsAfter(context.services, { bookingRef: params.bookingRef });
       const tickets = typedTickets(refund.quantity ?? 0, refund.ticketType);
       const giftWords =
         !gift || !giftRefund

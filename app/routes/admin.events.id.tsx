@@ -27,6 +27,7 @@ import { staffTypesOf } from "~/features/events/ticket-types.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
+import { offerSeatsAfter } from "~/features/booking/waiting-list.server";
 import { seatsByEvent } from "~/infra/db/seats.server";
 import { answerForm, formText, type FormHandler } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
@@ -84,6 +85,8 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       const result = await saveEventForm(form, { id: params.id }, context.services, staff);
       // "Saved" only when something was: a post that changed nothing says so.
       if ("event" in result) {
+        // More seats or a larger cap go to the event's waiting list at once (decision 086).
+        await offerSeatsAfter(context.services, { eventId: params.id });
         return redirect(`/admin/events/${params.id}?saved=${result.changed.length > 0 ? "saved" : "unchanged"}`);
       }
       return eventFormRefused(result);
@@ -138,6 +141,7 @@ export const action = pageWork("Changing an event", async ({ request, context, p
         link: original.link !== null && isHttpsUrl(original.link) ? original.link : null,
         testimonial: original.testimonial,
         galleryImages: original.galleryImages,
+        waitingListOfferHours: original.waitingListOfferHours ?? 24,
       });
       const created = await addEvent(context.services, copy, { staff, duplicateOf: original.id });
       return redirect(`/admin/events/${created.id}?saved=duplicated`);
@@ -196,6 +200,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       {saved ? <FormNotice ok>{saved}</FormNotice> : null}
       <p className="event-staff-links">
         <Link to={`/fundraising-event/${loaderData.id}`}>See it as visitors do</Link>
+        <Link to={`/admin/events/${loaderData.id}/waiting-list`}>Waiting list</Link>
         {refused ? null : <a href="#edit-event">Edit event</a>}
       </p>
       {refused ? edit : null}

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/api.admin.bookings.ref.refunds";
 import { refundBooking } from "~/features/booking/refunds.server";
+import { offerSeatsAfter } from "~/features/booking/waiting-list.server";
 import { requireStaff } from "~/features/staff/staff.server";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
@@ -20,6 +21,8 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
       reason: body.reason,
       key: body.key,
     });
+    // Seats given back go to the event's waiting list at once (decision 086).
+    await offerSeatsAfter(context.services, { bookingRef: params.bookingRef });
     return Response.json(refund, { status: created ? 201 : 200, headers: noStore });
   });
 

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/api.admin.events.id";
+import { offerSeatsAfter } from "~/features/booking/waiting-list.server";
 import { availabilityByEvent, changeEvent, findEvent } from "~/features/events/events.server";
 import { eventChangesSchema } from "~/features/events/schema";
 import { staffTypesOf } from "~/features/events/ticket-types.server";
@@ -17,6 +18,8 @@ export const loader = ({ request, context, params }: Route.LoaderArgs) =>
     await requireStaff(context.services, request, "events");
     const event = await findEvent(context.services, params.id);
     if (!event) throw noSuchEvent();
+    // More seats or a larger cap go to the event's waiting list at once (decision 086).
+    await offerSeatsAfter(context.services, { eventId: event.id });
     const now = clock.now();
     const [availability, ticketTypes] = await Promise.all([
       availabilityByEvent(context.services, now).then((all) => all[event.id]),

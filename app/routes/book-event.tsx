@@ -3,6 +3,9 @@ import type { Route } from "./+types/book-event";
 import { ErrorPage } from "~/components/layout/error-page";
 import { pageWork } from "~/infra/http/page.server";
 import { BookingClosed, BookingForm } from "~/features/booking/components/booking-form";
+import { OfferPayment } from "~/features/booking/components/offer-payment";
+import { offerForPage } from "~/features/booking/waiting-list.server";
+import { waitingListMessages } from "~/features/booking/waiting-list";
 import { EventFacts } from "~/features/events/components/event-card";
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
@@ -26,11 +29,17 @@ export const loader = pageWork("The booking page", async ({ request, context, pa
     new URL(request.url).searchParams.get("code"),
     now,
   ).then(({ applied, ...rest }) => ({ ...rest, applied, types: applied?.types ?? null }));
+  // A waiting-list offer's link (`?offer=`): the offer's own tickets to pay for (decision 086).
+  const offerToken = (new URL(request.url).searchParams.get("offer") ?? "").slice(0, 100);
+  const offer = offerToken ? await offerForPage(context.services.db, offerToken, now) : null;
   // Only the publishable key reaches the browser; the secret key never leaves the server.
   return {
     event,
     closed,
     availability: { [event.id]: availability },
+    offer: offerToken
+      ? { token: offer?.eventId === event.id ? offerToken : "", shown: offer?.eventId === event.id ? offer : null }
+      : null,
     provider: payments.name,
     publishableKey: payments.publishableKey,
     promo,
@@ -62,7 +71,25 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
     <main id="main" className="page">
       <h1>Book {event.name}</h1>
       <EventFacts event={event} withTime types={availability?.types} />
-      {closed || event.ticketCostPence === null ? (
+      {loaderData.offer ? (
+        loaderData.offer.shown && event.ticketCostPence !== null ? (
+          <OfferPayment
+            event={{
+              id: event.id,
+              name: event.name,
+              eventDate: event.eventDate,
+              location: event.location,
+              ticketCostPence: event.ticketCostPence,
+            }}
+            offer={loaderData.offer.shown}
+            token={loaderData.offer.token}
+            provider={provider}
+            publishableKey={publishableKey}
+          />
+        ) : (
+          <BookingClosed reason={waitingListMessages.offerGone} eventId={event.id} />
+        )
+      ) : closed || event.ticketCostPence === null ? (
         <BookingClosed reason={closed} eventId={event.id} />
       ) : (
         <BookingForm

@@ -8,6 +8,7 @@ import { EventAction, EventFacts, EventPoster } from "~/features/events/componen
 import { LiveFeedAlert } from "~/features/events/components/live-feed-alert";
 import { useLiveAvailability } from "~/features/events/components/use-live-availability";
 import { eventForVisitors } from "~/features/events/events.server";
+import { WaitingListForm } from "~/features/booking/components/waiting-list-form";
 import { cancelledMessage, isCurrent, offersCalendar, testEventNotice } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
 
@@ -71,6 +72,16 @@ export default function FundraisingEvent({ loaderData }: Route.ComponentProps) {
         current={current}
         soldOut={availability?.soldOut ?? false}
       />
+      {/* When the event or a type is sold out, the waiting list (decision 086). */}
+      {current &&
+      !event.cancelledAt &&
+      event.ticketCostPence !== null &&
+      availability &&
+      (availability.soldOut ||
+        availability.remaining <= 0 ||
+        availability.types?.some((type) => type.status === "sold-out" || type.status === "reserved")) ? (
+        <WaitingListForm eventId={event.id} types={availability.types?.map(({ id, name }) => ({ id, name }))} />
+      ) : null}
       {event.cancelledAt ? (
         <p className="notice" role="note">
           {cancelledMessage} Everyone who booked gets their money back.

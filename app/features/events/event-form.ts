@@ -28,6 +28,7 @@ export const eventFormLabels = {
   galleryImages: "Gallery",
   ticketTypes: "Ticket types",
   notSoldHere: "Not sold on this site",
+  waitingListOfferHours: "Waiting list offer (hours)",
 } as const;
 
 export type EventFormField = keyof typeof eventFormLabels;
@@ -89,6 +90,7 @@ export function changedEventFields(before: EventView | undefined, after: EventVi
     ["link", "link"],
     ["testimonial", "testimonial"],
     ["galleryImages", "galleryImages"],
+    ["waitingListOfferHours", "waitingListOfferHours"],
   ];
   return fields.filter(([, key]) => !same(key)).map(([field]) => field);
 }
@@ -145,6 +147,8 @@ export interface EventFormValues {
   location: string;
   ticketCost: string;
   totalAvailableTickets: string;
+  /** How long a waiting-list offer holds its seats, in hours (decision 086). */
+  waitingListOfferHours: string;
   isTest: boolean;
   link: string;
   review: { name: string; job: string; image: string; removeImage: boolean; words: string };
@@ -170,6 +174,7 @@ export const emptyEventForm: EventFormValues = {
   location: "",
   ticketCost: "",
   totalAvailableTickets: "",
+  waitingListOfferHours: "24",
   isTest: false,
   link: "",
   review: { name: "", job: "", image: "", removeImage: false, words: "" },
@@ -206,6 +211,7 @@ export function eventFormValues(event: EventView, types: StaffTicketType[] = [])
     location: event.location,
     ticketCost: event.ticketCostPence === null ? "" : (event.ticketCostPence / 100).toFixed(2),
     totalAvailableTickets: String(event.totalAvailableTickets),
+    waitingListOfferHours: String(event.waitingListOfferHours ?? 24),
     isTest: event.isTest,
     link: event.link ?? "",
     review: {
@@ -267,6 +273,7 @@ export function eventFormFromPost(form: FormData): EventFormValues {
     location: text("location"),
     ticketCost: text("ticketCost"),
     totalAvailableTickets: text("totalAvailableTickets"),
+    waitingListOfferHours: text("waitingListOfferHours"),
     isTest: ticked("isTest"),
     link: text("link"),
     review: {
@@ -378,6 +385,8 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
   }
   const tickets = values.totalAvailableTickets.trim();
   if (!/^\d+$/.test(tickets)) errors.totalAvailableTickets = "must be a whole number";
+  const offerHours = (values.waitingListOfferHours ?? "").trim() || "24";
+  if (!/^\d+$/.test(offerHours)) errors.waitingListOfferHours = "must be a whole number of hours";
   const review = values.review;
   const reviewImage = review.removeImage ? "" : review.image;
   const hasReview = [review.name, review.job, review.words].some((v) => v.trim() !== "") || reviewImage !== "";
@@ -392,6 +401,7 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
       ? { ...(values.notSoldHere && { ticketCost: null }), ticketTypes: ticketTypesInput(values, errors) }
       : { ticketCost: cost === "" ? null : Number(cost) }),
     totalAvailableTickets: Number(tickets),
+    waitingListOfferHours: Number(offerHours),
     isTest: values.isTest,
     link: values.link.trim() === "" ? null : values.link.trim(),
     testimonial: hasReview

@@ -38,6 +38,7 @@ export function toEventView(row: EventRow): EventView {
     testimonial: row.testimonial ?? null,
     galleryImages: row.gallery,
     ...(row.cancelledAt && { cancelledAt: row.cancelledAt.toISOString() }),
+    waitingListOfferHours: row.waitingListOfferHours,
   };
 }
 
@@ -118,6 +119,7 @@ export async function createEvent(
       link: input.link,
       testimonial: input.testimonial,
       gallery: input.galleryImages,
+      waitingListOfferHours: input.waitingListOfferHours,
       createdAt: now,
       updatedAt: now,
     })
@@ -197,6 +199,7 @@ export async function updateEvent(
       ...(changes.link !== undefined && { link: changes.link }),
       ...(changes.testimonial !== undefined && { testimonial: changes.testimonial }),
       ...(changes.galleryImages !== undefined && { gallery: changes.galleryImages }),
+      ...(changes.waitingListOfferHours !== undefined && { waitingListOfferHours: changes.waitingListOfferHours }),
     };
     // Every problem at once, so a form can mark each field.
     const prices = await planTicketTypes(tx, current, changes, now);

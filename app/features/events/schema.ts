@@ -58,6 +58,8 @@ export interface EventView {
   galleryImages: { image: string; description: string }[];
   /** ISO 8601 date-time when staff cancelled it; absent while it goes ahead. */
   cancelledAt?: string;
+  /** How long a waiting-list offer holds its seats, in hours (docs/decisions/086-a-waiting-list.md). */
+  waitingListOfferHours?: number;
 }
 
 const pictureName = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
@@ -221,6 +223,11 @@ const eventFields = {
     .array(z.object({ image: picture, description: text(300) }), { error: "must be a list" })
     .max(24, "must have at most 24 pictures"),
   ticketTypes: ticketTypesField,
+  waitingListOfferHours: z
+    .number({ error: "must be a whole number of hours" })
+    .int("must be a whole number of hours")
+    .min(1, "must be at least 1 hour")
+    .max(336, "must be at most 336 hours (two weeks)"),
 };
 
 /** With `ticketTypes`, each type has its own price: `ticketCost` is then only null (not sold on this site) or left out. */
@@ -250,6 +257,7 @@ export const newEventSchema = z
     galleryImages: eventFields.galleryImages.default([]),
     ticketCost: eventFields.ticketCost.optional(),
     ticketTypes: eventFields.ticketTypes.optional(),
+    waitingListOfferHours: eventFields.waitingListOfferHours.default(24),
   })
   .check(
     z.superRefine(

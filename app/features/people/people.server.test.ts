@@ -17,6 +17,7 @@ import {
   refunds,
   tickets,
   volunteers,
+  waitingListEntries,
 } from "~db/schema";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { erasePersonData, exportPersonData, findPersonData, personSubject } from "./people.server";
@@ -414,6 +415,36 @@ describe.each(engines)("a person's data on %s", (engine) => {
     expect(erasedDonations.length).toBeGreaterThan(0);
     expect(erasedDonations.every((d) => d.clientKey === null)).toBe(true);
     expect(await db.select().from(cardDeclines)).toEqual([]);
+  });
+
+  it("finds, exports and erases a person's places on waiting lists (decision 086)", async () => {
+    const db = database.db;
+    await db.insert(waitingListEntries).values([
+      {
+        eventId,
+        name: "Amina Mushi",
+        email: amina.toLowerCase(),
+        tickets: 3,
+        joinedAt: now,
+        state: "waiting",
+        updatedAt: now,
+      },
+      { eventId, name: "Juma Said", email: other, tickets: 1, joinedAt: now, state: "waiting", updatedAt: now },
+    ]);
+    const found = await findPersonData({ db }, amina);
+    expect(found.waitingLists).toEqual([
+      {
+        event: "Quiz Night",
+        name: "Amina Mushi",
+        emailAddress: "amina.mushi@example.org",
+        tickets: 3,
+        ticketType: null,
+        joined: now.toISOString(),
+        state: "waiting",
+      },
+    ]);
+    await erasePersonData({ db }, staff, amina, later);
+    expect((await db.select().from(waitingListEntries)).map((e) => e.email)).toEqual([other]);
   });
 
   it("erases once when two staff erase the same address at the same moment", async () => {

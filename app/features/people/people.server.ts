@@ -22,6 +22,7 @@ import {
   tickets,
   ticketTypes,
   volunteers,
+  waitingListEntries,
 } from "~db/schema";
 import {
   holdsAnything,
@@ -85,7 +86,7 @@ function emailStatus(row: typeof outbox.$inferSelect): HeldEmail["status"] {
 /** Everything held about the address (any case, trimmed), newest first in each list. */
 export async function findPersonData({ db }: { db: Queryable }, email: string): Promise<PersonData> {
   const address = email.trim().toLowerCase();
-  const [bookingRows, ticketRows, donationRows, volunteerRows, emailRows] = await Promise.all([
+  const [bookingRows, ticketRows, donationRows, volunteerRows, emailRows, waitingRows] = await Promise.all([
     db
       .select({ booking: bookings, event: { name: events.name, eventDate: events.eventDate } })
       .from(bookings)
@@ -101,6 +102,13 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
     db.select().from(donations).where(sameAddress(donations.email, address)).orderBy(desc(donations.createdAt)),
     db.select().from(volunteers).where(sameAddress(volunteers.email, address)).orderBy(desc(volunteers.createdAt)),
     db.select().from(outbox).where(sentTo(address)).orderBy(desc(outbox.createdAt)),
+    db
+      .select({ entry: waitingListEntries, event: events.name, type: ticketTypes.name })
+      .from(waitingListEntries)
+      .innerJoin(events, eq(events.id, waitingListEntries.eventId))
+      .leftJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+      .where(sameAddress(waitingListEntries.email, address))
+      .orderBy(desc(waitingListEntries.joinedAt)),
   ]);
 
   const bookingRefs = [
@@ -233,6 +241,15 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       asked: r.createdAt.toISOString(),
       completed: iso(r.completedAt),
     })),
+    waitingLists: waitingRows.map(({ entry, event, type }) => ({
+      event,
+      name: entry.name,
+      emailAddress: entry.email,
+      tickets: entry.tickets,
+      ticketType: type,
+      joined: entry.joinedAt.toISOString(),
+      state: entry.state,
+    })),
   };
 }
 
@@ -349,6 +366,9 @@ export async function erasePersonData(
       .delete(volunteers)
       .where(sameAddress(volunteers.email, address))
       .returning({ id: volunteers.id });
+
+    // Her places on waiting lists, with their offers (decision 086); an offer's hold is a booking, anonymised above.
+    await tx.delete(waitingListEntries).where(sameAddress(waitingListEntries.email, address));
 
     // Her e-mails, and the office's e-mail about each of her bookings, donations and sign-ups.
     const officeKeys = [

@@ -123,6 +123,18 @@ export interface HeldRefund {
   completed: string | null;
 }
 
+/** A place on an event's waiting list (docs/decisions/086-a-waiting-list.md). */
+export interface HeldWaitingListEntry {
+  event: string;
+  name: string;
+  emailAddress: string;
+  tickets: number;
+  /** The type waited for; null for any type. */
+  ticketType: string | null;
+  joined: string;
+  state: string;
+}
+
 /** Everything the site holds about one e-mail address. */
 export interface PersonData {
   emailAddress: string;
@@ -133,6 +145,7 @@ export interface PersonData {
   volunteerSignUps: HeldVolunteerSignUp[];
   emailsSent: HeldEmail[];
   refunds: HeldRefund[];
+  waitingLists: HeldWaitingListEntry[];
 }
 
 /** The subject access export: every record, and when it was made. */
@@ -178,7 +191,8 @@ export function holdsAnything(data: PersonData): boolean {
       data.giftAidDeclarations.length +
       data.volunteerSignUps.length +
       data.emailsSent.length +
-      data.refunds.length >
+      data.refunds.length +
+      data.waitingLists.length >
     0
   );
 }

@@ -45,6 +45,8 @@ export const auditActions = {
   "content.published": "Published a page's content",
   "content.restored": "Restored an earlier version of a page's content",
   "content.draft-discarded": "Discarded a page's draft",
+  // docs/decisions/086-a-waiting-list.md
+  "waiting-list.removed": "Removed a person from a waiting list",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

@@ -124,7 +124,7 @@ export function EventForm({
 
   /** A text field of the event, named as the staff API names it. */
   function text(
-    name: "name" | "location" | "ticketCost" | "totalAvailableTickets" | "link",
+    name: "name" | "location" | "ticketCost" | "totalAvailableTickets" | "waitingListOfferHours" | "link",
     input: { type: string; maxLength?: number; inputMode?: "decimal" | "numeric"; required?: boolean },
     hint?: string,
   ) {
@@ -259,6 +259,11 @@ export function EventForm({
           "totalAvailableTickets",
           { type: "text", inputMode: "numeric", required: true },
           "The seats on sale, shared by every ticket type.",
+        )}
+        {text(
+          "waitingListOfferHours",
+          { type: "text", inputMode: "numeric", required: true },
+          "When the event is sold out and tickets come back, how long the next person on the waiting list has to pay for them (never past the end of the sale).",
         )}
         <TicketTypeFields
           rows={typeRows}
