@@ -4,8 +4,8 @@ import { ownAttemptSchema, ticketChoice, validateTicketInformation } from "~/fea
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
-// POST /api/bookings {eventId, name, email, quantity | tickets: {<type id>: quantity}, replaces?:
-// {bookingRef, clientSecret}, challenge?}: holds the seats and starts the card payment; answers
+// POST /api/bookings {eventId, name, email, quantity | tickets: {<type id>: quantity}, answers?:
+// {<question id>: "answer" | ["attendee 1's", …]} (decision 083), replaces?: {bookingRef, clientSecret}, challenge?}: holds the seats and starts the card payment; answers
 // {bookingRef, clientSecret, amountPence, holdExpiresAt}, with `free: true` and no payment to make
 // when the tickets are all free (decision 078). The amount is the server's. `replaces` is the visitor's previous
 // unpaid attempt, released first. Starts are limited per address, and during a spike need a solved
@@ -41,6 +41,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       email: input.email,
       quantity: input.quantity,
       tickets: input.tickets,
+      answers: input.answers,
       replaces: ownAttemptSchema.safeParse(input.replaces).data,
       clientKey,
     });
