@@ -61,8 +61,12 @@ export const answersSummary = "Please answer the questions marked below.";
 export const attendeeLabel = (attendee: number) => (attendee === 0 ? "" : `Attendee ${attendee}`);
 
 /** One answer as typed, checked against its question; the answer to store ("" for none), or a message. */
-export function checkAnswer(question: AskedQuestion, value: unknown): { ok: true; answer: string } | { ok: false; message: string } {
-  if (value !== undefined && value !== null && typeof value !== "string") return { ok: false, message: answerMessages.shape };
+export function checkAnswer(
+  question: AskedQuestion,
+  value: unknown,
+): { ok: true; answer: string } | { ok: false; message: string } {
+  if (value !== undefined && value !== null && typeof value !== "string")
+    return { ok: false, message: answerMessages.shape };
   const answer = (value ?? "").trim().replace(/\s+/g, " ");
   if (answer === "") return question.required ? { ok: false, message: answerMessages.required } : { ok: true, answer };
   if (answer.length > questionLimits.answer) return { ok: false, message: answerMessages.tooLong };

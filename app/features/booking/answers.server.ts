@@ -33,12 +33,13 @@ export async function checkBookingAnswers(
   if (questions.length === 0 && (input.answers === undefined || input.answers === null)) return noAnswers;
   const choice = ticketChoice(input);
   const perAttendee = questions.some((question) => question.perAttendee);
-  const attendees = choice.ok ? attendeesOf(choice, seatsByType) : undefined;
+  const attendees = !perAttendee ? 0 : choice.ok ? attendeesOf(choice, seatsByType) : undefined;
   // Tickets not yet known (refused, or of a type not the event's): the per-attendee answers wait for them.
   const asked = attendees === undefined ? questions.filter((question) => !question.perAttendee) : questions;
+  const waiting = new Set(questions.filter((question) => !asked.includes(question)).map((question) => question.id));
   const given =
-    attendees === undefined && typeof input.answers === "object" && input.answers !== null && !Array.isArray(input.answers)
-      ? Object.fromEntries(Object.entries(input.answers).filter(([id]) => asked.some((question) => question.id === id)))
+    waiting.size > 0 && typeof input.answers === "object" && input.answers !== null && !Array.isArray(input.answers)
+      ? Object.fromEntries(Object.entries(input.answers).filter(([id]) => !waiting.has(id)))
       : input.answers;
   const checked = checkAnswers(asked, given, attendees ?? 0);
   if (checked.ok) return { rows: checked.rows, attendees: perAttendee && attendees !== undefined ? attendees : null };
@@ -50,7 +51,10 @@ export async function checkBookingAnswers(
 }
 
 /** The seats the tickets asked for take; undefined when a type asked for is not the event's (the checkout refuses it). */
-function attendeesOf(choice: { byType: Map<string, number> | null; total: number }, seatsByType: Record<string, number>) {
+function attendeesOf(
+  choice: { byType: Map<string, number> | null; total: number },
+  seatsByType: Record<string, number>,
+) {
   if (!choice.byType) {
     // The event's one type (the checkout finds which): its seats each, when the event has one type.
     const seats = Object.values(seatsByType);
