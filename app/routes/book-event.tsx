@@ -9,6 +9,7 @@ import { useLiveAvailability } from "~/features/events/components/use-live-avail
 import { eventForVisitors } from "~/features/events/events.server";
 import { availabilityReason, bookingClosedReason, typeWords } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
+import { questionsToAsk } from "~/infra/db/questions.server";
 
 export const loader = pageWork("The booking page", async ({ context, params }: Route.LoaderArgs) => {
   const { payments, clock } = context.services;
@@ -22,6 +23,8 @@ export const loader = pageWork("The booking page", async ({ context, params }: R
   return {
     event,
     closed,
+    // The event's questions, asked on the form (decision 083).
+    questions: await questionsToAsk(context.services.db, event.id),
     availability: { [event.id]: availability },
     provider: payments.name,
     publishableKey: payments.publishableKey,
@@ -75,6 +78,7 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
           unavailable={availabilityReason(availability)}
           provider={provider}
           publishableKey={publishableKey}
+          questions={loaderData.questions}
         />
       )}
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />

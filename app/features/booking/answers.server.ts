@@ -29,11 +29,11 @@ export async function checkBookingAnswers(
   input: { eventId: string; name?: unknown; email?: unknown; quantity?: unknown; tickets?: unknown; answers?: unknown },
 ): Promise<CheckedAnswers> {
   if (!isUuid(input.eventId)) return noAnswers;
-  const { questions, seatsByType } = await questionsToAsk(db, input.eventId);
+  const { questions, seatsByType, oneTypeSeats } = await questionsToAsk(db, input.eventId);
   if (questions.length === 0 && (input.answers === undefined || input.answers === null)) return noAnswers;
   const choice = ticketChoice(input);
   const perAttendee = questions.some((question) => question.perAttendee);
-  const attendees = !perAttendee ? 0 : choice.ok ? attendeesOf(choice, seatsByType) : undefined;
+  const attendees = !perAttendee ? 0 : choice.ok ? attendeesOf(choice, seatsByType, oneTypeSeats) : undefined;
   // Tickets not yet known (refused, or of a type not the event's): the per-attendee answers wait for them.
   const asked = attendees === undefined ? questions.filter((question) => !question.perAttendee) : questions;
   const waiting = new Set(questions.filter((question) => !asked.includes(question)).map((question) => question.id));
@@ -54,12 +54,10 @@ export async function checkBookingAnswers(
 function attendeesOf(
   choice: { byType: Map<string, number> | null; total: number },
   seatsByType: Record<string, number>,
+  oneTypeSeats: number,
 ) {
-  if (!choice.byType) {
-    // The event's one type (the checkout finds which): its seats each, when the event has one type.
-    const seats = Object.values(seatsByType);
-    return seats.length === 1 ? choice.total * seats[0]! : choice.total;
-  }
+  // Without types, tickets of the event's one visible type (the checkout finds it).
+  if (!choice.byType) return choice.total * oneTypeSeats;
   let attendees = 0;
   for (const [typeId, quantity] of choice.byType) {
     const seats = seatsByType[typeId];

@@ -30,26 +30,42 @@ export function askedOf(row: QuestionRow): AskedQuestion {
   };
 }
 
+/** What a booking of this event is asked, and how its attendees are counted (the seats its tickets take). */
+export interface QuestionsToAsk {
+  questions: AskedQuestion[];
+  /** The seats a ticket of each type takes, by type id (only when something is asked per attendee). */
+  seatsByType: Record<string, number>;
+  /** The seats a ticket takes when the booking asks a quantity of the event's one visible type. */
+  oneTypeSeats: number;
+}
+
 /**
  * What a booking of this event is asked (questions still asked, in order), with the seats each of
  * its ticket types takes, for counting attendees. One query when the event asks nothing per attendee.
  */
-export async function questionsToAsk(
-  db: Queryable,
-  eventId: string,
-): Promise<{ questions: AskedQuestion[]; seatsByType: Record<string, number> }> {
+export async function questionsToAsk(db: Queryable, eventId: string): Promise<QuestionsToAsk> {
   const rows = await db
     .select()
     .from(eventQuestions)
     .where(and(eq(eventQuestions.eventId, eventId), isNull(eventQuestions.removedAt)))
     .orderBy(...inOrder);
   const questions = rows.map(askedOf);
-  if (!questions.some((question) => question.perAttendee)) return { questions, seatsByType: {} };
+  if (!questions.some((question) => question.perAttendee)) return { questions, seatsByType: {}, oneTypeSeats: 1 };
   const types = await db
-    .select({ id: ticketTypes.id, seats: ticketTypes.seatsPerTicket })
+    .select({
+      id: ticketTypes.id,
+      seats: ticketTypes.seatsPerTicket,
+      hidden: ticketTypes.hidden,
+      offSaleAt: ticketTypes.offSaleAt,
+    })
     .from(ticketTypes)
     .where(eq(ticketTypes.eventId, eventId));
-  return { questions, seatsByType: Object.fromEntries(types.map((type) => [type.id, type.seats])) };
+  const visible = types.filter((type) => !type.hidden && !type.offSaleAt);
+  return {
+    questions,
+    seatsByType: Object.fromEntries(types.map((type) => [type.id, type.seats])),
+    oneTypeSeats: visible.length === 1 ? visible[0]!.seats : 1,
+  };
 }
 
 /** The ids of the event's questions that have answers: those can be reworded, not deleted. */

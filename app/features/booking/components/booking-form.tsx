@@ -16,6 +16,7 @@ import {
   type StartedBooking,
 } from "../schema";
 import { PriceRows, type TicketLine } from "./booking-summary";
+import { answersFromForm, BookingQuestions, type BookingQuestionsData } from "./booking-questions";
 import { typeLabel } from "~/lib/ticket-types";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
@@ -58,6 +59,8 @@ interface BookingFormProps {
   provider: "offline" | "stripe";
   /** Stripe's publishable key, when Stripe takes the payments. */
   publishableKey?: string;
+  /** The event's questions (decision 083). */
+  questions?: BookingQuestionsData;
 }
 
 /**
@@ -124,7 +127,15 @@ function releaseAttempt(attempt: OwnAttempt, reason: "declined" | "quantity" | "
  * once: when the card is refused, when the number of tickets changes, and when the visitor leaves
  * the page; a further attempt also replaces it.
  */
-export function BookingForm({ event, types, remaining, unavailable, provider, publishableKey }: BookingFormProps) {
+export function BookingForm({
+  event,
+  types,
+  remaining,
+  unavailable,
+  provider,
+  publishableKey,
+  questions,
+}: BookingFormProps) {
   const byType = types && types.length > 1 ? types : undefined;
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Record<string, string>>({
     name: "",
@@ -242,6 +253,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
     payment.setError(null);
     const details = check();
     if (!details) return;
+    const answers = answersFromForm(submitEvent.currentTarget);
     setTried(true);
     await payment.pay(
       async () => {
@@ -252,6 +264,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
           name: details.name,
           email: details.email,
           ...tickets,
+          ...answers,
           replaces: attempt.current,
         };
         let answer = await postJson<StartedBooking>("/api/bookings", body);
@@ -334,6 +347,7 @@ export function BookingForm({ event, types, remaining, unavailable, provider, pu
             onValue={changeQuantity}
           />
         )}
+        <BookingQuestions data={questions} values={values} byType={byType !== undefined} errors={errors} />
         {proofOfWork.element}
         <CardPayment
           payment={payment}
