@@ -143,6 +143,7 @@ export function answerLine(answer: Pick<ShownAnswer, "question" | "attendee" | "
  * "1: Vegan; 2: None" for each attendee.
  */
 export function answersCell(answers: Pick<ShownAnswer, "attendee" | "answer">[]): string {
+  if (answers.length === 0) return "";
   if (answers.length === 1 && answers[0]!.attendee === 0) return answers[0]!.answer;
   return [...answers]
     .sort((a, b) => a.attendee - b.attendee)
