@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNotNull, lte } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
+import { answersOfBooking } from "~/infra/db/questions.server";
 import { itemsOfBooking } from "~/infra/db/booking-items.server";
 import { holdCounts, holdSettlingMs, seatsOf, takenByType } from "~/infra/db/seats.server";
 import { isUuid } from "~/lib/ids";
@@ -82,13 +83,14 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
   // The booking and its event, and its tickets by type (which never change while it is unpaid):
   // for the receipt, drawn before the locks.
-  const [[found], items] = await Promise.all([
+  const [[found], items, answers] = await Promise.all([
     deps.db
       .select({ booking: bookings, event: events })
       .from(bookings)
       .leftJoin(events, eq(events.id, bookings.eventId))
       .where(eq(bookings.bookingRef, bookingRef)),
     itemsOfBooking(deps.db, bookingRef),
+    answersOfBooking(deps.db, bookingRef),
   ]);
   const booking = found?.booking;
   const free = booking?.provider === freeProvider && booking.amountPence === 0;
@@ -118,6 +120,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       items: receiptItems(items, { quantity: row.quantity, pricePence: ticketPriceOf(row) }),
       paidAt,
       card: payment.card,
+      answers,
     };
     const { charity: _charity, ...said } = details;
     return { said: JSON.stringify(said), make: () => bookingReceipt(details) };

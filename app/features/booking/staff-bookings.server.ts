@@ -8,6 +8,8 @@ import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { itemsOfBooking } from "~/infra/db/booking-items.server";
+import { answersOfBooking } from "~/infra/db/questions.server";
+import type { ShownAnswer } from "~/lib/questions";
 import {
   itemsLeft,
   plainTypeName,
@@ -158,6 +160,8 @@ export interface StaffBooking {
   paymentReference: ProviderReference | null;
   refunds: RefundView[];
   checkIns: { count: number; outcome: string; at: string; by: string }[];
+  /** Its answers to the event's questions (decision 083). */
+  answers: ShownAnswer[];
 }
 
 export interface StaffBookingItem extends BookedItem {
@@ -174,7 +178,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     .leftJoin(tickets, eq(tickets.bookingRef, bookings.bookingRef))
     .where(eq(bookings.bookingRef, bookingRef));
   if (!row) return undefined;
-  const [history, refunds, doors, recorded] = await Promise.all([
+  const [history, refunds, doors, recorded, answers] = await Promise.all([
     db
       .select({ status: bookingHistory.status, note: bookingHistory.note, at: bookingHistory.at })
       .from(bookingHistory)
@@ -183,6 +187,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     refundsOfBooking(db, bookingRef),
     db.select().from(checkIns).where(eq(checkIns.bookingRef, bookingRef)).orderBy(asc(checkIns.scannedAt)),
     itemsOfBooking(db, bookingRef),
+    answersOfBooking(db, bookingRef),
   ]);
   const { booking, event, ticket } = row;
   const validPlaces = ticket?.isValid ? ticket.quantity : 0;
@@ -239,6 +244,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
       at: c.scannedAt.toISOString(),
       by: c.staffEmail,
     })),
+    answers,
   };
 }
 
@@ -322,6 +328,7 @@ export async function resendReceipt(
       paidAt: booking.paidAt ?? ticket.dateSold,
       card: booking.cardBrand && booking.cardLast4 ? { brand: booking.cardBrand, last4: booking.cardLast4 } : null,
       charity: deps.charity,
+      answers: await answersOfBooking(tx, bookingRef),
     });
     await queueMail(tx, { kind: "receipt-sent-again", about: resendId, message: receipt, now });
     await tx
