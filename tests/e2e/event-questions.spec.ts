@@ -55,7 +55,7 @@ for (const width of [390, 1280]) {
     const mealField = asked.getByLabel("Meal choice");
     await expect(mealField).toHaveAttribute("aria-invalid", "true");
     await expect(asked.getByText("Please answer the questions marked below.")).toBeVisible();
-    await expect(asked.getByText("Please answer this question.")).toBeVisible();
+    await expect(asked.getByText("Please answer this question.", { exact: true })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await mealField.selectOption("Fish");
     await asked
