@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventFormValues } from "~/features/events/event-form";
 import type { StaffQuestion } from "~/features/events/schema";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import { auditLog, bookingAnswers, eventQuestions } from "~db/schema";
+import { doorList } from "~/features/door/door.server";
+import { auditLog, bookingAnswers, eventQuestions, outbox } from "~db/schema";
 import { testClock, type TestClock } from "../../tests/support/clock";
 import { engines, freshDatabase } from "../../tests/support/databases";
 import { callRoute, signedInStaff, testServices, type TestServices } from "../../tests/support/services";
@@ -139,6 +140,17 @@ describe.each(engines)("questions on the staff event pages on %s", (engine) => {
     const [meal, diet] = (await page(id)).questions;
     const ref = await book(id, { [meal!.id]: "Fish", [diet!.id]: ["Vegan", "Nut allergy"] });
     expect(await database.db.select().from(bookingAnswers)).toHaveLength(3);
+    // The buyer's receipt lists them; the door sees only those marked Show at the door.
+    const receipts = (await database.db.select().from(outbox)).filter((row) => row.kind === "booking-receipt");
+    const receipt = String(receipts[0]!.payload.text);
+    expect(receipt).toContain("Your answers");
+    expect(receipt).toContain("Meal: Fish");
+    expect(receipt).toContain("Dietary needs (Attendee 2): Nut allergy");
+    const door = await doorList({ db: database.db }, id, clock.now());
+    expect(door!.tickets[0]!.atDoor).toEqual([
+      "Dietary needs (Attendee 1): Vegan",
+      "Dietary needs (Attendee 2): Nut allergy",
+    ]);
 
     // The form: Delete is not offered for it; posted anyway, nothing is saved.
     const rows = (await page(id)).values.questions;
