@@ -64,6 +64,7 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
             eventDate: event.eventDate,
             location: event.location,
             ticketCostPence: event.ticketCostPence,
+            questions: loaderData.questions,
           }}
           types={availability?.types?.map((type) => ({
             id: type.id,
@@ -78,7 +79,6 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
           unavailable={availabilityReason(availability)}
           provider={provider}
           publishableKey={publishableKey}
-          questions={loaderData.questions}
         />
       )}
       <LiveFeedAlert error={live.error} onClose={live.dismissError} />

@@ -33,6 +33,8 @@ export interface BookableEvent {
   eventDate: string;
   location: string;
   ticketCostPence: number;
+  /** The event's questions (decision 083). */
+  questions?: BookingQuestionsData;
 }
 
 /** A ticket type of an event sold by type, as the booking page offers it (the live feed keeps it current). */
@@ -59,8 +61,6 @@ interface BookingFormProps {
   provider: "offline" | "stripe";
   /** Stripe's publishable key, when Stripe takes the payments. */
   publishableKey?: string;
-  /** The event's questions (decision 083). */
-  questions?: BookingQuestionsData;
 }
 
 /**
@@ -127,15 +127,7 @@ function releaseAttempt(attempt: OwnAttempt, reason: "declined" | "quantity" | "
  * once: when the card is refused, when the number of tickets changes, and when the visitor leaves
  * the page; a further attempt also replaces it.
  */
-export function BookingForm({
-  event,
-  types,
-  remaining,
-  unavailable,
-  provider,
-  publishableKey,
-  questions,
-}: BookingFormProps) {
+export function BookingForm({ event, types, remaining, unavailable, provider, publishableKey }: BookingFormProps) {
   const byType = types && types.length > 1 ? types : undefined;
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Record<string, string>>({
     name: "",
@@ -347,7 +339,7 @@ export function BookingForm({
             onValue={changeQuantity}
           />
         )}
-        <BookingQuestions data={questions} values={values} byType={byType !== undefined} errors={errors} />
+        <BookingQuestions data={event.questions} values={values} byType={byType !== undefined} errors={errors} />
         {proofOfWork.element}
         <CardPayment
           payment={payment}
