@@ -11,6 +11,7 @@ import { onlyPlainTickets, ticketsInWords } from "~/lib/booking-items";
 import { AppError } from "~/lib/errors";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
+import { answerLine } from "~/lib/questions";
 
 // /admin/events/:id/door-list: every booking by name, to print and tick off at the door when no
 // phone is to hand. The print stylesheet leaves only the list.
@@ -28,6 +29,8 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
   const people = tickets.reduce((sum, t) => sum + t.quantity, 0);
   // An event sold at one price has nothing to say by type; one with types says them (decision 082).
   const typed = tickets.some((t) => !onlyPlainTickets(t.types));
+  // An event that asks questions lists each booking's answers (decision 083).
+  const answered = tickets.some((t) => t.answers.length > 0);
   return (
     <main id="main" className="page door-list">
       <Breadcrumbs via={[{ label: event.name, to: `/admin/events/${event.id}` }]} here="Door list" />
@@ -56,6 +59,7 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
                 <th scope="col">Booking code</th>
                 <th scope="col">Tickets</th>
                 {typed ? <th scope="col">Ticket types</th> : null}
+                {answered ? <th scope="col">Answers</th> : null}
                 <th scope="col">Already in</th>
                 <th scope="col">Arrived</th>
               </tr>
@@ -69,6 +73,17 @@ export default function DoorList({ loaderData: { event, tickets } }: Route.Compo
                   </td>
                   <td data-label="Tickets">{t.quantity}</td>
                   {typed ? <td data-label="Ticket types">{ticketsInWords(t.types)}</td> : null}
+                  {answered ? (
+                    <td data-label="Answers">
+                      {t.answers.length > 0 ? (
+                        <ul className="answer-list">
+                          {t.answers.map((answer) => (
+                            <li key={`${answer.questionId}-${answer.attendee}`}>{answerLine(answer)}</li>
+                          ))}
+                        </ul>
+                      ) : null}
+                    </td>
+                  ) : null}
                   <td data-label="Already in">{t.checkedIn}</td>
                   <td data-label="Arrived" aria-label="Arrived (to tick on paper)">
                     <span className="door-list-box" aria-hidden="true" />

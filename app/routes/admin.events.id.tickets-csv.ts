@@ -8,9 +8,12 @@ import { ticketsInWords } from "~/lib/booking-items";
 import { csvDownload, toCsv } from "~/lib/csv";
 import { londonDay, londonTime } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
+import { answersCell } from "~/lib/questions";
+import { questionsOfEvent } from "~/infra/db/questions.server";
 
 // GET /admin/events/:id/tickets.csv: every ticket of the event, for a spreadsheet ("Download CSV"):
-// Quantity is the places it admits; Ticket types what they are ("2 × Adult, 1 × Child").
+// Quantity is the places it admits; Ticket types what they are ("2 × Adult, 1 × Child"); then a
+// column per question of the event, with each attendee's answer ("1: Vegan; 2: None").
 export const loader = pageWork(
   "Downloading an event's tickets",
   async ({ request, context, params }: Route.LoaderArgs) => {
@@ -18,7 +21,10 @@ export const loader = pageWork(
     const { db, clock } = context.services;
     const event = await findEvent(context.services, params.id);
     if (!event) throw new Response("There is no such event.", { status: 404 });
-    const tickets = await allTickets(context.services, event.id, "sold");
+    const [tickets, questions] = await Promise.all([
+      allTickets(context.services, event.id, "sold"),
+      questionsOfEvent(db, event.id),
+    ]);
     await recordAudit(db, {
       staff,
       action: "tickets.exported",
@@ -38,6 +44,8 @@ export const loader = pageWork(
         "Checked in",
         "Refunded",
         "Ticket types",
+        // A column per question, after the others (decision 083).
+        ...questions.map((question) => question.question),
       ],
       tickets.map((t) => [
         t.name,
@@ -49,6 +57,7 @@ export const loader = pageWork(
         t.checkedIn,
         t.refunded ? "yes" : "no",
         ticketsInWords(t.types),
+        ...questions.map((question) => answersCell(t.answers.filter((answer) => answer.questionId === question.id))),
       ]),
     );
     const slug =

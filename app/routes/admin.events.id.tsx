@@ -13,6 +13,7 @@ import { EventForm } from "~/features/events/components/event-form";
 import { seatFigures } from "~/features/events/components/event-seats-table";
 import { eventFormFromPost, eventFormValues } from "~/features/events/event-form";
 import {
+  addQuestionRow,
   addTicketTypeRow,
   eventFormRefused,
   saveEventForm,
@@ -24,6 +25,7 @@ import { can } from "~/features/staff/roles";
 import { newEventSchema } from "~/features/events/schema";
 import { TicketTypesTable } from "~/features/events/components/ticket-types-table";
 import { staffTypesOf } from "~/features/events/ticket-types.server";
+import { staffQuestionsOf } from "~/features/events/questions.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
 import { requireStaffPage } from "~/features/staff/staff.server";
@@ -52,17 +54,19 @@ export const loader = pageWork("The edit event page", async ({ request, context,
   const saved = query.get("saved");
   const search = (query.get("q") ?? "").slice(0, 100);
   const now = context.services.clock.now();
-  const [seats, sales, ticketTypes, gifts] = await Promise.all([
+  const [seats, sales, ticketTypes, gifts, questions] = await Promise.all([
     seatsByEvent(context.services.db, now),
     salesByEvent(context.services),
     staffTypesOf(context.services.db, event.id, now),
     giftsOfEvent(context.services.db, event.id),
+    staffQuestionsOf(context.services.db, event.id),
   ]);
   return {
     id: event.id,
     name: event.name,
-    values: eventFormValues(event, ticketTypes),
+    values: eventFormValues(event, ticketTypes, questions),
     ticketTypes,
+    questions,
     onlineSales: event.ticketCostPence !== null,
     now: now.toISOString(),
     figures: {
@@ -80,7 +84,10 @@ export const loader = pageWork("The edit event page", async ({ request, context,
 
 export const action = pageWork("Changing an event", async ({ request, context, params }: Route.ActionArgs) => {
   const staff = await requireStaffPage(context.services, request, "events");
-  const handlers: Record<"save" | "add-type" | "cancel" | "duplicate", FormHandler<EventPageValues>> = {
+  const handlers: Record<
+    "save" | "add-type" | "add-question" | "cancel" | "duplicate",
+    FormHandler<EventPageValues>
+  > = {
     save: async (form) => {
       const result = await saveEventForm(form, { id: params.id }, context.services, staff);
       // "Saved" only when something was: a post that changed nothing says so.
@@ -94,6 +101,11 @@ export const action = pageWork("Changing an event", async ({ request, context, p
     // Add a ticket type, without JavaScript: the form again with one more type, nothing saved.
     "add-type": async (form) => {
       const { values, errors, focus } = await addTicketTypeRow(form, context.services, staff);
+      return { message: "", values: { event: values }, fields: errors, focus };
+    },
+    // Add a question, without JavaScript: the form again with one more question, nothing saved.
+    "add-question": async (form) => {
+      const { values, errors, focus } = await addQuestionRow(form, context.services, staff);
       return { message: "", values: { event: values }, fields: errors, focus };
     },
     cancel: async (form) => {
@@ -112,6 +124,7 @@ export const action = pageWork("Changing an event", async ({ request, context, p
       const original = await findEvent(context.services, params.id);
       if (!original) throw new AppError("not-found", "There is no such event.");
       const types = await staffTypesOf(context.services.db, original.id, context.services.clock.now());
+      const questions = await staffQuestionsOf(context.services.db, original.id);
       const copy = newEventSchema.parse({
         name: `Copy of ${original.name}`.slice(0, 120),
         description: original.description,
@@ -135,6 +148,19 @@ export const action = pageWork("Changing an event", async ({ request, context, p
                 offSale: type.offSale,
               })),
             }),
+        // Its questions as they stand, each new and unanswered; those no longer asked are not copied.
+        ...(questions.some((question) => question.asked) && {
+          questions: questions
+            .filter((question) => question.asked)
+            .map(({ question, answerType, choices, required, perAttendee, shownAtDoor }) => ({
+              question,
+              answerType,
+              choices,
+              required,
+              perAttendee,
+              shownAtDoor,
+            })),
+        }),
         totalAvailableTickets: original.totalAvailableTickets,
         isTest: original.isTest,
         // A link saved before today's rule (docs/decisions/056-one-rule-for-staff-links.md) is not copied.
@@ -166,7 +192,8 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
   const saved = loaderData.saved && !actionData && !edited && navigation.state === "idle" ? loaderData.saved : null;
   // After a refused save the form comes first, so what needs correcting is at the top; so it does
   // after Add a ticket type without JavaScript, which draws it again with the new type.
-  const refused = actionData?.intent === "save" || actionData?.intent === "add-type";
+  const refused =
+    actionData?.intent === "save" || actionData?.intent === "add-type" || actionData?.intent === "add-question";
   const edit = (
     <section className="section narrow event-edit" id="edit-event" aria-labelledby="edit-event-title">
       <h2 id="edit-event-title">Edit event</h2>
@@ -176,6 +203,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
         errors={refused ? actionData.fields : undefined}
         focus={refused ? actionData.focus : undefined}
         savedTypes={loaderData.ticketTypes}
+        savedQuestions={loaderData.questions}
         submitLabel="Save changes"
         now={loaderData.now}
         eventId={loaderData.id}

@@ -4,6 +4,7 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { EventForm } from "~/features/events/components/event-form";
 import { emptyEventForm, eventFormFromPost } from "~/features/events/event-form";
 import {
+  addQuestionRow,
   addTicketTypeRow,
   eventFormRefused,
   saveEventForm,
@@ -34,6 +35,11 @@ export const action = pageWork("Creating an event", async ({ request, context }:
       // Add a ticket type, without JavaScript: the form again with one more type, nothing saved.
       "add-type": async (form): Promise<FormReply<EventPageValues>> => {
         const { values, errors, focus } = await addTicketTypeRow(form, context.services, staff);
+        return { message: "", values: { event: values }, fields: errors, focus };
+      },
+      // Add a question, without JavaScript: the form again with one more question, nothing saved.
+      "add-question": async (form): Promise<FormReply<EventPageValues>> => {
+        const { values, errors, focus } = await addQuestionRow(form, context.services, staff);
         return { message: "", values: { event: values }, fields: errors, focus };
       },
     },

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/api.admin.events";
 import { addEvent, availabilityByEvent, listEvents } from "~/features/events/events.server";
 import { newEventSchema } from "~/features/events/schema";
+import { staffQuestionsByEvent, staffQuestionsOf } from "~/features/events/questions.server";
 import { staffTypesByEvent, staffTypesOf } from "~/features/events/ticket-types.server";
 import { requireStaff } from "~/features/staff/staff.server";
 import { allowMethods, apiRoute, noStore, readJsonBody } from "~/infra/http/api.server";
@@ -14,10 +15,11 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
     const { clock } = context.services;
     await requireStaff(context.services, request, "events");
     const now = clock.now();
-    const [events, availability, types] = await Promise.all([
+    const [events, availability, types, questions] = await Promise.all([
       listEvents(context.services),
       availabilityByEvent(context.services, now),
       staffTypesByEvent(context.services.db, now),
+      staffQuestionsByEvent(context.services.db),
     ]);
     return Response.json(
       {
@@ -25,6 +27,7 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
           ...event,
           availability: availability[event.id],
           ticketTypes: types[event.id] ?? [],
+          questions: questions[event.id] ?? [],
         })),
       },
       { headers: noStore },
@@ -32,7 +35,8 @@ export const loader = ({ request, context }: Route.LoaderArgs) =>
   });
 
 // POST /api/admin/events: a new event, with the specification's field names; its ticket types
-// in `ticketTypes`, or one named Ticket at `ticketCost` (decision 080).
+// in `ticketTypes`, or one named Ticket at `ticketCost` (decision 080); its questions in `questions`
+// (decision 083).
 export const action = ({ request, context }: Route.ActionArgs) =>
   apiRoute("Creating an event", async () => {
     allowMethods(request, "POST");
@@ -43,8 +47,9 @@ export const action = ({ request, context }: Route.ActionArgs) =>
     }
     const event = await addEvent(context.services, parsed.data, { staff });
     const ticketTypes = await staffTypesOf(context.services.db, event.id, context.services.clock.now());
+    const questions = await staffQuestionsOf(context.services.db, event.id);
     return Response.json(
-      { ...event, ticketTypes },
+      { ...event, ticketTypes, questions },
       { status: 201, headers: { ...noStore, Location: `/api/admin/events/${event.id}` } },
     );
   });

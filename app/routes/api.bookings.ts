@@ -4,7 +4,8 @@ import { ownAttemptSchema, ticketChoice, validateTicketInformation } from "~/fea
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { guardPaymentStart } from "~/infra/payments/card-testing.server";
 
-// POST /api/bookings {eventId, name, email, quantity | tickets: {<type id>: quantity}, promoCode?, replaces?:
+// POST /api/bookings {eventId, name, email, quantity | tickets: {<type id>: quantity}, promoCode?, answers?:
+// {<question id>: "answer" | ["attendee 1's", …]} (decision 083), replaces?:
 // {bookingRef, clientSecret}, challenge?, donationAmount?, giftAid?, firstName?, surname?,
 // houseNameOrNumber?, postcode?, scope?}: holds the seats and starts the card payment, for the
 // tickets and a gift at checkout together (decision 085: a donation in pounds, with the Gift Aid
@@ -45,6 +46,7 @@ export const action = ({ request, context }: Route.ActionArgs) =>
       quantity: input.quantity,
       tickets: input.tickets,
       promoCode: input.promoCode,
+      answers: input.answers,
       replaces: ownAttemptSchema.safeParse(input.replaces).data,
       clientKey,
       gift: input,

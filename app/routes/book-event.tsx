@@ -13,6 +13,7 @@ import { eventForVisitors } from "~/features/events/events.server";
 import { promoForPage } from "~/features/booking/promo-codes.server";
 import { availabilityReason, bookingClosedReason, typeWords } from "~/features/events/status";
 import { pageMeta, summary } from "~/lib/page-meta";
+import { questionsToAsk } from "~/infra/db/questions.server";
 
 export const loader = pageWork("The booking page", async ({ request, context, params }: Route.LoaderArgs) => {
   const { payments, clock } = context.services;
@@ -36,6 +37,8 @@ export const loader = pageWork("The booking page", async ({ request, context, pa
   return {
     event,
     closed,
+    // The event's questions, asked on the form (decision 083).
+    questions: await questionsToAsk(context.services.db, event.id),
     availability: { [event.id]: availability },
     offer: offerToken
       ? { token: offer?.eventId === event.id ? offerToken : "", shown: offer?.eventId === event.id ? offer : null }
@@ -99,6 +102,7 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
             eventDate: event.eventDate,
             location: event.location,
             ticketCostPence: event.ticketCostPence,
+            questions: loaderData.questions,
           }}
           types={
             loaderData.revealed ??

@@ -9,6 +9,7 @@ import { writeTogether } from "~/infra/db/write-together.server";
 import { providerUnavailable, type PaymentDeps } from "~/infra/payments/provider.server";
 import { bookingItems, bookings, type events, ticketTypes } from "~db/schema";
 import { closesForGood, typeStanding, type TicketTypeRules, type TypeTaken } from "~/lib/ticket-types";
+import { answersInsert, checkBookingAnswers } from "./answers.server";
 import { checkHoldLimits } from "./hold-limits.server";
 import { releaseOwnHold } from "./release.server";
 import { freeProvider, settleBooking } from "./settlement.server";
@@ -154,6 +155,8 @@ export async function startBooking(
     tickets?: unknown;
     /** A promo code typed by the buyer (decision 084). */
     promoCode?: unknown;
+    /** Answers to the event's questions (answers.server.ts, decision 083). */
+    answers?: unknown;
     replaces?: OwnAttempt;
     /** The visitor's address as its keyed hash (app/infra/visitors.server.ts); null when unknown. */
     clientKey?: string | null;
@@ -161,6 +164,8 @@ export async function startBooking(
     gift?: unknown;
   },
 ): Promise<StartedBooking> {
+  // Questions (decision 083): the answers checked before anything is held, stored with the booking.
+  const answers = await checkBookingAnswers(deps.db, input);
   const choice = ticketChoice(input);
   const validation = validateTicketInformation({ ...input, quantity: choice.ok ? choice.total : input.quantity });
   if (!validation.ok || !choice.ok) {
@@ -270,6 +275,7 @@ export async function startBooking(
           { bookingRef, name, email, clientKey, now, provider: deps.payments.name },
           deps.charity.name,
         ),
+        ...answersInsert(tx, bookingRef, answers, seats),
         ...filled.map((item) =>
           tx.update(ticketTypes).set({ closedAt: now, updatedAt: now }).where(eq(ticketTypes.id, item.type.id)),
         ),

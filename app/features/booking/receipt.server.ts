@@ -9,6 +9,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { itemLine, onlyPlainTickets, placesOf, plainTypeName, type BookedItem } from "~/lib/booking-items";
 import { plural } from "~/lib/plural";
+import { attendeeLabel, type ShownAnswer } from "~/lib/questions";
 import { bookingFeePence } from "./pricing";
 
 /** Tickets of one type on a receipt: how many, at what price each, and the places each admits. */
@@ -31,6 +32,8 @@ export interface ReceiptDetails {
   /** A donation added at checkout, paid by the same payment, with its Gift Aid words if declared (decision 085). */
   gift?: { amountPence: number; giftAidWording: string | null } | null;
   charity: Charity;
+  /** The buyer's answers to the event's questions (decision 083), to check. */
+  answers?: Pick<ShownAnswer, "question" | "attendee" | "answer">[];
 }
 
 /**
@@ -88,6 +91,7 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
             : []),
         ],
       },
+      ...answerBlocks(details.answers ?? []),
       { picture: { cid: "booking-qr", alt: `QR code for the door: booking ${code}`, width: 160, height: 160 } },
       { paragraph: "Please bring this e-mail, or your booking code, with you: we will scan the QR code at the door." },
       ...(calendar ? [{ paragraph: "The calendar file attached (event.ics) puts the event in your calendar." }] : []),
@@ -114,6 +118,23 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
         : []),
     ],
   });
+}
+
+/** "Your answers", a row each: "Dietary needs (Attendee 2)": "Vegan"; nothing when none were given. */
+function answerBlocks(answers: NonNullable<ReceiptDetails["answers"]>) {
+  if (answers.length === 0) return [];
+  return [
+    { heading: "Your answers" },
+    {
+      rows: answers.map(
+        (answer) =>
+          [
+            answer.attendee > 0 ? `${answer.question} (${attendeeLabel(answer.attendee)})` : answer.question,
+            answer.answer,
+          ] as [string, Line],
+      ),
+    },
+  ];
 }
 
 /**

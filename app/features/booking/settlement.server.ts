@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNotNull, lte } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
+import { answersOfBooking } from "~/infra/db/questions.server";
 import { itemsOfBooking } from "~/infra/db/booking-items.server";
 import { holdCounts, holdSettlingMs, seatsOf, takenByType } from "~/infra/db/seats.server";
 import { isUuid } from "~/lib/ids";
@@ -83,7 +84,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
   // The booking and its event, and its tickets by type (which never change while it is unpaid):
   // for the receipt, drawn before the locks.
-  const [[found], items, gift] = await Promise.all([
+  const [[found], items, gift, answers] = await Promise.all([
     deps.db
       .select({ booking: bookings, event: events })
       .from(bookings)
@@ -91,6 +92,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       .where(eq(bookings.bookingRef, bookingRef)),
     itemsOfBooking(deps.db, bookingRef),
     giftOfBooking(deps.db, bookingRef), // A gift at checkout, paid by the same payment (decision 085).
+    answersOfBooking(deps.db, bookingRef),
   ]);
   const booking = found?.booking;
   const free = booking?.provider === freeProvider && booking.amountPence === 0;
@@ -122,6 +124,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       paidAt,
       card: payment.card,
       gift: gift && { amountPence: gift.donation.amountPence, giftAidWording: gift.declaration?.wording ?? null },
+      answers,
     };
     const { charity: _charity, ...said } = details;
     return { said: JSON.stringify(said), make: () => bookingReceipt(details) };

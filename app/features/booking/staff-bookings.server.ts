@@ -8,6 +8,8 @@ import { AppError } from "~/lib/errors";
 import { validate } from "~/lib/forms";
 import { isUuid } from "~/lib/ids";
 import { itemsOfBooking } from "~/infra/db/booking-items.server";
+import { answersOfBooking } from "~/infra/db/questions.server";
+import type { ShownAnswer } from "~/lib/questions";
 import {
   itemsLeft,
   plainTypeName,
@@ -161,6 +163,8 @@ export interface StaffBooking {
   checkIns: { count: number; outcome: string; at: string; by: string }[];
   /** A donation added at checkout (decision 085): paid by the same payment, refunded only on its own. */
   gift: { donationId: string; amountPence: number; status: string; giftAid: boolean } | null;
+  /** Its answers to the event's questions (decision 083). */
+  answers: ShownAnswer[];
 }
 
 export interface StaffBookingItem extends BookedItem {
@@ -177,7 +181,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     .leftJoin(tickets, eq(tickets.bookingRef, bookings.bookingRef))
     .where(eq(bookings.bookingRef, bookingRef));
   if (!row) return undefined;
-  const [history, refunds, doors, recorded, gift] = await Promise.all([
+  const [history, refunds, doors, recorded, gift, answers] = await Promise.all([
     db
       .select({ status: bookingHistory.status, note: bookingHistory.note, at: bookingHistory.at })
       .from(bookingHistory)
@@ -187,6 +191,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
     db.select().from(checkIns).where(eq(checkIns.bookingRef, bookingRef)).orderBy(asc(checkIns.scannedAt)),
     itemsOfBooking(db, bookingRef),
     giftOfBooking(db, bookingRef),
+    answersOfBooking(db, bookingRef),
   ]);
   const { booking, event, ticket } = row;
   const validPlaces = ticket?.isValid ? ticket.quantity : 0;
@@ -251,6 +256,7 @@ export async function staffBooking({ db }: { db: Queryable }, bookingRef: string
           giftAid: gift.declaration !== null,
         }
       : null,
+    answers,
   };
 }
 
@@ -340,6 +346,7 @@ export async function resendReceipt(
           ? { amountPence: gift.donation.amountPence, giftAidWording: gift.declaration?.wording ?? null }
           : null,
       charity: deps.charity,
+      answers: await answersOfBooking(tx, bookingRef),
     });
     await queueMail(tx, { kind: "receipt-sent-again", about: resendId, message: receipt, now });
     await tx

@@ -1,5 +1,7 @@
 import { and, asc, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { itemsOfBookings, itemsOfEvent } from "~/infra/db/booking-items.server";
+import { answersOfBookings, answersOfEvent } from "~/infra/db/questions.server";
+import type { ShownAnswer } from "~/lib/questions";
 import type { Queryable } from "~/infra/db/database.server";
 import { typesHeld, type BookedItem, type TypeCount } from "~/lib/booking-items";
 import { shortCode } from "~/lib/booking-code";
@@ -22,6 +24,8 @@ export interface StaffTicket {
   refunded: boolean;
   /** Its tickets of each type still valid (decision 082); for one refunded in full, what it was bought with. */
   types: TypeCount[];
+  /** Its answers to the event's questions (decision 083), question by question. */
+  answers: ShownAnswer[];
 }
 
 /**
@@ -43,6 +47,7 @@ function matching(search: string): SQL | undefined {
 function view(
   row: { ticket: typeof tickets.$inferSelect; status: string | null },
   items: Map<string, BookedItem[]>,
+  answers: Map<string, ShownAnswer[]>,
 ): StaffTicket {
   return {
     bookingRef: row.ticket.bookingRef,
@@ -54,6 +59,7 @@ function view(
     checkedIn: row.ticket.checkedInCount,
     refunded: !row.ticket.isValid || row.status === "refunded" || row.status === "refund_pending",
     types: typesHeld(items.get(row.ticket.bookingRef) ?? [], row.ticket.isValid),
+    answers: answers.get(row.ticket.bookingRef) ?? [],
   };
 }
 
@@ -75,12 +81,10 @@ export async function ticketsPage(
     .orderBy(asc(tickets.dateSold), asc(tickets.bookingRef))
     .limit(limit)
     .offset(offset);
-  const items = await itemsOfBookings(
-    db,
-    rows.map((row) => row.ticket.bookingRef),
-  );
+  const refs = rows.map((row) => row.ticket.bookingRef);
+  const [items, answers] = await Promise.all([itemsOfBookings(db, refs), answersOfBookings(db, refs)]);
   return pageOf(
-    rows.map((row) => view(row, items)),
+    rows.map((row) => view(row, items, answers)),
     total,
     page,
   );
@@ -93,7 +97,7 @@ export async function allTickets(
   order: "sold" | "name",
 ): Promise<StaffTicket[]> {
   if (!isUuid(eventId)) return [];
-  const [rows, items] = await Promise.all([
+  const [rows, items, answers] = await Promise.all([
     db
       .select({ ticket: tickets, status: bookings.status })
       .from(tickets)
@@ -105,8 +109,9 @@ export async function allTickets(
           : [asc(tickets.dateSold), asc(tickets.bookingRef)]),
       ),
     itemsOfEvent(db, eventId),
+    answersOfEvent(db, eventId),
   ]);
-  return rows.map((row) => view(row, items));
+  return rows.map((row) => view(row, items, answers));
 }
 
 /** An event's ticket records with the specification's field names, for staff. */

@@ -2,6 +2,8 @@ import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { itemsOfBooking, itemsOfEvent } from "~/infra/db/booking-items.server";
+import { answersOfBooking, answersOfEvent } from "~/infra/db/questions.server";
+import { answerLine, type ShownAnswer } from "~/lib/questions";
 import { announceChange } from "~/infra/live/changes.server";
 import { typesHeld, type BookedItem } from "~/lib/booking-items";
 import { readBookingCode, shortCode } from "~/lib/booking-code";
@@ -25,6 +27,7 @@ function doorTicket(
   bookingStatus: string | null,
   last: CheckInRow | undefined,
   items: BookedItem[],
+  answers: ShownAnswer[],
 ): DoorTicket {
   return {
     bookingRef: ticket.bookingRef,
@@ -34,8 +37,15 @@ function doorTicket(
     checkedIn: ticket.checkedInCount,
     refunded: !ticket.isValid || refundedStatuses.includes(bookingStatus ?? ""),
     types: typesHeld(items, ticket.isValid),
+    ...atDoorOf(answers),
     last: last ? { at: last.scannedAt.toISOString(), by: last.staffEmail } : null,
   };
+}
+
+/** The answers staff marked to be shown at the door, as lines; left out when there are none. */
+function atDoorOf(answers: ShownAnswer[]): { atDoor?: string[] } {
+  const lines = answers.filter((answer) => answer.shownAtDoor).map(answerLine);
+  return lines.length > 0 ? { atDoor: lines } : {};
 }
 
 async function ticketsWithStatus(db: Queryable, where: ReturnType<typeof eq>) {
@@ -52,10 +62,11 @@ export async function doorList({ db }: { db: Queryable }, eventId: string, now: 
   if (!isUuid(eventId)) return undefined;
   const [event] = await db.select().from(events).where(eq(events.id, eventId));
   if (!event) return undefined;
-  const [rows, history, items] = await Promise.all([
+  const [rows, history, items, answers] = await Promise.all([
     ticketsWithStatus(db, eq(tickets.eventId, eventId)),
     db.select().from(checkIns).where(eq(checkIns.eventId, eventId)).orderBy(asc(checkIns.scannedAt)),
     itemsOfEvent(db, eventId),
+    answersOfEvent(db, eventId),
   ]);
   const accepted = new Map<string, CheckInRow[]>();
   for (const row of history) {
@@ -85,7 +96,13 @@ export async function doorList({ db }: { db: Queryable }, eventId: string, now: 
   return {
     event: { id: event.id, name: event.name, eventDate: event.eventDate.toISOString() },
     tickets: rows.map(({ ticket, status }) =>
-      doorTicket(ticket, status, accepted.get(ticket.bookingRef)?.at(-1), items.get(ticket.bookingRef) ?? []),
+      doorTicket(
+        ticket,
+        status,
+        accepted.get(ticket.bookingRef)?.at(-1),
+        items.get(ticket.bookingRef) ?? [],
+        answers.get(ticket.bookingRef) ?? [],
+      ),
     ),
     conflicts,
     asOf: now.toISOString(),
@@ -167,20 +184,21 @@ async function recordCheckIn(
       .for("update", { of: tickets });
     if (!found) return { id: request.id, outcome: "not-found" as const, ticket: null };
 
-    const [[already], items] = await Promise.all([
+    const [[already], items, answers] = await Promise.all([
       tx.select().from(checkIns).where(eq(checkIns.id, request.id)),
       itemsOfBooking(tx, request.bookingRef),
+      answersOfBooking(tx, request.bookingRef),
     ]);
     if (already) {
       const last = await lastCheckIn(tx, request.bookingRef);
       return {
         id: request.id,
         outcome: already.outcome as CheckInResult["outcome"],
-        ticket: doorTicket(found.ticket, found.status, last, items),
+        ticket: doorTicket(found.ticket, found.status, last, items, answers),
       };
     }
 
-    const view = doorTicket(found.ticket, found.status, undefined, items);
+    const view = doorTicket(found.ticket, found.status, undefined, items, answers);
     const outcome = view.refunded
       ? ("refunded" as const)
       : found.ticket.checkedInCount + request.count <= found.ticket.quantity
@@ -223,7 +241,7 @@ async function recordCheckIn(
     return {
       id: request.id,
       outcome,
-      ticket: doorTicket(ticket, found.status, await lastCheckIn(tx, request.bookingRef), items),
+      ticket: doorTicket(ticket, found.status, await lastCheckIn(tx, request.bookingRef), items, answers),
     };
   });
 }

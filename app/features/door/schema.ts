@@ -23,6 +23,11 @@ export interface DoorTicket {
    * from before types.
    */
   types?: TypeCount[];
+  /**
+   * Its answers to the questions staff marked `Show at the door` (decision 083), as lines
+   * ("Dietary needs (Attendee 2): Vegan"). Absent from a list a phone kept from before questions.
+   */
+  atDoor?: string[];
   /** The latest check-in: when (ISO) and by which member of staff. */
   last: { at: string; by: string } | null;
 }

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from "~/infra/db/database.server";
+import { questionsOfEvent } from "~/infra/db/questions.server";
 import { typesOfEvent } from "~/infra/db/ticket-types.server";
 import { uploadPicture, type PictureLibrary } from "~/infra/images/uploads.server";
 import { announceChange } from "~/infra/live/changes.server";
@@ -14,6 +15,7 @@ import {
   formErrors,
   pictureInputs,
   rowIndices,
+  withNewQuestionRow,
   withNewTypeRow,
   type EventFormField,
   type EventFormValues,
@@ -109,6 +111,30 @@ export async function addTicketTypeRow(
   };
 }
 
+/**
+ * `Add a question` without JavaScript: the form drawn again with a new question to fill in, nothing
+ * of the event saved, and the new question's wording to type in (decision 083).
+ */
+export async function addQuestionRow(
+  form: FormData,
+  services: EventFormServices,
+  staff: { id: string; email: string },
+): Promise<{ values: EventFormValues; errors: FieldErrors; focus: string }> {
+  const { values, problems } = await readEventForm(form, services, staff);
+  const added = withNewQuestionRow(values);
+  return {
+    values: added,
+    errors: problems,
+    focus: eventFieldId(`questions.${added.questions.length - 1}.question`),
+  };
+}
+
+/** What staff set of an event's questions, to tell whether a save changed any. */
+async function questionsAsSet(db: Queryable, eventId: string): Promise<string> {
+  const rows = await questionsOfEvent(db, eventId);
+  return JSON.stringify(rows.map(({ createdAt: _created, updatedAt: _updated, ...row }) => row));
+}
+
 /** What staff set of an event's types, to tell whether a save changed any. */
 async function typesAsSet(db: Queryable, eventId: string): Promise<string> {
   const rows = await typesOfEvent(db, eventId);
@@ -161,11 +187,13 @@ export async function saveEventForm(
       }
       const before = await findEvent({ db: tx }, target.id);
       const typesBefore = before && (await typesAsSet(tx, target.id));
+      const questionsBefore = before && (await questionsAsSet(tx, target.id));
       const event = before && (await updateEvent(tx, target.id, parsed.data, now, pictures, { staff }));
       if (!event) return undefined;
       await announceChange(tx, "events");
       const changed = changedEventFields(before, event);
       if ((await typesAsSet(tx, target.id)) !== typesBefore) changed.push("ticketTypes");
+      if ((await questionsAsSet(tx, target.id)) !== questionsBefore) changed.push("questions");
       return { event, changed };
     });
     if (!saved) throw new AppError("not-found", "There is no such event.");

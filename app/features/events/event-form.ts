@@ -2,7 +2,8 @@ import { fromLondonInput, londonInputValue } from "~/lib/london-time";
 import type { FieldErrors } from "~/lib/errors";
 import { isHttpsUrl } from "~/lib/links";
 import { parsePence } from "~/lib/money";
-import type { EventView, StaffTicketType } from "./schema";
+import { answerTypes, type AnswerType } from "~/lib/questions";
+import type { EventView, StaffQuestion, StaffTicketType } from "./schema";
 
 // The staff event form (/admin/events/new and /admin/events/:id) speaks the staff API's language:
 // its fields are read into the API's event shape and checked by the same schemas and rules.
@@ -29,6 +30,7 @@ export const eventFormLabels = {
   ticketTypes: "Ticket types",
   notSoldHere: "Not sold on this site",
   waitingListOfferHours: "Waiting list offer (hours)",
+  questions: "Questions",
 } as const;
 
 export type EventFormField = keyof typeof eventFormLabels;
@@ -49,6 +51,21 @@ export const ticketTypeLabels = {
 
 export type TicketTypeField = keyof typeof ticketTypeLabels;
 
+/** A question's fields on the form, with the labels staff see (issue 33, decision 083). */
+export const questionLabels = {
+  id: "Question",
+  question: "Question",
+  answerType: "Answer type",
+  choices: "Choices",
+  required: "Required",
+  perAttendee: "Ask each attendee",
+  shownAtDoor: "Show at the door",
+  notAsked: "No longer asked",
+  remove: "Delete this question",
+} as const;
+
+export type QuestionField = keyof typeof questionLabels;
+
 /** The element id of a field, by the key its message comes under ("galleryImages.0.description"). */
 export const eventFieldId = (field: string) => `event-${field.replace(/\./g, "-")}`;
 
@@ -62,6 +79,13 @@ export function eventFieldLabel(field: string): string {
     return added[2] === "description"
       ? `Caption for new picture ${Number(added[1]) + 1}`
       : `New picture ${Number(added[1]) + 1}`;
+  const question = /^questions\.(\d+)(?:\.(\w+))?$/.exec(field);
+  if (question) {
+    const which = `question ${Number(question[1]) + 1}`;
+    const part = question[2] as QuestionField | undefined;
+    if (!part || part === "id" || part === "question" || !(part in questionLabels)) return `Q${which.slice(1)}`;
+    return `${questionLabels[part]} of ${which}`;
+  }
   const type = /^ticketTypes\.(\d+)(?:\.(\w+))?$/.exec(field);
   if (type) {
     const which = `ticket type ${Number(type[1]) + 1}`;
@@ -135,6 +159,55 @@ export const blankTypeRow: TicketTypeRow = {
   remove: false,
 };
 
+/** A question as the form shows it: its choices one per line. */
+export interface QuestionRow {
+  /** The saved question's id; "" for one added on this form. */
+  id: string;
+  question: string;
+  answerType: AnswerType;
+  /** The list's answers, one per line (for One of a list). */
+  choices: string;
+  required: boolean;
+  perAttendee: boolean;
+  shownAtDoor: boolean;
+  /** Kept, with its answers, but no longer asked of visitors. */
+  notAsked: boolean;
+  /** Delete this question (one never answered) on saving. */
+  remove: boolean;
+}
+
+export const blankQuestionRow: QuestionRow = {
+  id: "",
+  question: "",
+  answerType: "text",
+  choices: "",
+  required: false,
+  perAttendee: false,
+  shownAtDoor: false,
+  notAsked: false,
+  remove: false,
+};
+
+/** A saved question's row on the form. */
+export function questionRow(question: StaffQuestion): QuestionRow {
+  return {
+    id: question.id,
+    question: question.question,
+    answerType: question.answerType,
+    choices: question.choices.join("\n"),
+    required: question.required,
+    perAttendee: question.perAttendee,
+    shownAtDoor: question.shownAtDoor,
+    notAsked: !question.asked,
+    remove: false,
+  };
+}
+
+/** The form with one more question to fill in (`Add a question`). */
+export function withNewQuestionRow(values: EventFormValues): EventFormValues {
+  return { ...values, questions: [...values.questions, { ...blankQuestionRow }] };
+}
+
 /** What the form shows: the values as typed (strings), London times for the dates, pictures by name. */
 export interface EventFormValues {
   name: string;
@@ -162,6 +235,8 @@ export interface EventFormValues {
   ticketTypes: TicketTypeRow[];
   /** With ticket types: tickets are not sold on this site (the types are kept). */
   notSoldHere: boolean;
+  /** The questions the booking page asks (decision 083). */
+  questions: QuestionRow[];
 }
 
 export const emptyEventForm: EventFormValues = {
@@ -182,6 +257,7 @@ export const emptyEventForm: EventFormValues = {
   galleryNew: [],
   ticketTypes: [],
   notSoldHere: false,
+  questions: [],
 };
 
 /** A saved type's row on the form. */
@@ -200,7 +276,11 @@ export function ticketTypeRow(type: StaffTicketType): TicketTypeRow {
   };
 }
 
-export function eventFormValues(event: EventView, types: StaffTicketType[] = []): EventFormValues {
+export function eventFormValues(
+  event: EventView,
+  types: StaffTicketType[] = [],
+  questions: StaffQuestion[] = [],
+): EventFormValues {
   return {
     name: event.name,
     description: event.description,
@@ -225,6 +305,7 @@ export function eventFormValues(event: EventView, types: StaffTicketType[] = [])
     galleryNew: [],
     ticketTypes: types.map(ticketTypeRow),
     notSoldHere: types.length > 0 && event.ticketCostPence === null,
+    questions: questions.map(questionRow),
   };
 }
 
@@ -302,7 +383,28 @@ export function eventFormFromPost(form: FormData): EventFormValues {
       remove: ticked(`ticketTypes.${i}.remove`),
     })),
     notSoldHere: ticked("notSoldHere"),
+    questions: rowIndices(form, "questions", "question").map((i) => {
+      const answerType = text(`questions.${i}.answerType`);
+      return {
+        id: text(`questions.${i}.id`).slice(0, 40),
+        question: text(`questions.${i}.question`),
+        answerType: (answerTypes as readonly string[]).includes(answerType) ? (answerType as AnswerType) : "text",
+        choices: text(`questions.${i}.choices`),
+        required: ticked(`questions.${i}.required`),
+        perAttendee: ticked(`questions.${i}.perAttendee`),
+        shownAtDoor: ticked(`questions.${i}.shownAtDoor`),
+        notAsked: ticked(`questions.${i}.notAsked`),
+        remove: ticked(`questions.${i}.remove`),
+      };
+    }),
   };
+}
+
+/** The question rows saved: not deleted, not added and left empty, with their place on the form. */
+export function keptQuestionRows(values: EventFormValues): { row: QuestionRow; index: number }[] {
+  return values.questions.flatMap((row, index) =>
+    row.remove || (row.id === "" && row.question.trim() === "" && row.choices.trim() === "") ? [] : [{ row, index }],
+  );
 }
 
 /** A row added on the form and left empty: not a type, and not saved. */
@@ -343,6 +445,21 @@ export function removalQuestion(
   const types = posted.ticketTypes
     .filter((row) => row.remove && row.id !== "")
     .map((row) => `“${values.ticketTypes.find((saved) => saved.id === row.id)?.name ?? row.name}”`);
+  // Saved questions ticked for deletion.
+  const questions = posted.questions
+    .filter((row) => row.remove && row.id !== "")
+    .map((row) => `“${values.questions.find((saved) => saved.id === row.id)?.question ?? row.question}”`);
+  if (questions.length > 0) {
+    const which = questions.length === 1 ? `the question ${questions[0]}` : `the questions ${listed(questions)}`;
+    if (parts.length === 0 && types.length === 0) {
+      return {
+        title: questions.length === 1 ? "Delete a question?" : "Delete questions?",
+        message: `Delete ${which} from this event? Once saved, visitors are no longer asked ${questions.length === 1 ? "it" : "them"}.`,
+        confirm: "Delete and save",
+      };
+    }
+    parts.push(which);
+  }
   if (parts.length === 0 && types.length === 0) return null;
   const typeWords = types.length === 1 ? `the ticket type ${types[0]}` : `the ticket types ${listed(types)}`;
   if (parts.length === 0) {
@@ -400,6 +517,8 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
     ...(typed
       ? { ...(values.notSoldHere && { ticketCost: null }), ticketTypes: ticketTypesInput(values, errors) }
       : { ticketCost: cost === "" ? null : Number(cost) }),
+    // The whole list, once the form has any: a saved question left out would be deleted.
+    ...(values.questions.length > 0 && { questions: questionsInput(values) }),
     totalAvailableTickets: Number(tickets),
     waitingListOfferHours: Number(offerHours),
     isTest: values.isTest,
@@ -412,6 +531,26 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
       .map((row) => ({ image: row.image, description: row.description })),
   };
   return { input, errors };
+}
+
+/** The rows kept as the API's `questions`: the choices one per line, blank lines left out. */
+function questionsInput(values: EventFormValues): Record<string, unknown>[] {
+  return keptQuestionRows(values).map(({ row }) => ({
+    ...(row.id !== "" && { id: row.id }),
+    question: row.question,
+    answerType: row.answerType,
+    choices:
+      row.answerType === "choice"
+        ? row.choices
+            .split(/\r?\n/)
+            .map((line) => line.trim())
+            .filter((line) => line !== "")
+        : [],
+    required: row.required,
+    perAttendee: row.perAttendee,
+    shownAtDoor: row.shownAtDoor,
+    asked: !row.notAsked,
+  }));
 }
 
 /** The rows kept as the API's `ticketTypes`; what cannot be read is reported under its row. */
@@ -455,10 +594,11 @@ export function formErrors(apiErrors: FieldErrors, values: EventFormValues): Fie
   const rows = {
     galleryImages: values.gallery.flatMap((row, i) => (row.remove ? [] : [i])),
     ticketTypes: keptTypeRows(values).map(({ index }) => index),
+    questions: keptQuestionRows(values).map(({ index }) => index),
   };
   return Object.fromEntries(
     Object.entries(apiErrors).map(([field, message]) => {
-      const match = /^(galleryImages|ticketTypes)\.(\d+)(\..*)?$/.exec(field);
+      const match = /^(galleryImages|ticketTypes|questions)\.(\d+)(\..*)?$/.exec(field);
       const list = match?.[1] as keyof typeof rows | undefined;
       const row = match && list ? rows[list][Number(match[2])] : undefined;
       return [row === undefined ? field : `${list}.${row}${match![3] ?? ""}`, message];

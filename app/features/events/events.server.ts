@@ -11,6 +11,7 @@ import { events } from "~db/schema";
 import type { Availability, EventChanges, EventView, NewEvent } from "./schema";
 import { availabilityOf } from "./status";
 import { planTicketTypes } from "./ticket-types.server";
+import { planQuestions } from "./questions.server";
 import {
   nextSaleWindowEdge,
   syncEventPrice,
@@ -100,7 +101,8 @@ export async function createEvent(
   by?: ChangedBy,
 ): Promise<EventView> {
   const prices = await planTicketTypes(db, undefined, input, now);
-  const problems = { ...(await pictureProblems(db, pictures, input)), ...prices.problems };
+  const asked = await planQuestions(db, undefined, input.questions, now);
+  const problems = { ...(await pictureProblems(db, pictures, input)), ...prices.problems, ...asked.problems };
   if (Object.keys(problems).length > 0) {
     throw new AppError("invalid", "The event is not valid.", { fields: problems });
   }
@@ -125,14 +127,16 @@ export async function createEvent(
     })
     .returning();
   const types = await prices.apply(db, row!.id, now);
+  const questions = await asked.apply(db, row!.id, now);
   await syncEventPrice(db, row!.id);
   if (by) {
     const made = by.duplicateOf ? `Copied event:${by.duplicateOf} as “${row!.name}”` : `Created “${row!.name}”`;
+    const questionWords = questions.length > 0 ? `; questions: ${questions.join("; ")}` : "";
     await recordAudit(db, {
       staff: by.staff,
       action: by.duplicateOf ? "event.duplicated" : "event.created",
       subject: `event:${row!.id}`,
-      summary: input.ticketTypes === undefined ? made : `${made}; ticket types: ${types.join("; ") || "none"}`,
+      summary: `${input.ticketTypes === undefined ? made : `${made}; ticket types: ${types.join("; ") || "none"}`}${questionWords}`,
       at: now,
     });
   }
@@ -203,7 +207,8 @@ export async function updateEvent(
     };
     // Every problem at once, so a form can mark each field.
     const prices = await planTicketTypes(tx, current, changes, now);
-    const problems = { ...(await pictureProblems(tx, pictures, changes)), ...prices.problems };
+    const asked = await planQuestions(tx, id, changes.questions, now);
+    const problems = { ...(await pictureProblems(tx, pictures, changes)), ...prices.problems, ...asked.problems };
     const eventDate = next.eventDate ?? current.eventDate;
     const expiry = next.ticketSaleExpiry ?? current.ticketSaleExpiry;
     if (expiry > eventDate) problems.ticketSaleExpiry = "must not be after eventDate";
@@ -226,15 +231,17 @@ export async function updateEvent(
       })
       .where(eq(events.id, id));
     const types = await prices.apply(tx, id, now);
+    const questions = await asked.apply(tx, id, now);
     await syncEventPrice(tx, id);
     const [row] = await tx.select().from(events).where(eq(events.id, id));
     if (by) {
       const fields = Object.keys(changes).join(", ") || "nothing";
+      const questionWords = questions.length > 0 ? `; questions: ${questions.join("; ")}` : "";
       await recordAudit(tx, {
         staff: by.staff,
         action: "event.changed",
         subject: `event:${id}`,
-        summary: `Changed “${row!.name}”: ${fields}${types.length > 0 ? `; ticket types: ${types.join("; ")}` : ""}`,
+        summary: `Changed “${row!.name}”: ${fields}${types.length > 0 ? `; ticket types: ${types.join("; ")}` : ""}${questionWords}`,
         at: now,
       });
     }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { httpsUrlField } from "~/lib/links";
 import { parsePence } from "~/lib/money";
+import { answerTypes, questionLimits, type AnswerType } from "~/lib/questions";
 import type { TypeStatus } from "~/lib/ticket-types";
 
 /** Tickets sold and left for one event: all the live feed says, never who bought them. */
@@ -194,6 +195,65 @@ const ticketTypesField = z
 
 export type TicketTypeInput = z.output<typeof ticketTypeInput>;
 
+/**
+ * One question as the staff API takes it (decision 083): a new one (no `id`) needs its wording and
+ * answer type; one of the event's own (`id`) keeps what is left out. `choices` are the list's
+ * answers (2 or more, for `choice` only); `asked: false` stops asking it, keeping its answers.
+ */
+const questionInput = z
+  .strictObject(
+    {
+      id: z.uuid({ error: "must be the id of one of the event's questions" }).optional(),
+      question: text(questionLimits.question).optional(),
+      answerType: z.enum(answerTypes, { error: `must be one of ${answerTypes.join(", ")}` }).optional(),
+      choices: z
+        .array(text(questionLimits.choice), { error: "must be a list of answers" })
+        .max(questionLimits.choices, `must have at most ${questionLimits.choices} answers`)
+        .optional(),
+      required: z.boolean({ error: "must be true or false" }).optional(),
+      perAttendee: z.boolean({ error: "must be true or false" }).optional(),
+      shownAtDoor: z.boolean({ error: "must be true or false" }).optional(),
+      asked: z.boolean({ error: "must be true or false" }).optional(),
+    },
+    { error: "must be an object" },
+  )
+  .superRefine((item, ctx) => {
+    if (
+      item.choices &&
+      new Set(item.choices.map((choice) => choice.toLocaleLowerCase("en-GB"))).size < item.choices.length
+    ) {
+      ctx.addIssue({ code: "custom", path: ["choices"], message: "must not list the same answer twice" });
+    }
+    if (item.id) return;
+    if (item.question === undefined)
+      ctx.addIssue({ code: "custom", path: ["question"], message: "must be given for a new question" });
+    if (item.answerType === undefined)
+      ctx.addIssue({ code: "custom", path: ["answerType"], message: "must be given for a new question" });
+  });
+
+export type QuestionInput = z.output<typeof questionInput>;
+
+/** An event's questions, in the order the booking page asks them: the whole list, each by its id or new. */
+const questionsField = z
+  .array(questionInput, { error: "must be a list" })
+  .max(questionLimits.questions, `must have at most ${questionLimits.questions} questions`);
+
+/** An event's question as staff see it (its page, the staff API). */
+export interface StaffQuestion {
+  id: string;
+  question: string;
+  answerType: AnswerType;
+  choices: string[];
+  required: boolean;
+  perAttendee: boolean;
+  shownAtDoor: boolean;
+  /** False once staff stopped asking it (its answers are kept). */
+  asked: boolean;
+  position: number;
+  /** Bookings that answered it: then it can be reworded, not deleted. */
+  answered: number;
+}
+
 const eventFields = {
   name: text(120),
   description: text(2000),
@@ -228,6 +288,7 @@ const eventFields = {
     .int("must be a whole number of hours")
     .min(1, "must be at least 1 hour")
     .max(336, "must be at most 336 hours (two weeks)"),
+  questions: questionsField,
 };
 
 /** With `ticketTypes`, each type has its own price: `ticketCost` is then only null (not sold on this site) or left out. */
@@ -258,6 +319,7 @@ export const newEventSchema = z
     ticketCost: eventFields.ticketCost.optional(),
     ticketTypes: eventFields.ticketTypes.optional(),
     waitingListOfferHours: eventFields.waitingListOfferHours.default(24),
+    questions: eventFields.questions.optional(),
   })
   .check(
     z.superRefine(

@@ -289,6 +289,7 @@ describe.each(engines)("a person's data on %s", (engine) => {
       unsentEmailsDeleted: 2, // hers, and the office's about her donation
       sentEmailsBlanked: 2, // hers, and the office's about her booking
       cardPaymentRecordsCleared: 2,
+      answersDeleted: 0,
     });
 
     // Searching the address finds nothing at all.

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } fro
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { recordAudit } from "~/infra/audit/audit.server";
 import { itemsOfBookings } from "~/infra/db/booking-items.server";
+import { answersOfBookings, eraseAnswersOf } from "~/infra/db/questions.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
 import { ticketsInWords } from "~/lib/booking-items";
 import { isMailKind, mailKey, mailKinds } from "~/infra/email/mail-kinds";
@@ -10,6 +11,7 @@ import { AppError } from "~/lib/errors";
 import { londonDate } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import {
+  bookingAnswers,
   bookings,
   cardDeclines,
   checkIns,
@@ -115,7 +117,7 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
     ...new Set([...bookingRows.map((r) => r.booking.bookingRef), ...ticketRows.map((r) => r.ticket.bookingRef)]),
   ];
   const donationIds = donationRows.map((d) => d.id);
-  const [checkInRows, declarationRows, refundRows, items] = await Promise.all([
+  const [checkInRows, declarationRows, refundRows, items, answers] = await Promise.all([
     ticketRows.length
       ? db
           .select()
@@ -152,6 +154,10 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       db,
       bookingRows.map((r) => r.booking.bookingRef),
     ),
+    answersOfBookings(
+      db,
+      bookingRows.map((r) => r.booking.bookingRef),
+    ),
   ]);
 
   return {
@@ -171,6 +177,11 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
         price: formatPounds(item.pricePence),
         pricePence: item.pricePence,
         placesEach: item.seatsPerTicket,
+      })),
+      answers: (answers.get(b.bookingRef) ?? []).map(({ question, attendee, answer }) => ({
+        question,
+        attendee,
+        answer,
       })),
       amount: formatPounds(b.amountPence),
       amountPence: b.amountPence,
@@ -318,6 +329,16 @@ export async function erasePersonData(
       // The keyed hash of the address she paid from, with her declined cards (decision 026).
       await tx.delete(cardDeclines).where(eq(cardDeclines.attempt, ref));
     }
+    // Her answers (dietary needs may be health data) go; the booking's tickets and money stay.
+    const answersDeleted =
+      bookingRows.length > 0
+        ? (
+            await eraseAnswersOf(
+              tx,
+              bookingRows.map((row) => row.ref),
+            ).returning({ ref: bookingAnswers.bookingRef })
+          ).length
+        : 0;
 
     const ticketRows = await tx
       .select({ ref: tickets.bookingRef })
@@ -410,6 +431,7 @@ export async function erasePersonData(
       unsentEmailsDeleted: unsentDeleted.length,
       sentEmailsBlanked: sentRows.length,
       cardPaymentRecordsCleared: paymentsCleared.length,
+      answersDeleted,
     };
     await recordAudit(tx, {
       staff,
@@ -434,6 +456,8 @@ export function erasureSummary(counts: ErasureCounts): string {
   const deleted = [
     counts.volunteerSignUpsDeleted && plural(counts.volunteerSignUpsDeleted, "volunteer sign-up", "volunteer sign-ups"),
     counts.unsentEmailsDeleted && plural(counts.unsentEmailsDeleted, "unsent e-mail", "unsent e-mails"),
+    counts.answersDeleted &&
+      plural(counts.answersDeleted, "answer to an event's questions", "answers to events' questions"),
   ].filter(Boolean);
   const parts = [
     anonymised.length ? `${anonymised.join(", ")} anonymised` : "",

@@ -30,6 +30,11 @@ export interface HeldBooking {
   /** Its tickets of each type (decision 082): "2 × Adult, 1 × Child", and each type's line. */
   tickets: string;
   ticketTypes: HeldTicketType[];
+  /**
+   * Its answers to the event's questions (decision 083): personal data, possibly about health
+   * (dietary needs), so they are in the export and go at erasure. Attendee 0: once per booking.
+   */
+  answers: { question: string; attendee: number; answer: string }[];
   amount: string;
   amountPence: number;
   refunded: string;
@@ -165,6 +170,8 @@ export interface ErasureCounts {
   unsentEmailsDeleted: number;
   sentEmailsBlanked: number;
   cardPaymentRecordsCleared: number;
+  /** Answers to events' questions deleted (decision 083). */
+  answersDeleted: number;
 }
 
 /** How many of each kind of record, for a summary that names no one ("3 bookings, 1 donation"). */

@@ -18,6 +18,7 @@ import {
 import { PriceRows, type TicketLine } from "./booking-summary";
 import { PromoCodeField, promoLines, type PromoOnPage } from "./promo-code-field";
 import { useBookingGift } from "./booking-gift";
+import { answersFromForm, BookingQuestions, type BookingQuestionsData } from "./booking-questions";
 import { typeLabel } from "~/lib/ticket-types";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
@@ -34,6 +35,8 @@ export interface BookableEvent {
   eventDate: string;
   location: string;
   ticketCostPence: number;
+  /** The event's questions (decision 083). */
+  questions?: BookingQuestionsData;
 }
 
 /** A ticket type of an event sold by type, as the booking page offers it (the live feed keeps it current). */
@@ -250,6 +253,7 @@ export function BookingForm(props: BookingFormProps) {
     payment.setError(null);
     const [details, giftFields] = [check(), gift.check()];
     if (!details || !giftFields) return;
+    const answers = answersFromForm(submitEvent.currentTarget);
     setTried(true);
     await payment.pay(
       async () => {
@@ -262,6 +266,7 @@ export function BookingForm(props: BookingFormProps) {
           ...tickets,
           ...promoted.body,
           ...giftFields,
+          ...answers,
           replaces: attempt.current,
         };
         let answer = await postJson<StartedBooking>("/api/bookings", body);
@@ -358,6 +363,7 @@ export function BookingForm(props: BookingFormProps) {
             onValue={changeQuantity}
           />
         )}
+        <BookingQuestions data={event.questions} values={values} byType={byType !== undefined} errors={errors} />
         {gift.element}
         {proofOfWork.element}
         <CardPayment

@@ -10,6 +10,7 @@ import { formatPounds } from "~/lib/money";
 import type { StaffBooking } from "../staff-bookings.server";
 import { bookingLimits, refundableMessage } from "../schema";
 import { plural } from "~/lib/plural";
+import { attendeeLabel } from "~/lib/questions";
 import { onlyPlainTickets, refundOfTypePence, ticketsLeft, typedTickets } from "~/lib/booking-items";
 
 /** A booking's status as staff read it. */
@@ -153,6 +154,22 @@ export function StaffBookingDetails({ booking }: { booking: StaffBooking }) {
 
       {/* A booking of the plain type only (an event sold at one price) has nothing to say by type. */}
       {onlyPlainTickets(booking.items) ? null : <TicketsByType booking={booking} />}
+      {booking.answers.length > 0 ? (
+        <section className="section" aria-labelledby="answers-title">
+          <h2 id="answers-title">Answers</h2>
+          <dl className="answer-facts">
+            {booking.answers.map((answer) => (
+              <div key={`${answer.questionId}-${answer.attendee}`}>
+                <dt>
+                  {answer.question}
+                  {answer.attendee > 0 ? ` (${attendeeLabel(answer.attendee)})` : ""}
+                </dt>
+                <dd>{answer.answer}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ) : null}
 
       <section className="section" aria-labelledby="refunds-title">
         <h2 id="refunds-title">Refunds</h2>

@@ -468,6 +468,13 @@ function AnswerPanel({
       <>
         <p className="door-answer-name">{ticket.name}</p>
         {types ? <p className="door-answer-types">{types}</p> : null}
+        {ticket.atDoor && ticket.atDoor.length > 0 ? (
+          <ul className="door-answer-answers" aria-label="Answers for the door">
+            {ticket.atDoor.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : null}
         {tone === "refused" ? counted : null}
         <p className="door-answer-code">Booking {ticket.code}</p>
         {detail}

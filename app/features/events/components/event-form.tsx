@@ -14,13 +14,16 @@ import {
   pictureInputs,
   previewEvent,
   removalQuestion,
+  withNewQuestionRow,
   withNewTypeRow,
   type EventFormValues,
+  type QuestionRow,
   type TicketTypeRow,
 } from "../event-form";
-import type { StaffTicketType } from "../schema";
+import type { StaffQuestion, StaffTicketType } from "../schema";
 import { EventCard } from "./event-card";
 import { CurrentPicture, GalleryFields, PictureInput, ReviewFields, type EventFormMessages } from "./event-pictures";
+import { QuestionFields } from "./question-fields";
 import { TicketTypeFields } from "./ticket-type-fields";
 
 const pictureHint =
@@ -35,6 +38,8 @@ const sentence = (field: string, message: string) =>
 /** The form's ticket types, each with a key that stays while the form is drawn (saved: its id). */
 let typeRowKeys = 0;
 const keyedRows = (rows: TicketTypeRow[]) => rows.map((row) => ({ key: row.id || `new-${(typeRowKeys += 1)}`, row }));
+const keyedQuestions = (rows: QuestionRow[]) =>
+  rows.map((row) => ({ key: row.id || `new-${(typeRowKeys += 1)}`, row }));
 
 /**
  * The staff event form: every field of the staff API, each with its message beside it, pictures
@@ -48,6 +53,7 @@ export function EventForm({
   now,
   eventId = "",
   savedTypes = [],
+  savedQuestions = [],
   focus,
   onEdit,
 }: {
@@ -59,6 +65,8 @@ export function EventForm({
   eventId?: string;
   /** The event's stored ticket types, for what each has sold. */
   savedTypes?: StaffTicketType[];
+  /** The event's stored questions, for how many bookings answered each. */
+  savedQuestions?: StaffQuestion[];
   /** The element to focus when the form is drawn again (the new type's Name, without JavaScript). */
   focus?: string;
   /** Called at each change to the form, before it is saved. */
@@ -79,6 +87,7 @@ export function EventForm({
   const [posterUrl, setPosterUrl] = useState<string | null>(null);
   const [question, setQuestion] = useState<ReturnType<typeof removalQuestion>>(null);
   const [typeRows, setTypeRows] = useState(() => keyedRows(values.ticketTypes));
+  const [questionRows, setQuestionRows] = useState(() => keyedQuestions(values.questions));
   const confirmed = useRef(false);
   // A new answer from the server (values or messages) starts the form afresh: its file inputs
   // empty (their pictures are stored and named on the form now), its fields as the server has them.
@@ -94,6 +103,7 @@ export function EventForm({
     setNewRows(Math.max(1, values.galleryNew.length));
     setPreview(previewEvent(values, eventId, now));
     setTypeRows(keyedRows(values.ticketTypes));
+    setQuestionRows(keyedQuestions(values.questions));
   }
   const generation = answer.generation;
 
@@ -166,6 +176,16 @@ export function EventForm({
       document.getElementById(eventFieldId(`ticketTypes.${last}.name`))?.focus();
       setPreview(previewEvent(eventFormFromPost(new FormData(form)), eventId, now));
     });
+  }
+
+  /** Add a question, in place. */
+  function onAddQuestion(event: MouseEvent<HTMLButtonElement>) {
+    event.preventDefault();
+    const next = withNewQuestionRow({ ...values, questions: questionRows.map(({ row }) => row) });
+    setQuestionRows([...questionRows, ...keyedQuestions(next.questions.slice(questionRows.length))]);
+    onEdit?.();
+    const last = next.questions.length - 1;
+    requestAnimationFrame(() => document.getElementById(eventFieldId(`questions.${last}.question`))?.focus());
   }
 
   function onChange(event: FormEvent<HTMLFormElement>) {
@@ -271,6 +291,12 @@ export function EventForm({
           notSoldHere={values.notSoldHere}
           messages={messages}
           onAdd={hydrated ? onAddType : undefined}
+        />
+        <QuestionFields
+          rows={questionRows}
+          saved={savedQuestions}
+          messages={messages}
+          onAdd={hydrated ? onAddQuestion : undefined}
         />
         {text(
           "link",

@@ -5,6 +5,7 @@ import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
+import { answerLine } from "~/lib/questions";
 import { onlyPlainTickets, plainTypeName } from "~/lib/booking-items";
 import { londonStamp } from "~/lib/london-time";
 import type { Paged } from "~/lib/pagination";
@@ -137,6 +138,13 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                     {onlyPlainTickets(b.ticketTypes.map((t) => ({ name: t.type, seatsPerTicket: t.placesEach })))
                       ? b.quantity
                       : `${b.quantity}: ${b.tickets}`}
+                    {b.answers.length > 0 ? (
+                      <ul className="answer-list">
+                        {b.answers.map((answer) => (
+                          <li key={`${answer.question}-${answer.attendee}`}>{answerLine(answer)}</li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </td>
                   <td data-label="Amount">{b.amount}</td>
                   <td data-label="Refunded">{b.refunded}</td>
