@@ -30,6 +30,8 @@ const notKept: Record<string, string> = {
   "routes/confirmation.tsx": "one visitor's booking, asked of the payment provider, and streamed",
   "routes/mock-event.tsx": "the trustees' test events page, kept out of search engines and the navigation",
   "routes/not-found.tsx": "a 404, which is never kept",
+  "routes/fundraising-event.waiting-list.tsx": "answers a visitor's own form: joining an event's waiting list",
+  "routes/waiting-list.decline.tsx": "one person's offer, named by the token in its link",
 };
 
 afterEach(() => {
