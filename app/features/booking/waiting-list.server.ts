@@ -14,6 +14,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { typeStanding, type TicketTypeRules, type TypeTaken } from "~/lib/ticket-types";
 import { bookingItems, bookings, events, ticketTypes, waitingListEntries, waitingListOffers } from "~db/schema";
+import { answersOfHeldBooking, checkBookingAnswers } from "./answers.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { itemsTotalPence } from "./pricing";
 import type { StartedBooking } from "./schema";
@@ -491,13 +492,24 @@ const unpaidStatuses = new Set(["requires_payment_method", "requires_confirmatio
  * a payment asked for once (the same payment however often the page is opened). Free tickets are
  * booked at once.
  */
-export async function startOfferBooking(deps: PaymentDeps, token: string): Promise<StartedBooking> {
+export async function startOfferBooking(deps: PaymentDeps, token: string, answers?: unknown): Promise<StartedBooking> {
   const now = deps.clock.now();
   const found = await offerByToken(deps.db, token, now);
   if (!found?.open) throw new AppError("conflict", waitingListMessages.offerGone);
   const { booking } = found;
   const holdExpiresAt = booking.holdExpiresAt.toISOString();
+  // The event's questions, asked of the offer's tickets as the checkout asks them (decision 083):
+  // refused before any payment is asked for; stored with the booking held for the offer.
+  const checked = await checkBookingAnswers(deps.db, {
+    eventId: booking.eventId,
+    name: booking.holderName,
+    email: booking.email,
+    tickets: { [found.offer.ticketTypeId]: found.offer.tickets },
+    answers,
+  });
+  const storeAnswers = () => answersOfHeldBooking(deps.db, booking.bookingRef, checked, booking.seats);
   if (booking.amountPence === 0) {
+    await storeAnswers();
     const settled = await settleBooking(deps, booking.bookingRef);
     if (settled.outcome !== "paid") throw new AppError("conflict", waitingListMessages.offerGone);
     return { bookingRef: booking.bookingRef, clientSecret: "", amountPence: 0, holdExpiresAt, free: true };
@@ -507,6 +519,7 @@ export async function startOfferBooking(deps: PaymentDeps, token: string): Promi
       const payment = await deps.payments.retrievePayment(booking.providerPaymentId);
       if (!unpaidStatuses.has(payment.status))
         throw new AppError("conflict", "This offer's payment is already under way.");
+      await storeAnswers();
       return {
         bookingRef: booking.bookingRef,
         clientSecret: payment.clientSecret,
@@ -514,6 +527,7 @@ export async function startOfferBooking(deps: PaymentDeps, token: string): Promi
         holdExpiresAt,
       };
     }
+    await storeAnswers();
     const payment = await deps.payments.createPayment({
       amountPence: booking.amountPence,
       description: `Waiting-list offer - booking ${booking.bookingRef}`,
@@ -552,6 +566,7 @@ export async function declineOffer(deps: OfferDeps & Pick<PaymentDeps, "payments
     if (payment.status !== "canceled") {
       if (!unpaidStatuses.has(payment.status))
         throw new AppError("conflict", "This offer's payment is already under way.");
+      await storeAnswers();
       await deps.payments.cancelPayment(payment.id);
     }
   }
