@@ -566,7 +566,6 @@ export async function declineOffer(deps: OfferDeps & Pick<PaymentDeps, "payments
     if (payment.status !== "canceled") {
       if (!unpaidStatuses.has(payment.status))
         throw new AppError("conflict", "This offer's payment is already under way.");
-      await storeAnswers();
       await deps.payments.cancelPayment(payment.id);
     }
   }
