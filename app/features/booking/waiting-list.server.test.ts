@@ -381,14 +381,21 @@ describe.each(engines)("the waiting list on %s", (engine) => {
 
   it("asks the event's questions of an offer's tickets and keeps the answers with its booking", async () => {
     const [first] = await soldOut();
+    const at = () => ({ createdAt: clock.now(), updatedAt: clock.now() });
     const [meal, diet] = await database.db
       .insert(eventQuestions)
-      .values(
-        [
-          { eventId, question: "Meal", answerType: "choice", choices: ["Beef", "Fish"], required: true, position: 0 },
-          { eventId, question: "Dietary needs", answerType: "text", required: true, perAttendee: true, position: 1 },
-        ].map((question) => ({ ...question, createdAt: clock.now(), updatedAt: clock.now() })),
-      )
+      .values([
+        { ...at(), eventId, question: "Meal", answerType: "choice", choices: ["Beef", "Fish"], required: true },
+        {
+          ...at(),
+          eventId,
+          question: "Dietary needs",
+          answerType: "text",
+          required: true,
+          perAttendee: true,
+          position: 1,
+        },
+      ])
       .returning({ id: eventQuestions.id });
     await join(person(1, 2));
     await refund(first!, 2);

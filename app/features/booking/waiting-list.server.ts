@@ -463,6 +463,8 @@ export interface OfferForPage {
   name: string;
   email: string;
   typeName: string;
+  /** The offer's type: its questions asked per attendee are asked of its seats. */
+  ticketTypeId: string;
   tickets: number;
   pricePence: number;
   amountPence: number;
@@ -477,6 +479,7 @@ export async function offerForPage(db: Queryable, token: string, now: Date): Pro
     name: found.booking.holderName,
     email: found.booking.email,
     typeName: found.typeName,
+    ticketTypeId: found.offer.ticketTypeId,
     tickets: found.offer.tickets,
     pricePence: found.pricePence,
     amountPence: found.booking.amountPence,
