@@ -86,6 +86,7 @@ export default function BookEvent({ loaderData }: Route.ComponentProps) {
             }}
             offer={loaderData.offer.shown}
             token={loaderData.offer.token}
+            questions={loaderData.questions}
             provider={provider}
             publishableKey={publishableKey}
           />

@@ -54,7 +54,11 @@ for (const width of [390, 1280]) {
     await f.pay.click();
     const mealField = asked.getByLabel("Meal choice");
     await expect(mealField).toHaveAttribute("aria-invalid", "true");
-    await expect(asked.getByText("Please answer the questions marked below.")).toBeVisible();
+    // One summary for the whole form, linking to the question (decision 083).
+    const summary = page.getByRole("alert");
+    await expect(summary).toHaveCount(1);
+    await expect(summary).toContainText("Please answer the questions marked below.");
+    await expect(summary.getByRole("link", { name: "Meal choice" })).toBeVisible();
     await expect(asked.getByText("Please answer this question.", { exact: true })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await mealField.selectOption("Fish");

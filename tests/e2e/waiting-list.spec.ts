@@ -25,6 +25,13 @@ test.describe("a waiting list", () => {
     const api = await staffApi(site);
     const event = await createEvent(api, { name: "Barn Dance", totalAvailableTickets: 2 });
     const ref = await buyTickets(api, event.id, { name: "Neema Mollel", email: "neema@example.org", quantity: 2 });
+    // Then staff ask a question every booking must answer, offers included.
+    const asked = await api.patch(`/api/admin/events/${event.id}`, {
+      data: {
+        questions: [{ question: "Meal choice", answerType: "choice", choices: ["Beef", "Fish"], required: true }],
+      },
+    });
+    expect(asked.status(), await asked.text()).toBe(200);
 
     // The visitor, on a phone, finds the event sold out and joins its waiting list.
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -72,8 +79,17 @@ test.describe("a waiting list", () => {
     await expect(overview).toContainText("Total£25.49");
     await expectNoSeriousA11yViolations(visitor);
     await fillCard(visitor);
+    // The event's question is asked here too: unanswered, refused beside it, with one summary.
+    await visitor.getByRole("button", { name: /^Pay now/ }).click();
+    const meal = visitor.getByRole("region", { name: "Questions" }).getByLabel("Meal choice");
+    await expect(meal).toHaveAttribute("aria-invalid", "true");
+    await expect(visitor.getByRole("alert")).toHaveCount(1);
+    await expect(visitor.getByRole("alert")).toContainText("Please answer the questions marked below.");
+    await expectNoSeriousA11yViolations(visitor);
+    await meal.selectOption("Fish");
     await visitor.getByRole("button", { name: /^Pay now/ }).click();
     await expect(visitor).toHaveURL(/\/confirmation\?/);
+    const offerRef = new URL(visitor.url()).searchParams.get("bookingRef")!;
     await expect(visitor.getByRole("heading", { level: 1 })).toContainText(/thank you|confirmed|booking/i);
     await phone.close();
 
@@ -88,5 +104,8 @@ test.describe("a waiting list", () => {
       await expect(row).toContainText("Paid: 2 × Ticket");
       await expectNoSeriousA11yViolations(page);
     }
+    // The answer is kept with the booking paid through the offer.
+    await page.goto(`${site.url}/admin/bookings/${offerRef}`);
+    await expect(page.getByRole("region", { name: "Answers" })).toContainText("Meal choiceFish");
   });
 });

@@ -1,9 +1,10 @@
-import type { Queryable } from "~/infra/db/database.server";
+import { eq } from "drizzle-orm";
+import type { Database, Queryable } from "~/infra/db/database.server";
 import { questionsToAsk } from "~/infra/db/questions.server";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { answersSummary, checkAnswers, type AnswerRow } from "~/lib/questions";
-import { bookingAnswers } from "~db/schema";
+import { bookingAnswers, bookings } from "~db/schema";
 import { bookingMessages, ticketChoice, validateTicketInformation } from "./schema";
 
 // A booking's answers to its event's questions (decision 083): checked before anything is held,
@@ -78,4 +79,23 @@ export function answersInsert(tx: Queryable, bookingRef: string, answers: Checke
   }
   if (answers.rows.length === 0) return [];
   return [tx.insert(bookingAnswers).values(answers.rows.map((row) => ({ ...row, bookingRef })))];
+}
+
+/**
+ * The answers of a booking already held, given when it is paid for: a waiting-list offer's
+ * (decision 086), whose hold was made before anyone was asked. They replace those it had, under
+ * the booking's row lock and only while it is still held (a booking paid keeps what it was paid with).
+ */
+export async function answersOfHeldBooking(db: Database, bookingRef: string, answers: CheckedAnswers, seats: number) {
+  await db.transaction(async (tx) => {
+    const [held] = await tx
+      .select({ status: bookings.status })
+      .from(bookings)
+      .where(eq(bookings.bookingRef, bookingRef))
+      .for("update");
+    if (held?.status !== "held") return;
+    const insert = answersInsert(tx, bookingRef, answers, seats);
+    await tx.delete(bookingAnswers).where(eq(bookingAnswers.bookingRef, bookingRef));
+    for (const statement of insert) await statement;
+  });
 }

@@ -21,6 +21,7 @@ import { loadDonationsAndDeclarations } from "~/features/donations/staff-donatio
 import { action as startBookingRoute } from "~/routes/api.bookings";
 import { action as bookingPage } from "~/routes/admin.bookings.ref";
 import { action as eventPage } from "~/routes/admin.events.id";
+import { action as refundsApi } from "~/routes/api.admin.bookings.ref.refunds";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { callRoute, signedInStaff, testServices, type TestServices } from "../../../tests/support/services";
@@ -215,6 +216,41 @@ describe.each(engines)("a gift at checkout on %s", (engine) => {
     expect(answer.message).toContain("The donation of £10.00 is refunded too.");
     expect(await giftOf(second.ref)).toMatchObject({ status: "refunded" });
     expect(await refundedAtProvider(second.ref)).toEqual([1000, 2549]);
+  });
+
+  it("the staff API refunds the donation with the tickets when asked, as the form does, and only for who may refund donations", async () => {
+    const { ref } = await bookAndPay({ donationAmount: "10", ...giftAid });
+    const refundByApi = async (as: string, extra: Record<string, unknown>) => {
+      const request = new Request(`http://localhost/api/admin/bookings/${ref}/refunds`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: as },
+        body: JSON.stringify({ quantity: 1, reason: "Cannot come", key: crypto.randomUUID(), ...extra }),
+      });
+      const response = (await callRoute(refundsApi, request, await services.request(), {
+        params: { bookingRef: ref },
+      })) as Response;
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    // An Events member may refund tickets, not donations: refused before anything is refunded.
+    const events = await signedInStaff(database.db, clock.now(), { email: "events@example.org", role: "events" });
+    const refused = await refundByApi(events.cookie, { refundDonation: true });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe("Only a member of staff who may refund donations can refund the donation too.");
+    expect(await refundedAtProvider(ref)).toEqual([]);
+    // Without the choice, a ticket refund leaves the gift.
+    expect((await refundByApi(events.cookie, {})).status).toBe(201);
+    expect(await giftOf(ref)).toMatchObject({ status: "paid" });
+    // A Treasurer asks for it: the gift's own refund, its own part of the payment.
+    const treasurer = await signedInStaff(database.db, clock.now(), { email: "money@example.org", role: "treasurer" });
+    const both = await refundByApi(treasurer.cookie, { refundDonation: true });
+    expect(both.status).toBe(201);
+    expect(both.body.donationRefund).toEqual({
+      donationId: (await giftOf(ref)).id,
+      amountPence: 1000,
+      outcome: "refunded",
+    });
+    expect(await giftOf(ref)).toMatchObject({ status: "refunded" });
+    expect(await refundedAtProvider(ref)).toEqual([1000, 1250, 1299]);
   });
 
   it("refunding the donation from its own page gives back its part of the payment only", async () => {

@@ -185,6 +185,45 @@ describe.each(engines)("promo codes on %s", (engine) => {
     );
   });
 
+  it("a payment settling after its hold lapsed keeps its code's use only if the code still has one; otherwise it is refunded", async () => {
+    await addCode({ code: "ONCE", kind: "fixed", amountOffPence: 250, maxUses: 1 });
+    await addCode({ code: "TWICE", kind: "fixed", amountOffPence: 250, maxUses: 2 });
+    const late = await startBooking(deps, { eventId, ...buyer(1), quantity: 2, promoCode: "ONCE" });
+    const lateTwice = await startBooking(deps, { eventId, ...buyer(2), quantity: 2, promoCode: "TWICE" });
+    await payments.confirmCard(late.clientSecret, card);
+    await payments.confirmCard(lateTwice.clientSecret, card);
+    // Their holds and settling windows pass before the payments are heard of; meanwhile another
+    // buyer takes each code's use freed by the lapsed hold.
+    clock.advance(26 * 60_000);
+    for (const [i, code] of [
+      [3, "ONCE"],
+      [4, "TWICE"],
+    ] as const) {
+      expect(await pay(await startBooking(deps, { eventId, ...buyer(i), quantity: 1, promoCode: code }))).toMatchObject(
+        {
+          outcome: "paid",
+        },
+      );
+    }
+    // Seats are plenty, but ONCE has been used once already: the late payment is given back.
+    expect((await settleBooking(deps, late.bookingRef)).outcome).toMatch(/^refund/);
+    expect((await bookingOf(late.bookingRef)).status).toMatch(/^refund/);
+    const paidWithOnce = await database.db
+      .select({ ref: bookings.bookingRef })
+      .from(bookings)
+      .innerJoin(promoCodes, eq(promoCodes.id, bookings.promoCodeId))
+      .where(and(eq(promoCodes.code, "ONCE"), eq(bookings.status, "paid")));
+    expect(paidWithOnce).toHaveLength(1);
+    // TWICE had a use left: the late payment keeps it, and its receipt names the code and the discount.
+    expect(await settleBooking(deps, lateTwice.bookingRef)).toMatchObject({ outcome: "paid" });
+    const [receipt] = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.dedupeKey, mailKey("booking-receipt", lateTwice.bookingRef)));
+    expect(String(receipt!.payload.text)).toContain("Promo code TWICE: -£5.00");
+    expect(String(receipt!.payload.text)).toContain("2 × Adult £10.00: £20.00");
+  });
+
   it("a code limited to a hidden type reveals it; without the code it stays unbuyable, and a code for every type does not reveal it", async () => {
     const sponsor = await addType({ name: "Sponsor table", pricePence: 20000, hidden: true });
     await addCode({ code: "SPONSOR", kind: "free", ticketTypeIds: [sponsor] });

@@ -108,6 +108,38 @@ export async function lockPromoCode(
 }
 
 /**
+ * Whether a booking's code still has a use for it when its payment settles after its hold lapsed
+ * (settlement's `stillFits`, decision 084): the code's row locked as the checkout locks it (after
+ * the event's), its uses counted in a statement of their own, the booking's own not among them (its
+ * hold no longer counts). A code switched off or expired since does not refuse it: the buyer used it
+ * while it was valid. True for a booking with no code.
+ */
+export async function codeStillFits(tx: Queryable, booking: { promoCodeId: string | null }, now: Date) {
+  if (!booking.promoCodeId) return true;
+  const [row] = await tx
+    .select({ maxUses: promoCodes.maxUses })
+    .from(promoCodes)
+    .where(eq(promoCodes.id, booking.promoCodeId))
+    .for("update");
+  if (!row || row.maxUses === null) return true;
+  const uses = (await usesOf(tx, [booking.promoCodeId], now)).get(booking.promoCodeId)?.uses ?? 0;
+  return uses < row.maxUses;
+}
+
+/** A booking's code and what it took off, for its receipt; null when it used none. */
+export async function promoOfBooking(
+  db: Queryable,
+  booking: { promoCodeId: string | null; discountPence: number },
+): Promise<{ code: string; discountPence: number } | null> {
+  if (!booking.promoCodeId) return null;
+  const [row] = await db
+    .select({ code: promoCodes.code })
+    .from(promoCodes)
+    .where(eq(promoCodes.id, booking.promoCodeId));
+  return row ? { code: row.code, discountPence: booking.discountPence } : null;
+}
+
+/**
  * The discount on the tickets chosen: each item's price with the code applied (what
  * `booking_items.price_pence` keeps and refunds give back), and the booking's columns. A code that
  * covers none of them is refused, so a booking never records a code it did not use.

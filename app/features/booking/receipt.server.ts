@@ -34,6 +34,8 @@ export interface ReceiptDetails {
   charity: Charity;
   /** The buyer's answers to the event's questions (decision 083), to check. */
   answers?: Pick<ShownAnswer, "question" | "attendee" | "answer">[];
+  /** The promo code used and what it took off the tickets' prices (decision 084). */
+  promo?: { code: string; discountPence: number } | null;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function bookingReceipt(details: ReceiptDetails): Promise<MailMessa
       {
         rows: [
           ...ticketRows(items),
+          ...(details.promo ? [promoRow(details.promo)] : []),
           ...(feePence > 0 ? [["Booking fee", formatPounds(feePence)] as [string, Line]] : []),
           ...(gift ? [["Tickets total", formatPounds(details.amountPence)] as [string, Line]] : []),
           ...(gift ? [["Your donation", formatPounds(gift.amountPence)] as [string, Line]] : []),
@@ -178,6 +181,11 @@ function ticketRows(items: ReceiptItem[]): [string, Line][] {
     return [["Tickets", `${quantity} × ${formatPounds(pricePence)} = ${formatPounds(quantity * pricePence)}`]];
   }
   return items.map((item) => [itemLine(item), formatPounds(item.quantity * item.pricePence)]);
+}
+
+/** "Promo code SAVE20: -£5.00": the tickets' prices above are already what was paid, after it. */
+function promoRow(promo: NonNullable<ReceiptDetails["promo"]>): [string, Line] {
+  return [`Promo code ${promo.code}`, `-${formatPounds(promo.discountPence)} (taken off the prices above)`];
 }
 
 function calendarFile(details: ReceiptDetails): string | undefined {

@@ -14,6 +14,7 @@ import { historyInsert, recordHistory } from "./history.server";
 import { ticketPriceOf } from "./pricing";
 import { bookingReceipt, receiptItems, refundNotice } from "./receipt.server";
 import { giftNotPaid, giftOfBooking, giftPaidWrite } from "./gift.server";
+import { codeStillFits, promoOfBooking } from "./promo-codes.server";
 
 // Settling a booking's payment (decisions 006, 028, 030): a ticket only from what the provider
 // says, exactly once; a payment whose seats have gone refunded; holds that ended asked about.
@@ -23,9 +24,9 @@ type EventRow = typeof events.$inferSelect;
 
 /**
  * Whether a booking whose hold no longer counts still fits at `now`: its seats among the event's,
- * and its tickets of each type within the type's own cap (what others have sold and hold, itself
- * left out). A type's sale window or early-bird closing does not refuse it: the buyer chose it while
- * it was on sale (decision 078).
+ * its tickets of each type within the type's own cap (what others have sold and hold, itself left
+ * out), and its promo code within its maximum uses. A type's sale window or early-bird closing does
+ * not refuse it: the buyer chose it while it was on sale (decision 078).
  */
 async function stillFits(tx: Queryable, booking: BookingRow, event: EventRow, now: Date) {
   const [seats, taken, items] = await Promise.all([
@@ -38,10 +39,12 @@ async function stillFits(tx: Queryable, booking: BookingRow, event: EventRow, no
       .where(eq(bookingItems.bookingRef, booking.bookingRef)),
   ]);
   if (booking.seats > event.totalAvailableTickets - seats.sold - seats.held) return false;
-  return items.every((item) => {
+  const typesFit = items.every((item) => {
     const other = taken.get(item.typeId) ?? { sold: 0, held: 0 };
     return item.cap === null || item.quantity <= item.cap - other.sold - other.held;
   });
+  // Its promo code's uses, as the checkout counts them (decision 084): locked after the event's.
+  return typesFit && (await codeStillFits(tx, booking, now));
 }
 
 export type Settlement =
@@ -113,6 +116,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
     return { outcome: "pending", booking, status: "amount_mismatch" };
   }
 
+  const promo = await promoOfBooking(deps.db, booking); // Its promo code, named on the receipt (decision 084).
   // The receipt (its QR code is a PNG to draw) is made before the locks are taken, from the
   // booking and event as they are now: every checkout of the event waits while its row is locked.
   // Under the locks it is used only if what it says is still so, and made again otherwise.
@@ -125,6 +129,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       card: payment.card,
       gift: gift && { amountPence: gift.donation.amountPence, giftAidWording: gift.declaration?.wording ?? null },
       answers,
+      promo,
     };
     const { charity: _charity, ...said } = details;
     return { said: JSON.stringify(said), make: () => bookingReceipt(details) };

@@ -25,6 +25,7 @@ import { historyLine, type HistoryLine } from "./history.server";
 import { ticketPriceOf } from "./pricing";
 import { bookingReceipt, receiptItems } from "./receipt.server";
 import { giftOfBooking } from "./gift.server";
+import { promoOfBooking } from "./promo-codes.server";
 import { refundsOfBooking, type RefundDeps, type RefundView } from "./refunds.server";
 import { bookingMessages, buyerSchema, type BuyerField } from "./schema";
 
@@ -347,6 +348,7 @@ export async function resendReceipt(
           : null,
       charity: deps.charity,
       answers: await answersOfBooking(tx, bookingRef),
+      promo: await promoOfBooking(tx, booking),
     });
     await queueMail(tx, { kind: "receipt-sent-again", about: resendId, message: receipt, now });
     await tx

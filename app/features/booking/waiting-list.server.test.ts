@@ -4,8 +4,10 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import {
   auditLog,
+  bookingAnswers,
   bookingItems,
   bookings,
+  eventQuestions,
   events,
   ticketTypes,
   waitingListEntries,
@@ -375,6 +377,79 @@ describe.each(engines)("the waiting list on %s", (engine) => {
       services,
     )) as Response;
     expect(again.status).toBe(409);
+  });
+
+  it("asks the event's questions of an offer's tickets and keeps the answers with its booking", async () => {
+    const [first] = await soldOut();
+    const at = () => ({ createdAt: clock.now(), updatedAt: clock.now() });
+    const [meal, diet] = await database.db
+      .insert(eventQuestions)
+      .values([
+        { ...at(), eventId, question: "Meal", answerType: "choice", choices: ["Beef", "Fish"], required: true },
+        {
+          ...at(),
+          eventId,
+          question: "Dietary needs",
+          answerType: "text",
+          required: true,
+          perAttendee: true,
+          position: 1,
+        },
+      ])
+      .returning({ id: eventQuestions.id });
+    await join(person(1, 2));
+    await refund(first!, 2);
+    const token = await offerToken("person1@example.org");
+    const pay = async (body: Record<string, unknown>) => {
+      const answer = (await callRoute(
+        payOfferApi,
+        new Request("http://localhost/api/waiting-list/offer", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ offer: token, ...body }),
+        }),
+        services,
+      )) as Response;
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    // Unanswered, or answered for one attendee of two: refused, field by field, and no payment asked for.
+    const refused = await pay({ answers: { [diet!.id]: ["Vegan"] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: "Please answer the questions marked below." });
+    expect(Object.keys(refused.body.fields as object).sort()).toEqual(
+      [`answers.${diet!.id}.2`, `answers.${meal!.id}`].sort(),
+    );
+    const [held] = await database.db.select().from(bookings).where(eq(bookings.status, "held"));
+    expect(held!.providerPaymentId).toBeNull();
+    // Answered: paid for, with its answers; given again on a second try, the latest are kept.
+    const answers = { [meal!.id]: "Beef", [diet!.id]: ["Vegan", "None"] };
+    expect((await pay({ answers })).status).toBe(201);
+    const started = await pay({ answers: { ...answers, [meal!.id]: "Fish" } });
+    expect(started.status).toBe(201);
+    const bookingRef = started.body.bookingRef as string;
+    await (services.payments as OfflineProvider).confirmCard(started.body.clientSecret as string, card);
+    expect((await settleBooking(services, bookingRef)).outcome).toBe("paid");
+    const stored = await database.db
+      .select({
+        questionId: bookingAnswers.questionId,
+        attendee: bookingAnswers.attendee,
+        answer: bookingAnswers.answer,
+      })
+      .from(bookingAnswers)
+      .where(eq(bookingAnswers.bookingRef, bookingRef))
+      .orderBy(asc(bookingAnswers.questionId), asc(bookingAnswers.attendee));
+    expect(stored).toEqual(
+      [
+        { questionId: meal!.id, attendee: 0, answer: "Fish" },
+        { questionId: diet!.id, attendee: 1, answer: "Vegan" },
+        { questionId: diet!.id, attendee: 2, answer: "None" },
+      ].sort((a, b) => a.questionId.localeCompare(b.questionId) || a.attendee - b.attendee),
+    );
+    // The receipt lists them, as any booking's.
+    await services.outbox.deliverDue();
+    const receipt = smtp.sentTo("person1@example.org").find((mail) => /Your booking for/.test(mail.subject ?? ""));
+    expect(receipt?.text).toContain("Fish");
+    expect(receipt?.text).toContain("Vegan");
   });
 
   it("shows staff the list in order, and Remove withdraws an offer, passes it on and is audit logged", async () => {

@@ -14,6 +14,7 @@ import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { typeStanding, type TicketTypeRules, type TypeTaken } from "~/lib/ticket-types";
 import { bookingItems, bookings, events, ticketTypes, waitingListEntries, waitingListOffers } from "~db/schema";
+import { answersOfHeldBooking, checkBookingAnswers } from "./answers.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { itemsTotalPence } from "./pricing";
 import type { StartedBooking } from "./schema";
@@ -462,6 +463,8 @@ export interface OfferForPage {
   name: string;
   email: string;
   typeName: string;
+  /** The offer's type: its questions asked per attendee are asked of its seats. */
+  ticketTypeId: string;
   tickets: number;
   pricePence: number;
   amountPence: number;
@@ -476,6 +479,7 @@ export async function offerForPage(db: Queryable, token: string, now: Date): Pro
     name: found.booking.holderName,
     email: found.booking.email,
     typeName: found.typeName,
+    ticketTypeId: found.offer.ticketTypeId,
     tickets: found.offer.tickets,
     pricePence: found.pricePence,
     amountPence: found.booking.amountPence,
@@ -491,13 +495,24 @@ const unpaidStatuses = new Set(["requires_payment_method", "requires_confirmatio
  * a payment asked for once (the same payment however often the page is opened). Free tickets are
  * booked at once.
  */
-export async function startOfferBooking(deps: PaymentDeps, token: string): Promise<StartedBooking> {
+export async function startOfferBooking(deps: PaymentDeps, token: string, answers?: unknown): Promise<StartedBooking> {
   const now = deps.clock.now();
   const found = await offerByToken(deps.db, token, now);
   if (!found?.open) throw new AppError("conflict", waitingListMessages.offerGone);
   const { booking } = found;
   const holdExpiresAt = booking.holdExpiresAt.toISOString();
+  // The event's questions, asked of the offer's tickets as the checkout asks them (decision 083):
+  // refused before any payment is asked for; stored with the booking held for the offer.
+  const checked = await checkBookingAnswers(deps.db, {
+    eventId: booking.eventId,
+    name: booking.holderName,
+    email: booking.email,
+    tickets: { [found.offer.ticketTypeId]: found.offer.tickets },
+    answers,
+  });
+  const storeAnswers = () => answersOfHeldBooking(deps.db, booking.bookingRef, checked, booking.seats);
   if (booking.amountPence === 0) {
+    await storeAnswers();
     const settled = await settleBooking(deps, booking.bookingRef);
     if (settled.outcome !== "paid") throw new AppError("conflict", waitingListMessages.offerGone);
     return { bookingRef: booking.bookingRef, clientSecret: "", amountPence: 0, holdExpiresAt, free: true };
@@ -507,6 +522,7 @@ export async function startOfferBooking(deps: PaymentDeps, token: string): Promi
       const payment = await deps.payments.retrievePayment(booking.providerPaymentId);
       if (!unpaidStatuses.has(payment.status))
         throw new AppError("conflict", "This offer's payment is already under way.");
+      await storeAnswers();
       return {
         bookingRef: booking.bookingRef,
         clientSecret: payment.clientSecret,
@@ -514,6 +530,7 @@ export async function startOfferBooking(deps: PaymentDeps, token: string): Promi
         holdExpiresAt,
       };
     }
+    await storeAnswers();
     const payment = await deps.payments.createPayment({
       amountPence: booking.amountPence,
       description: `Waiting-list offer - booking ${booking.bookingRef}`,

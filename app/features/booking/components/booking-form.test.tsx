@@ -276,3 +276,116 @@ describe("the confirmation's address", () => {
     expect(params(2 * 1250 + 500, 3).get("ticketQuantity")).toBe("3");
   });
 });
+
+describe("the booking form's errors", () => {
+  const meal = "9e000000-0000-4000-8000-00000000000e";
+  const diet = "d1000000-0000-4000-8000-0000000000d1";
+  let answer: () => Response;
+
+  beforeEach(() => {
+    vi.stubGlobal("matchMedia", () => ({ matches: false, addEventListener() {}, removeEventListener() {} }));
+    Element.prototype.scrollIntoView = () => {};
+    vi.stubGlobal("fetch", async () => answer());
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  function renderForm() {
+    render(
+      <MemoryRouter>
+        <BookingForm
+          event={{
+            ...event,
+            questions: {
+              questions: [
+                {
+                  id: meal,
+                  question: "Meal",
+                  answerType: "choice",
+                  choices: ["Beef", "Fish"],
+                  required: true,
+                  perAttendee: false,
+                },
+                {
+                  id: diet,
+                  question: "Dietary needs",
+                  answerType: "text",
+                  choices: [],
+                  required: true,
+                  perAttendee: true,
+                },
+              ],
+              seatsByType: {},
+              oneTypeSeats: 1,
+            },
+          }}
+          remaining={40}
+          unavailable={null}
+          provider="offline"
+          charityName="The Kilele Trust"
+        />
+      </MemoryRouter>,
+    );
+    const field = (label: string | RegExp, value: string) =>
+      fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    field(/^Name/, "Dr J. Smith");
+    field(/^Email/, "j.smith@example.org");
+    field(/^Number of tickets/, "2");
+    field("Card number", "4242 4242 4242 4242");
+    field("Expiration date", "12/34");
+    field("Security code", "123");
+    return { pay: () => fireEvent.click(screen.getByRole("button", { name: /^Pay now/ })) };
+  }
+
+  it("answers refused by the server make one summary, linking to each question, and no other", async () => {
+    answer = () =>
+      Response.json(
+        {
+          error: "Please answer the questions marked below.",
+          code: "invalid",
+          fields: {
+            [`answers.${meal}`]: "Please answer this question.",
+            [`answers.${diet}.2`]: "Please answer this question.",
+          },
+        },
+        { status: 400 },
+      );
+    renderForm().pay();
+    const summary = await screen.findByRole("alert");
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
+    expect(summary.textContent).toContain("Please answer the questions marked below.");
+    expect(screen.queryByText(/^Invalid ticket information/)).toBeNull();
+    const links = [...summary.querySelectorAll("a")].map((link) => [link.textContent, link.getAttribute("href")]);
+    expect(links).toEqual([
+      ["Meal", `#answer-${meal}-0`],
+      ["Dietary needs (Attendee 2)", `#answer-${diet}-2`],
+    ]);
+    for (const [, href] of links) expect(document.querySelector(href!)).not.toBeNull();
+    expect(screen.getByLabelText("Meal").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("the buyer's fields and the answers refused at once: the form's summary, linking to each", async () => {
+    answer = () =>
+      Response.json(
+        {
+          error: "Invalid ticket information: Please provide a valid name, email address and ticket quantity.",
+          code: "invalid",
+          fields: {
+            email: "Invalid email: please enter a valid email address.",
+            [`answers.${meal}`]: "Please answer this question.",
+          },
+        },
+        { status: 400 },
+      );
+    renderForm().pay();
+    const summary = await screen.findByRole("alert");
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
+    expect(summary.textContent).toContain("Invalid ticket information");
+    expect([...summary.querySelectorAll("a")].map((link) => link.getAttribute("href"))).toEqual([
+      "#ticket-email",
+      `#answer-${meal}-0`,
+    ]);
+  });
+});

@@ -18,7 +18,14 @@ import {
 import { PriceRows, type TicketLine } from "./booking-summary";
 import { PromoCodeField, promoLines, type PromoOnPage } from "./promo-code-field";
 import { useBookingGift } from "./booking-gift";
-import { answersFromForm, BookingQuestions, type BookingQuestionsData } from "./booking-questions";
+import {
+  answerErrorLinks,
+  answersFromForm,
+  BookingQuestions,
+  ErrorLinks,
+  type BookingQuestionsData,
+} from "./booking-questions";
+import { answersSummary } from "~/lib/questions";
 import { typeLabel } from "~/lib/ticket-types";
 import { postJson } from "~/lib/api-client";
 import { unexpectedError } from "~/components/payment/card-form";
@@ -324,7 +331,7 @@ export function BookingForm(props: BookingFormProps) {
         <h2 id="ticket-information" ref={headingRef} tabIndex={-1}>
           Ticket information
         </h2>
-        {hasErrors ? <FormNotice ok={false}>{bookingMessages.summary}</FormNotice> : null}
+        {hasErrors ? <ErrorSummary event={event} types={byType} errors={errors} /> : null}
         <Field
           id="ticket-name"
           label="Name"
@@ -363,7 +370,13 @@ export function BookingForm(props: BookingFormProps) {
             onValue={changeQuantity}
           />
         )}
-        <BookingQuestions data={event.questions} values={values} byType={byType !== undefined} errors={errors} />
+        <BookingQuestions
+          data={event.questions}
+          values={values}
+          byType={byType !== undefined}
+          errors={errors}
+          summary={false}
+        />
         {gift.element}
         {proofOfWork.element}
         <CardPayment
@@ -375,6 +388,39 @@ export function BookingForm(props: BookingFormProps) {
         />
       </form>
     </div>
+  );
+}
+
+/**
+ * The form's one error summary, linking to each field refused by its name, the answers to the
+ * event's questions among them (decision 083): a screen reader hears one alert, not one for the
+ * form and another for its questions. Only answers refused: "Please answer the questions marked below."
+ */
+function ErrorSummary({
+  event,
+  types,
+  errors,
+}: {
+  event: BookableEvent;
+  types: BookableType[] | undefined;
+  errors: Partial<Record<string, string>>;
+}) {
+  // Each link names its field; the field's own message is beside it, read with it.
+  const own: Record<string, [string, string]> = {
+    name: ["#ticket-name", "Name"],
+    email: ["#ticket-email", "Email"],
+    quantity: [types ? "#ticket-quantities" : "#ticket-quantity", "Number of tickets"],
+    ...Object.fromEntries((types ?? []).map((type) => [typeField(type.id), [`#ticket-type-${type.id}`, type.name]])),
+  };
+  const fields = Object.entries(errors)
+    .filter(([key, message]) => message && own[key])
+    .map(([key]) => ({ key, href: own[key]![0], label: own[key]![1], message: "" }));
+  const answers = answerErrorLinks(event.questions, errors).map((link) => ({ ...link, message: "" }));
+  const links = [...fields, ...answers];
+  return (
+    <FormNotice ok={false} details={links.length > 0 ? <ErrorLinks links={links} /> : undefined}>
+      {fields.length === 0 && answers.length > 0 ? answersSummary : bookingMessages.summary}
+    </FormNotice>
   );
 }
 

@@ -117,49 +117,76 @@ function AnswerField({
   );
 }
 
-/** The event's questions on the booking form; nothing when it asks none. */
+/** A link to each answer the server refused, for a form's error summary: "Meal (Attendee 2): …". */
+export interface AnswerErrorLink {
+  key: string;
+  href: string;
+  label: string;
+  message: string;
+}
+
+export function answerErrorLinks(
+  data: BookingQuestionsData | undefined,
+  errors: Partial<Record<string, string>>,
+): AnswerErrorLink[] {
+  return Object.entries(errors)
+    .filter(([key, message]) => key.startsWith("answers.") && message)
+    .map(([key, message]) => {
+      const [, id, attendee = "0"] = key.split(".");
+      const question = data?.questions.find((asked) => asked.id === id);
+      const who = attendeeLabel(Number(attendee));
+      return {
+        key,
+        href: `#answer-${id}-${attendee}`,
+        label: `${question?.question ?? "Answers"}${who ? ` (${who})` : ""}`,
+        message: message!,
+      };
+    });
+}
+
+/** The links of an error summary, each to its field ("label: message", or the message alone as its label). */
+export function ErrorLinks({ links }: { links: Pick<AnswerErrorLink, "key" | "href" | "label" | "message">[] }) {
+  return (
+    <ul>
+      {links.map((link) => (
+        <li key={link.key}>
+          <a href={link.href}>{link.label}</a>
+          {link.message ? `: ${link.message}` : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The event's questions on a form; nothing when it asks none. With `summary`, the section says
+ * itself which answers were refused (the offer's payment, where nothing else can be); the booking
+ * form leaves it out and lists them in its own one summary.
+ */
 export function BookingQuestions({
   data,
   values,
   byType,
   errors,
+  summary = true,
 }: {
   data: BookingQuestionsData | undefined;
   values: Record<string, string | undefined>;
   /** Whether the form asks a quantity per type. */
   byType: boolean;
   errors: Partial<Record<string, string>>;
+  summary?: boolean;
 }) {
   if (!data || data.questions.length === 0) return null;
   const once = data.questions.filter((question) => !question.perAttendee);
   const each = data.questions.filter((question) => question.perAttendee);
   const attendees = each.length > 0 ? Math.min(attendeesChosen(data, values, byType), maxAttendeesShown) : 0;
-  const wrong = Object.keys(errors).filter((key) => key.startsWith("answers."));
+  const wrong = summary ? answerErrorLinks(data, errors) : [];
   return (
     <section className="booking-questions" aria-labelledby="booking-questions-heading">
       <h3 id="booking-questions-heading">Questions</h3>
       {wrong.length > 0 ? (
-        <FormNotice
-          ok={false}
-          details={
-            <ul>
-              {wrong.map((key) => {
-                const [, id, attendee = "0"] = key.split(".");
-                const question = data.questions.find((asked) => asked.id === id);
-                const who = attendeeLabel(Number(attendee));
-                return (
-                  <li key={key}>
-                    <a href={`#answer-${id}-${attendee}`}>
-                      {question?.question ?? "Answers"}
-                      {who ? ` (${who})` : ""}
-                    </a>
-                    : {errors[key]}
-                  </li>
-                );
-              })}
-            </ul>
-          }
-        >
+        <FormNotice ok={false} details={<ErrorLinks links={wrong} />}>
           {answersSummary}
         </FormNotice>
       ) : null}

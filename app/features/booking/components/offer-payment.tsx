@@ -1,9 +1,10 @@
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { postJson } from "~/lib/api-client";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { unexpectedError } from "~/components/payment/card-form";
 import { CardPayment, PaymentStartError, useCardPayment } from "~/components/payment/card-payment";
-import type { StartedBooking } from "../schema";
+import { typeField, type StartedBooking } from "../schema";
+import { answersFromForm, BookingQuestions, type BookingQuestionsData } from "./booking-questions";
 import { PriceRows } from "./booking-summary";
 import { confirmationUrl, type BookableEvent } from "./booking-form";
 
@@ -12,6 +13,7 @@ export interface OfferShown {
   name: string;
   email: string;
   typeName: string;
+  ticketTypeId: string;
   tickets: number;
   pricePence: number;
   amountPence: number;
@@ -20,8 +22,9 @@ export interface OfferShown {
 
 /**
  * Paying for a waiting-list offer (docs/decisions/086-a-waiting-list.md): the tickets, the buyer
- * and the amount are the offer's, so the only thing to fill in is the card. A refused card keeps
- * the offer's seats (they are held until the offer ends), and the visitor may try again.
+ * and the amount are the offer's, so what is left to fill in is the event's questions, if it asks
+ * any (decision 083), and the card. A refused card keeps the offer's seats (they are held until
+ * the offer ends), and the visitor may try again.
  */
 export function OfferPayment({
   event,
@@ -29,14 +32,18 @@ export function OfferPayment({
   token,
   provider,
   publishableKey,
+  questions,
 }: {
   event: BookableEvent;
   offer: OfferShown;
+  /** The event's questions, asked of the offer's tickets. */
+  questions?: BookingQuestionsData;
   token: string;
   provider: "offline" | "stripe";
   publishableKey?: string;
 }) {
   const payment = useCardPayment();
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const free = offer.amountPence === 0;
   const line = { name: offer.typeName, pricePence: offer.pricePence, quantity: offer.tickets };
 
@@ -44,9 +51,13 @@ export function OfferPayment({
     submitEvent.preventDefault();
     if (payment.submitting || !payment.ready) return;
     payment.setError(null);
+    const answers = answersFromForm(submitEvent.currentTarget);
     await payment.pay(
       async () => {
-        const answer = await postJson<StartedBooking>("/api/waiting-list/offer", { offer: token });
+        const answer = await postJson<StartedBooking>("/api/waiting-list/offer", { offer: token, ...answers });
+        setErrors(answer.ok ? {} : (answer.fields ?? {}));
+        // Answers refused show beside their questions, with the section's summary.
+        if (!answer.ok && answer.fields) return;
         if (!answer.ok) {
           const known = answer.code === "conflict" || answer.code === "not-found";
           throw new PaymentStartError(known ? answer.error : unexpectedError(answer.error));
@@ -78,6 +89,12 @@ export function OfferPayment({
         </dl>
       </section>
       <form className="form" noValidate onSubmit={pay} aria-labelledby="card-details">
+        <BookingQuestions
+          data={questions}
+          values={{ [typeField(offer.ticketTypeId)]: String(offer.tickets) }}
+          byType
+          errors={errors}
+        />
         <CardPayment
           payment={payment}
           provider={provider}
