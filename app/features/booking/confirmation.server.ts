@@ -47,10 +47,13 @@ export async function bookingReturn(
   const settlement = await settleBooking(deps, bookingRef);
   if (settlement.outcome === "unknown") return { kind: "unknown" };
   const { booking } = settlement;
-  const [event] = await deps.db
-    .select({ name: events.name, eventDate: events.eventDate, location: events.location })
-    .from(events)
-    .where(eq(events.id, booking.eventId));
+  const [event] =
+    settlement.outcome === "paid" && settlement.event
+      ? [settlement.event]
+      : await deps.db
+          .select({ name: events.name, eventDate: events.eventDate, location: events.location })
+          .from(events)
+          .where(eq(events.id, booking.eventId));
   const [items, visibleTypes, gift] = await Promise.all([
     deps.db
       .select({ name: ticketTypes.name, pricePence: bookingItems.pricePence, quantity: bookingItems.quantity })

@@ -48,7 +48,8 @@ async function stillFits(tx: Queryable, booking: BookingRow, event: EventRow, no
 }
 
 export type Settlement =
-  | { outcome: "paid"; booking: BookingRow; firstTime: boolean }
+  /** `event`: the booking's event as read with it, when it was (the confirmation page needs no other reading). */
+  | { outcome: "paid"; booking: BookingRow; firstTime: boolean; event?: EventRow | null }
   | { outcome: "refunded"; booking: BookingRow }
   /** The payment is to be given back, but the provider has not yet done it: asked again later. */
   | { outcome: "refunding"; booking: BookingRow }
@@ -85,24 +86,26 @@ type RefundReason = keyof typeof refundReasons;
  */
 export async function settleBooking(deps: PaymentDeps, bookingRef: string, known?: Payment): Promise<Settlement> {
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
-  // The booking and its event, and its tickets by type (which never change while it is unpaid):
-  // for the receipt, drawn before the locks.
-  const [[found], items, gift, answers] = await Promise.all([
-    deps.db
-      .select({ booking: bookings, event: events })
-      .from(bookings)
-      .leftJoin(events, eq(events.id, bookings.eventId))
-      .where(eq(bookings.bookingRef, bookingRef)),
+  // The booking and its event. A booking already settled (the confirmation page, a webhook after
+  // the return page) is answered from them alone: one query.
+  const [found] = await deps.db
+    .select({ booking: bookings, event: events })
+    .from(bookings)
+    .leftJoin(events, eq(events.id, bookings.eventId))
+    .where(eq(bookings.bookingRef, bookingRef));
+  const booking = found?.booking;
+  const free = booking?.provider === freeProvider && booking.amountPence === 0;
+  if (!booking || (!booking.providerPaymentId && !free)) return { outcome: "unknown" };
+  if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false, event: found.event };
+  if (booking.status === "refunded") return { outcome: "refunded", booking };
+  if (booking.status === "refund_pending") return finishRefund(deps, booking);
+  // Its tickets by type (which never change while it is unpaid), gift and answers: for the
+  // receipt, drawn before the locks.
+  const [items, gift, answers] = await Promise.all([
     itemsOfBooking(deps.db, bookingRef),
     giftOfBooking(deps.db, bookingRef), // A gift at checkout, paid by the same payment (decision 085).
     answersOfBooking(deps.db, bookingRef),
   ]);
-  const booking = found?.booking;
-  const free = booking?.provider === freeProvider && booking.amountPence === 0;
-  if (!booking || (!booking.providerPaymentId && !free)) return { outcome: "unknown" };
-  if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false };
-  if (booking.status === "refunded") return { outcome: "refunded", booking };
-  if (booking.status === "refund_pending") return finishRefund(deps, booking);
 
   const payment = free
     ? freePayment(booking)
