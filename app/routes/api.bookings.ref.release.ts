@@ -1,5 +1,6 @@
 import type { Route } from "./+types/api.bookings.ref.release";
 import { releaseOwnHold } from "~/features/booking/release.server";
+import { offerSeatsAfter } from "~/features/booking/waiting-list.server";
 import { releaseRequestSchema, type ReleasedHold } from "~/features/booking/schema";
 import { allowMethods, apiRoute, noStore, onlyAllows, readJsonBody } from "~/infra/http/api.server";
 import { AppError } from "~/lib/errors";
@@ -17,5 +18,7 @@ export const action = ({ request, context, params }: Route.ActionArgs) =>
     if (!parsed.success) throw new AppError("invalid", "Send the payment's client secret.");
     const { clientSecret, reason } = parsed.data;
     const status = await releaseOwnHold(context.services, { bookingRef: params.bookingRef, clientSecret }, reason);
+    // Seats given back go to the event's waiting list at once, not at the next sweep (decision 086).
+    if (status === "released") await offerSeatsAfter(context.services, { bookingRef: params.bookingRef });
     return Response.json({ status } satisfies ReleasedHold, { headers: noStore });
   });

@@ -22,6 +22,7 @@ import { action as joinApi } from "~/routes/api.waiting-list";
 import { action as joinPage } from "~/routes/fundraising-event.waiting-list";
 import { action as payOfferApi } from "~/routes/api.waiting-list.offer";
 import { action as declinePage } from "~/routes/waiting-list.decline";
+import { action as releaseApi } from "~/routes/api.bookings.ref.release";
 import { action as refundApi } from "~/routes/api.admin.bookings.ref.refunds";
 import { action as listAction, loader as listLoader } from "~/routes/admin.events.id.waiting-list";
 import { startBooking } from "./checkout.server";
@@ -320,6 +321,40 @@ describe.each(engines)("the waiting list on %s", (engine) => {
     expect(await sweepWaitingLists(services)).toBe(1);
     expect((await offers()).map(({ email }) => email)).toEqual(["person1@example.org"]);
     expect(started.bookingRef).toBeTruthy();
+  });
+
+  it("offers the seats of a checkout the visitor gives up at once, and a release with nobody waiting offers nothing", async () => {
+    await buy(2, 1);
+    const hold = () =>
+      startBooking(services, {
+        eventId,
+        name: "Neema Mollel",
+        email: "neema@example.org",
+        tickets: { [plainType]: 2 },
+      });
+    const release = async (started: { bookingRef: string; clientSecret: string }) => {
+      const answer = (await callRoute(
+        releaseApi,
+        new Request(`http://localhost/api/bookings/${started.bookingRef}/release`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ clientSecret: started.clientSecret, reason: "left" }),
+        }),
+        services,
+        { params: { bookingRef: started.bookingRef } },
+      )) as Response;
+      expect(await answer.json()).toEqual({ status: "released" });
+    };
+    // Nobody waiting: the seats simply go back on sale.
+    await release(await hold());
+    expect(await offers()).toEqual([]);
+
+    const started = await hold();
+    await join(person(1, 2));
+    expect(await offers()).toEqual([]);
+    // The visitor leaves the booking page: the seats are offered without waiting for the sweep.
+    await release(started);
+    expect((await offers()).map(({ email }) => email)).toEqual(["person1@example.org"]);
   });
 
   it("makes one offer when two processes match at once", async () => {

@@ -741,6 +741,15 @@ export async function removeFromWaitingList(
  * list is offered them now rather than at the next sweep. Never fails the caller: what it could not
  * do, the sweep does.
  */
+async function anyoneWaiting(db: OfferDeps["db"], eventId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: waitingListEntries.id })
+    .from(waitingListEntries)
+    .where(and(eq(waitingListEntries.eventId, eventId), eq(waitingListEntries.state, "waiting")))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function offerSeatsAfter(
   deps: OfferDeps,
   what: { eventId: string } | { bookingRef: string },
@@ -754,7 +763,9 @@ export async function offerSeatsAfter(
         .where(eq(bookings.bookingRef, what.bookingRef));
       eventId = row?.eventId;
     }
-    if (eventId) await offerFreedSeats(deps, eventId);
+    // Nobody waiting, nothing to offer: the event's lock is not taken (a rush releases many holds).
+    // Offers that ended meanwhile are closed by the periodic sweep.
+    if (eventId && (await anyoneWaiting(deps.db, eventId))) await offerFreedSeats(deps, eventId);
   } catch (error) {
     console.error("The waiting list could not be offered the seats yet:", (error as Error).message);
   }
