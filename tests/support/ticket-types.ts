@@ -1,10 +1,13 @@
 import { eq } from "drizzle-orm";
 import { startBooking } from "~/features/booking/checkout.server";
 import { settleBooking } from "~/features/booking/settlement.server";
-import type { Queryable } from "~/infra/db/database.server";
-import type { OfflineProvider } from "~/infra/payments/offline.server";
+import type { DatabaseHandle, Queryable } from "~/infra/db/database.server";
+import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { ticketTypes } from "~db/schema";
+import { testClock, type TestClock } from "./clock";
+import { testCharity } from "./content";
+import { freshDatabase, insertEvent, type Engine } from "./databases";
 
 // Events that sell several types of ticket (decision 078), for the tests of what follows a sale:
 // the types are written straight into the table, as staff would set them.
@@ -67,4 +70,40 @@ export async function buyTypes(
   const settled = await settleBooking(deps, started.bookingRef);
   if (settled.outcome !== "paid") throw new Error(`The booking was not paid: ${settled.outcome}`);
   return started.bookingRef;
+}
+
+/** What `adultTicketEvent` sets up for a test of selling by type. */
+export interface AdultTicketEvent {
+  database: DatabaseHandle;
+  clock: TestClock;
+  payments: OfflineProvider;
+  deps: PaymentDeps;
+  eventId: string;
+  /** The event's one type, named Adult (£12.50, insertEvent's price). */
+  adult: string;
+  /** Adds a type to the event (£5.00 and second in order unless `values` say otherwise); its id. */
+  addType(values: Partial<typeof ticketTypes.$inferInsert> & { name: string }): Promise<string>;
+}
+
+/**
+ * A fresh database on `engine` with the offline provider, at 2026-07-01 10:00 by the test's clock,
+ * and an event on sale with `seats` seats whose one type is named Adult.
+ */
+export async function adultTicketEvent(engine: Engine, seats: number): Promise<AdultTicketEvent> {
+  const database = await freshDatabase(engine);
+  const clock = testClock("2026-07-01T10:00:00Z");
+  const payments = offlineProvider(database.db, clock);
+  const deps: PaymentDeps = { db: database.db, payments, charity: testCharity, clock };
+  const eventId = await insertEvent(database.db, { totalAvailableTickets: seats }, clock.now());
+  const [type] = await database.db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
+  const adult = type!.id;
+  await database.db.update(ticketTypes).set({ name: "Adult" }).where(eq(ticketTypes.id, adult));
+  const addType = async (values: Partial<typeof ticketTypes.$inferInsert> & { name: string }) => {
+    const [row] = await database.db
+      .insert(ticketTypes)
+      .values({ eventId, pricePence: 500, position: 1, createdAt: clock.now(), updatedAt: clock.now(), ...values })
+      .returning();
+    return row!.id;
+  };
+  return { database, clock, payments, deps, eventId, adult, addType };
 }

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
-import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
+import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { takenByType } from "~/infra/db/seats.server";
 import { mailKey } from "~/infra/email/mail-kinds";
 import { auditLog, bookingItems, bookings, outbox, promoCodes, tickets, ticketTypes } from "~db/schema";
-import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { callRoute, signedInStaff, testServices, type TestServices } from "../../../tests/support/services";
@@ -15,6 +14,7 @@ import { loader as bookingPage } from "~/routes/book-event";
 import { action as newCodeAction } from "~/routes/admin.codes.new";
 import { action as codeAction, loader as codePage } from "~/routes/admin.codes.id";
 import { loader as codesPage } from "~/routes/admin.codes._index";
+import { adultTicketEvent, type AdultTicketEvent } from "../../../tests/support/ticket-types";
 import { startBooking } from "./checkout.server";
 import { refundBooking } from "./refunds.server";
 import { settleBooking } from "./settlement.server";
@@ -35,25 +35,12 @@ describe.each(engines)("promo codes on %s", (engine) => {
   let eventId: string;
   let adult: string;
 
+  let addType: AdultTicketEvent["addType"];
+
   beforeEach(async () => {
-    database = await freshDatabase(engine);
-    clock = testClock("2026-07-01T10:00:00Z");
-    payments = offlineProvider(database.db, clock);
-    deps = { db: database.db, payments, charity, clock };
-    eventId = await insertEvent(database.db, { totalAvailableTickets: 20 }, clock.now());
-    const [type] = await database.db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
-    adult = type!.id;
-    await database.db.update(ticketTypes).set({ name: "Adult" }).where(eq(ticketTypes.id, adult));
+    ({ database, clock, payments, deps, eventId, adult, addType } = await adultTicketEvent(engine, 20));
   });
   afterEach(() => database.close());
-
-  const addType = async (values: Partial<typeof ticketTypes.$inferInsert> & { name: string }) => {
-    const [row] = await database.db
-      .insert(ticketTypes)
-      .values({ eventId, pricePence: 500, position: 1, createdAt: clock.now(), updatedAt: clock.now(), ...values })
-      .returning();
-    return row!.id;
-  };
   const addCode = async (
     values: Partial<typeof promoCodes.$inferInsert> & Pick<typeof promoCodes.$inferInsert, "code" | "kind">,
   ) => {

@@ -2,15 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { asc, eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { migrationsUpTo } from "~/infra/db/migrations.server";
-import { offlineProvider, type OfflineProvider } from "~/infra/payments/offline.server";
+import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { takenByType } from "~/infra/db/seats.server";
 import { mailKey } from "~/infra/email/mail-kinds";
 import { publicTypesByEvent } from "~/infra/db/ticket-types.server";
 import { bookingItems, bookings, outbox, tickets, ticketTypes } from "~db/schema";
-import { testCharity as charity } from "../../../tests/support/content";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent, unmigratedDatabase } from "../../../tests/support/databases";
+import { adultTicketEvent, type AdultTicketEvent } from "../../../tests/support/ticket-types";
 import { startBooking } from "./checkout.server";
 import { releaseOwnHold } from "./release.server";
 import { settleBooking } from "./settlement.server";
@@ -31,25 +31,12 @@ describe.each(engines)("ticket types on %s", (engine) => {
   let eventId: string;
   let adult: string;
 
+  let addType: AdultTicketEvent["addType"];
+
   beforeEach(async () => {
-    database = await freshDatabase(engine);
-    clock = testClock("2026-07-01T10:00:00Z");
-    payments = offlineProvider(database.db, clock);
-    deps = { db: database.db, payments, charity, clock };
-    eventId = await insertEvent(database.db, { totalAvailableTickets: 12 }, clock.now());
-    const [type] = await database.db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
-    adult = type!.id;
-    await database.db.update(ticketTypes).set({ name: "Adult" }).where(eq(ticketTypes.id, adult));
+    ({ database, clock, payments, deps, eventId, adult, addType } = await adultTicketEvent(engine, 12));
   });
   afterEach(() => database.close());
-
-  const addType = async (values: Partial<typeof ticketTypes.$inferInsert> & { name: string }) => {
-    const [row] = await database.db
-      .insert(ticketTypes)
-      .values({ eventId, pricePence: 500, position: 1, createdAt: clock.now(), updatedAt: clock.now(), ...values })
-      .returning();
-    return row!.id;
-  };
   const pay = async (started: { bookingRef: string; clientSecret: string }) => {
     await payments.confirmCard(started.clientSecret, card);
     return settleBooking(deps, started.bookingRef);
