@@ -19,6 +19,7 @@ export default [
   route("book-event/:id", "routes/book-event.tsx"),
   route("confirmation", "routes/confirmation.tsx"),
   route("payment", "routes/payment.tsx"),
+  route("giving/:token", "routes/giving.token.tsx"),
   // Specification calls 1 and 2 (docs/specification.md, section 7): page texts as JSON, by folder
   // name and by page key.
   route("content/:name/content.json", "routes/content-json.ts"),
@@ -28,6 +29,7 @@ export default [
   route("api/bookings", "routes/api.bookings.ts"),
   route("api/bookings/:bookingRef/release", "routes/api.bookings.ref.release.ts"),
   route("api/donations", "routes/api.donations.ts"),
+  route("api/regular-gifts", "routes/api.regular-gifts.ts"),
   route("api/waiting-list", "routes/api.waiting-list.ts"),
   route("api/waiting-list/offer", "routes/api.waiting-list.offer.ts"),
   route("api/challenge", "routes/api.challenge.ts"),

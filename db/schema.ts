@@ -535,8 +535,16 @@ export const donations = pgTable(
     bookingRef: uuid("booking_ref")
       .unique()
       .references(() => bookings.bookingRef, { onDelete: "restrict" }),
+    /**
+     * The regular gift it is one month's payment of (decision 089), and that month (London,
+     * YYYY-MM); both null for a one-off donation. Unique together: a month is recorded once.
+     */
+    regularGiftId: uuid("regular_gift_id").references((): AnyPgColumn => regularGifts.id, { onDelete: "restrict" }),
+    billingMonth: text("billing_month"),
   },
   (t) => [
+    uniqueIndex("donations_regular_gift_month_idx").on(t.regularGiftId, t.billingMonth),
+    check("donations_gift_month_together", sql`(${t.regularGiftId} is null) = (${t.billingMonth} is null)`),
     index("donations_created_at_idx").on(t.createdAt),
     index("donations_email_idx").on(t.email),
     check("donations_amount_range", sql`${t.amountPence} between 100 and 1000000`),
@@ -628,7 +636,7 @@ export const giftAidDeclarations = pgTable(
   (t) => [
     check(
       "gift_aid_scope_known",
-      sql`${t.scope} in ('this-donation', 'this-and-past-four-years', 'past-four-years-and-future')`,
+      sql`${t.scope} in ('this-donation', 'this-and-past-four-years', 'past-four-years-and-future', 'this-and-future')`,
     ),
   ],
 );
@@ -924,3 +932,76 @@ export const waitingListOffers = pgTable(
     ),
   ],
 );
+
+/**
+ * A regular (monthly) gift by card (decision 089): the provider's subscription, and what the donor
+ * chose. The provider is the truth for its state; `status` is our copy of what it last said:
+ * `incomplete` until the first payment succeeds, then `active`, `failing` (a payment failed and the
+ * provider is retrying) or `cancelled`. Each successful payment is a row of `donations`.
+ */
+export const regularGifts = pgTable(
+  "regular_gifts",
+  {
+    id: uuid("id").primaryKey(),
+    amountPence: integer("amount_pence").notNull(),
+    /** The day of the month the payments are taken, 1 to 28 (every month has it). */
+    dayOfMonth: integer("day_of_month").notNull(),
+    donorName: text("donor_name").notNull(),
+    email: text("email").notNull(),
+    status: text("status").notNull(),
+    provider: text("provider").notNull(),
+    providerCustomerId: text("provider_customer_id"),
+    providerSubscriptionId: text("provider_subscription_id").unique(),
+    /** A keyed hash of the donor's network address, as on donations (decision 026); emptied on erasure. */
+    clientKey: text("client_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("regular_gifts_email_idx").on(t.email),
+    check("regular_gifts_amount_range", sql`${t.amountPence} between 100 and 1000000`),
+    check("regular_gifts_day_range", sql`${t.dayOfMonth} between 1 and 28`),
+    check("regular_gifts_status_known", sql`${t.status} in ('incomplete', 'active', 'failing', 'cancelled')`),
+  ],
+);
+
+/**
+ * A donor's private link to their regular gift, `/giving/<token>`: only the token's SHA-256 is kept
+ * (the e-mail carries the token sealed, decision 054). Every receipt brings a fresh one; each
+ * works until `expires_at`.
+ */
+export const regularGiftLinks = pgTable(
+  "regular_gift_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    regularGiftId: uuid("regular_gift_id")
+      .notNull()
+      .references(() => regularGifts.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("regular_gift_links_gift_idx").on(t.regularGiftId)],
+);
+
+/**
+ * The offline test provider's subscriptions (the embedded default has no Stripe Billing): the card
+ * the first payment was made with (brand and last four digits only) is charged again on
+ * `next_charge_at`, each month's charge a row of `offline_payments`.
+ */
+export const offlineSubscriptions = pgTable("offline_subscriptions", {
+  id: text("id").primaryKey(),
+  customerId: text("customer_id").notNull(),
+  email: text("email"),
+  amountPence: integer("amount_pence").notNull(),
+  dayOfMonth: integer("day_of_month").notNull(),
+  /** Stripe's subscription statuses: incomplete, active, past_due, canceled. */
+  status: text("status").notNull(),
+  metadata: jsonb("metadata").$type<Record<string, string>>().notNull(),
+  firstPaymentId: text("first_payment_id").notNull(),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
+  nextChargeAt: timestamp("next_charge_at", { withTimezone: true }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  canceledAt: timestamp("canceled_at", { withTimezone: true }),
+});

@@ -12,6 +12,7 @@ import { sweepWaitingLists } from "~/features/booking/waiting-list.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
+import { takeDueGiftPayments } from "~/features/donations/regular-gifts.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import { passwordResetLimits, type PasswordResetLimits } from "~/features/staff/password-reset.server";
 import { staffSignInLimits, type StaffSignInLimits } from "~/features/staff/sign-in.server";
@@ -73,6 +74,8 @@ export interface SiteServices {
   expiredHolds: BackgroundJob;
   /** Waiting lists' offers: seats come free (a hold ran out), offers paid or over (decision 086). */
   waitingLists: BackgroundJob;
+  /** Monthly gifts' payments on the offline provider, taken on their day (decision 089). */
+  regularGifts: BackgroundJob;
   /** Whether the process can serve requests now, as `GET /readyz` says (server/health.ts). */
   readiness: Readiness;
   /**
@@ -190,6 +193,15 @@ export async function createServices(
       },
       10_000,
     );
+    // Monthly gifts on the offline provider: the month's payments taken on their day (decision 089).
+    const regularGifts = new BackgroundJob(
+      "The monthly gifts' payments",
+      async () => {
+        const recorded = await takeDueGiftPayments(await jobDeps());
+        if (recorded.length > 0) void outbox.deliverDue();
+      },
+      60_000,
+    );
     const office = new BackgroundJob(
       "The office e-mails' sweep",
       async () => {
@@ -246,6 +258,7 @@ export async function createServices(
       refunds,
       expiredHolds,
       waitingLists,
+      regularGifts,
       readiness: new Readiness({ database, outbox, holdSweeper: expiredHolds }),
       sessionSecret,
       limits: {
@@ -262,6 +275,7 @@ export async function createServices(
         void refunds.start();
         void expiredHolds.start();
         void waitingLists.start();
+        void regularGifts.start();
         void alerts.start();
         void backups.start();
         await office.start();
@@ -272,6 +286,7 @@ export async function createServices(
         await refunds.stop();
         await expiredHolds.stop();
         await waitingLists.stop();
+        await regularGifts.stop();
         await office.stop();
         await alerts.stop();
         await backups.stop();

@@ -21,7 +21,18 @@ export const giftAidScopes = {
   "this-and-past-four-years": "This donation and any I have made in the past four years",
   "past-four-years-and-future": "This donation, any in the past four years, and all future donations until I cancel",
 } as const;
-export type GiftAidScope = keyof typeof giftAidScopes;
+/**
+ * A regular gift's declaration (decision 089): HMRC's enduring declaration, this gift and every
+ * future one until cancelled. Not offered on a one-off gift's form, which has its own three.
+ */
+export const regularGiftScope = "this-and-future" as const;
+export type GiftAidScope = keyof typeof giftAidScopes | typeof regularGiftScope;
+
+/** Every scope a declaration may have, as staff read it. */
+export const giftAidScopeLabels: Record<GiftAidScope, string> = {
+  ...giftAidScopes,
+  [regularGiftScope]: "This monthly gift and all future donations until I cancel",
+};
 
 /** HMRC's model taxpayer statement, word for word. */
 export const taxpayerStatement =
@@ -30,6 +41,9 @@ export const taxpayerStatement =
 /** The declaration the donor makes, in HMRC's model wording for the scope chosen. */
 export function declarationWording(scope: GiftAidScope, amountPence: number, charityName: string) {
   const amount = formatPounds(amountPence);
+  if (scope === regularGiftScope) {
+    return `I want to Gift Aid my monthly gift of ${amount}, and all donations I make in the future until I cancel, to ${charityName}. ${taxpayerStatement}`;
+  }
   const what =
     scope === "this-donation"
       ? `my donation of ${amount}`

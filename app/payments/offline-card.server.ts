@@ -4,6 +4,7 @@ import { attemptDeclinedTooOften, declineLimits, declinesOf } from "~/infra/paym
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
+import type { GiftDeps } from "~/features/donations/regular-gifts.server";
 import { paymentFailed, settlePayment } from "./settle.server";
 
 const cardSchema = z.object({
@@ -17,7 +18,7 @@ const cardSchema = z.object({
  * decline a booking's seats go back, as Stripe's webhooks would. A declined card is an AppError
  * ("card-declined", 402) with the provider's words for the visitor.
  */
-export async function confirmOfflineCard(deps: PaymentDeps, request: Request): Promise<{ status: string }> {
+export async function confirmOfflineCard(deps: GiftDeps, request: Request): Promise<{ status: string }> {
   const payments = deps.payments as Partial<OfflineProvider> & PaymentDeps["payments"];
   if (payments.name !== "offline" || !payments.confirmCard) {
     throw new AppError("not-found", "Card payments here go through Stripe.");
@@ -27,7 +28,10 @@ export async function confirmOfflineCard(deps: PaymentDeps, request: Request): P
   const result = await payments.confirmCard(parsed.data.clientSecret, parsed.data.card).catch(() => {
     throw new AppError("not-found", "This payment could not be found.");
   });
-  const attempt = result.payment.metadata.booking_ref ?? result.payment.metadata.donation_id;
+  const attempt =
+    result.payment.metadata.booking_ref ??
+    result.payment.metadata.donation_id ??
+    result.payment.metadata.regular_gift_id;
   // Declined too often (decision 026): the payment was cancelled, and no card is tried on it again.
   const declinedTooOften = async () =>
     attempt !== undefined && (await declinesOf(deps.db, attempt)) >= declineLimits.perAttempt;

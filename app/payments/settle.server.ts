@@ -1,6 +1,7 @@
 import { releaseUnpaidHold } from "~/features/booking/release.server";
 import { settleBooking } from "~/features/booking/settlement.server";
 import { giveUpDonation, settleDonation } from "~/features/donations/donations.server";
+import { recordGiftInvoice, type GiftDeps } from "~/features/donations/regular-gifts.server";
 import { declineLimits, recordDecline } from "~/infra/payments/card-testing.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
@@ -15,8 +16,13 @@ import { AppError } from "~/lib/errors";
  * booking or a donation, each exactly once however often it is asked. A payment that is neither
  * (another of the charity's Stripe products) is left alone.
  */
-export async function settlePayment(deps: PaymentDeps, paymentId: string, known?: Payment) {
+export async function settlePayment(deps: GiftDeps, paymentId: string, known?: Payment) {
   const payment = known?.id === paymentId ? known : await deps.payments.retrievePayment(paymentId);
+  // The offline provider's first payment of a regular gift is its first invoice (decision 089);
+  // Stripe's invoice payments carry no metadata and are recorded from `invoice.paid`.
+  if (payment.metadata.regular_gift_id && deps.payments.name === "offline") {
+    return recordGiftInvoice(deps, payment.id);
+  }
   if (payment.metadata.booking_ref) return settleBooking(deps, payment.metadata.booking_ref, payment);
   if (payment.metadata.donation_id) return settleDonation(deps, payment.metadata.donation_id, payment);
   return undefined;
@@ -34,7 +40,11 @@ export async function paymentFailed(deps: PaymentDeps, paymentId: string) {
   const donationId = payment.metadata.donation_id;
   // Counted against the attempt and the address that started it (decision 026); a donation's
   // payment can be tried again and again from the same page, so after a few declines it is given up.
-  const declines = await recordDecline(deps.db, bookingRef ?? donationId ?? payment.id, deps.clock.now());
+  const declines = await recordDecline(
+    deps.db,
+    bookingRef ?? donationId ?? payment.metadata.regular_gift_id ?? payment.id,
+    deps.clock.now(),
+  );
   if (donationId && declines >= declineLimits.perAttempt) return giveUpDonation(deps, donationId);
   if (!bookingRef) return undefined;
   return releaseUnpaidHold(deps, bookingRef, "declined").catch((error) => {

@@ -1,5 +1,10 @@
-import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { readWebhookEvent, recordWebhookEvent, webhookEventSeen } from "~/infra/payments/webhook.server";
+import {
+  followSubscription,
+  giftPaymentFailed,
+  recordGiftInvoice,
+  type GiftDeps,
+} from "~/features/donations/regular-gifts.server";
 import { paymentFailed, settlePayment } from "./settle.server";
 
 /** What the webhook answers the provider: received (again, for an event already handled). */
@@ -12,7 +17,7 @@ export type WebhookReceipt = { received: true; duplicate?: true };
  * when asked again, never from the payload. Event types we do not handle are received, so the
  * provider stops sending them.
  */
-export async function paymentWebhook(deps: PaymentDeps, request: Request): Promise<WebhookReceipt> {
+export async function paymentWebhook(deps: GiftDeps, request: Request): Promise<WebhookReceipt> {
   const event = await readWebhookEvent(deps.payments, request);
   if (await webhookEventSeen(deps.db, event.id)) return { received: true, duplicate: true };
   if (event.paymentId) {
@@ -20,6 +25,17 @@ export async function paymentWebhook(deps: PaymentDeps, request: Request): Promi
     if (event.type === "payment_intent.payment_failed" || event.type === "payment_intent.canceled") {
       await paymentFailed(deps, event.paymentId);
     }
+  }
+  // A regular gift's months and state (decision 089): re-read from the provider, never the payload.
+  if (event.invoiceId) {
+    if (event.type === "invoice.paid") await recordGiftInvoice(deps, event.invoiceId);
+    if (event.type === "invoice.payment_failed") await giftPaymentFailed(deps, event.invoiceId);
+  }
+  if (
+    event.subscriptionId &&
+    (event.type === "customer.subscription.updated" || event.type === "customer.subscription.deleted")
+  ) {
+    await followSubscription(deps, event.subscriptionId);
   }
   await recordWebhookEvent(deps.db, event, deps.clock.now());
   return { received: true };

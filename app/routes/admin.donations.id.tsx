@@ -6,7 +6,7 @@ import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { CancelDeclarationForm, RefundDonationForm } from "~/features/donations/components/donation-actions";
 import { refundDonation } from "~/features/donations/refunds.server";
-import { giftAidScopes } from "~/features/donations/schema";
+import { giftAidScopeLabels } from "~/features/donations/schema";
 import { cancelDeclaration, donationDetail } from "~/features/donations/staff-donations.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { Breadcrumbs } from "~/features/staff/components/breadcrumbs";
@@ -136,7 +136,7 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
               <dt>Postcode</dt>
               <dd>{declaration.postcode}</dd>
               <dt>Covers</dt>
-              <dd>{giftAidScopes[declaration.scope]}</dd>
+              <dd>{giftAidScopeLabels[declaration.scope]}</dd>
               <dt>Declared</dt>
               <dd>{when(declaration.declaredAt)}</dd>
               {declaration.cancelledAt ? (
@@ -156,7 +156,7 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
           <p>
             No declaration was made with this donation. It is covered by the declaration made with{" "}
             <Link to={`/admin/donations/${coveredBy.donationId}`}>another donation</Link> on{" "}
-            {londonDayWords(coveredBy.declaredAt)} ({giftAidScopes[coveredBy.scope].toLowerCase()}).
+            {londonDayWords(coveredBy.declaredAt)} ({giftAidScopeLabels[coveredBy.scope].toLowerCase()}).
           </p>
         ) : (
           <p>No declaration covers this donation.</p>

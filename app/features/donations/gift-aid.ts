@@ -53,9 +53,11 @@ export function declarationCovers(declaration: GiftAidDeclaration, donation: Gif
   if (declaration.donationId === donation.id) return true;
   const declared = declaration.declaredAt.getTime();
   const paid = paidAt.getTime();
-  const reachesBack = declaration.scope !== "this-donation";
+  const reachesBack =
+    declaration.scope === "this-and-past-four-years" || declaration.scope === "past-four-years-and-future";
   if (reachesBack && paid <= declared && paid >= fourYearsBefore(declaration.declaredAt).getTime()) return true;
-  return declaration.scope === "past-four-years-and-future" && paid > declared;
+  const reachesForward = declaration.scope === "past-four-years-and-future" || declaration.scope === "this-and-future";
+  return reachesForward && paid > declared;
 }
 
 /**

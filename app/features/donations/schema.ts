@@ -10,6 +10,7 @@ import { fieldErrors } from "~/lib/forms";
 import { isHttpsUrl } from "~/lib/links";
 import { emailField, personNameField, requiredTextField } from "~/lib/validation";
 import { parseDonationAmount } from "~/lib/donation-amount";
+import { regularGiftScope } from "~/lib/gift-aid-declaration";
 
 export const donationLimits = { name: 80, email: 99, ...giftAidLimits };
 
@@ -24,6 +25,8 @@ export const donationMessages = {
 export {
   declarationWording,
   giftAidScopes,
+  giftAidScopeLabels,
+  regularGiftScope,
   normalisePostcode,
   taxpayerStatement,
   type GiftAidDetails,
@@ -213,4 +216,65 @@ export function parseExternalDonationPage(
     return { ok: false, message: externalDonationPageMessage };
   }
   return { ok: true, url: new URL(typed).href };
+}
+
+// A regular (monthly) gift (decision 089): the one-off form's fields, and the day of the month.
+
+export const regularGiftMessages = {
+  dayOfMonth: "Please choose the day of the month, from 1 to 28, for your monthly gift.",
+} as const;
+
+/** The days a monthly payment can be taken: every month has them. */
+export const giftDays = { first: 1, last: 28 } as const;
+
+export interface ValidRegularGift extends ValidDonation {
+  dayOfMonth: number;
+}
+
+/**
+ * The monthly gift form's rules, the same in the browser and on the server: the one-off form's
+ * (amount, name, e-mail, Gift Aid's name and address), a day from 1 to 28, and, when Gift Aid is
+ * ticked, HMRC's enduring declaration (this gift and all future ones until cancelled) whatever
+ * scope was sent.
+ */
+export function validateRegularGift(
+  input: unknown,
+): { ok: true; data: ValidRegularGift } | { ok: false; errors: DonationErrors & { dayOfMonth?: string } } {
+  const form = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const base = validateDonation({ ...form, scope: "this-donation" });
+  const dayText = typeof form.dayOfMonth === "number" ? String(form.dayOfMonth) : form.dayOfMonth;
+  const day = typeof dayText === "string" && /^\s*\d{1,2}\s*$/.test(dayText) ? Number(dayText) : NaN;
+  const dayOk = Number.isInteger(day) && day >= giftDays.first && day <= giftDays.last;
+  if (!base.ok || !dayOk) {
+    return {
+      ok: false,
+      errors: { ...(base.ok ? {} : base.errors), ...(!dayOk && { dayOfMonth: regularGiftMessages.dayOfMonth }) },
+    };
+  }
+  const giftAid = base.data.giftAid ? { ...base.data.giftAid, scope: regularGiftScope } : null;
+  return { ok: true, data: { ...base.data, giftAid, dayOfMonth: day } };
+}
+
+/** What POST /api/regular-gifts answers: the gift, its first payment, and what the card form needs. */
+export interface StartedRegularGift {
+  regularGiftId: string;
+  donationId: string;
+  clientSecret: string;
+  amountPence: number;
+}
+
+/** A regular gift's state, as the donor and staff read it. */
+export const regularGiftStatusLabels = {
+  incomplete: "Waiting for the first payment",
+  active: "Active",
+  failing: "A payment failed: the card is being tried again",
+  cancelled: "Cancelled",
+} as const;
+export type RegularGiftStatus = keyof typeof regularGiftStatusLabels;
+
+/** "the 5th", "the 22nd": the day a monthly payment is taken. */
+export function dayOfMonthWords(day: number): string {
+  const tens = day % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : (["th", "st", "nd", "rd"][day % 10] ?? "th");
+  return `the ${day}${suffix}`;
 }

@@ -7,6 +7,9 @@ export const mailKinds = {
   "booking-refunded": { label: "Refund notice", about: "booking reference" },
   "donation-receipt": { label: "Donation receipt", about: "donation id" },
   "donation-refunded": { label: "Donation refund notice", about: "donation id" },
+  // docs/decisions/089-monthly-gifts.md
+  "regular-gift-welcome": { label: "Monthly gift: welcome and first receipt", about: "donation id" },
+  "regular-gift-receipt": { label: "Monthly gift: receipt", about: "donation id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
   // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
   "booking-refund": { label: "Refund made", about: "refund id" },

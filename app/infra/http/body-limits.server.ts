@@ -45,6 +45,7 @@ export const routeBodyLimits = {
   "api/bookings": "form",
   "api/bookings/:bookingRef/release": "form",
   "api/donations": "form",
+  "api/regular-gifts": "form",
   "api/waiting-list": "form",
   "api/waiting-list/offer": "form",
   "fundraising-event/:id/waiting-list": "form",

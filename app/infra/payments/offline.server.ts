@@ -1,9 +1,17 @@
 import crypto from "node:crypto";
-import { eq, sum } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql, sum } from "drizzle-orm";
 import type { Clock } from "~/lib/clock";
 import type { Database } from "../db/database.server";
-import { offlinePayments, offlineRefunds } from "~db/schema";
-import type { NewPayment, Payment, PaymentProvider } from "./provider.server";
+import { offlinePayments, offlineRefunds, offlineSubscriptions } from "~db/schema";
+import { billingMonthOf, monthAfter, monthlyPaymentDate } from "~/lib/billing-month";
+import type {
+  NewPayment,
+  NewSubscription,
+  Payment,
+  PaymentProvider,
+  Subscription,
+  SubscriptionInvoice,
+} from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
 import { cardBrandOf } from "~/lib/payment-card";
 import { cardDigits, cardProblem, testCards, type CardDetails } from "~/lib/test-cards";
@@ -19,9 +27,39 @@ export interface OfflineProvider extends PaymentProvider {
   name: "offline";
   /** The card form's submission: succeeds or fails as Stripe's test card would. */
   confirmCard(clientSecret: string, card: CardDetails): Promise<{ payment: Payment; error?: string }>;
+  /**
+   * Takes every monthly payment due by the clock's time, as Stripe Billing would on the day: each
+   * month once (its payment's id is made from the subscription and the month), from the card the
+   * first payment was made with. Answers the invoices it paid; the site records them
+   * (app/payments/regular-gifts.server.ts), as it would on Stripe's `invoice.paid`.
+   */
+  chargeDueSubscriptions(): Promise<SubscriptionInvoice[]>;
 }
 
 type Row = typeof offlinePayments.$inferSelect;
+type SubscriptionRow = typeof offlineSubscriptions.$inferSelect;
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return { id: row.id, customerId: row.customerId, status: row.status, metadata: row.metadata };
+}
+
+/** An offline invoice is its one payment: paid once the payment succeeded. */
+function toInvoice(row: Row): SubscriptionInvoice {
+  const status = row.status === "succeeded" ? "paid" : row.status === "canceled" ? "void" : "open";
+  return {
+    id: row.id,
+    subscriptionId: row.metadata.subscription_id ?? "",
+    status,
+    amountPence: row.amountPence,
+    currency: row.currency,
+    createdAt: row.createdAt,
+    paidAt: row.status === "succeeded" ? row.succeededAt : null,
+    card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+    paymentId: row.id,
+  };
+}
+
+const hashed = (text: string) => crypto.createHash("sha256").update(text).digest("hex").slice(0, 24);
 
 function toPayment(row: Row): Payment {
   return {
@@ -108,6 +146,128 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
       // The offline provider reports payments directly (confirmCard); nothing may pose as it.
       throw new WebhookSignatureError("The offline test provider sends no webhooks.");
     },
+    async createSubscription(input: NewSubscription) {
+      const id = `sub_offline_${hashed(input.idempotencyKey)}`;
+      const now = clock.now();
+      const first = await this.createPayment({
+        amountPence: input.amountPence,
+        description: input.description,
+        metadata: { ...input.metadata, subscription_id: id },
+        receiptEmail: input.email,
+        idempotencyKey: `${input.idempotencyKey}:first`,
+      });
+      await db
+        .insert(offlineSubscriptions)
+        .values({
+          id,
+          customerId: `cus_offline_${hashed(input.idempotencyKey)}`,
+          email: input.email,
+          amountPence: input.amountPence,
+          dayOfMonth: input.dayOfMonth,
+          status: "incomplete",
+          metadata: input.metadata,
+          firstPaymentId: first.id,
+          nextChargeAt: input.secondPaymentAt,
+          createdAt: now,
+        })
+        // The same idempotency key gives back the same subscription, as Stripe's does.
+        .onConflictDoNothing({ target: offlineSubscriptions.id });
+      const [row] = await db.select().from(offlineSubscriptions).where(eq(offlineSubscriptions.id, id));
+      const [payment] = await db.select().from(offlinePayments).where(eq(offlinePayments.id, first.id));
+      return {
+        subscription: toSubscription(row!),
+        firstInvoice: toInvoice(payment!),
+        clientSecret: first.clientSecret,
+      };
+    },
+    async retrieveSubscription(id: string) {
+      const [row] = await db.select().from(offlineSubscriptions).where(eq(offlineSubscriptions.id, id));
+      if (!row) throw new PaymentNotFoundError("No such subscription.");
+      return toSubscription(row);
+    },
+    async retrieveInvoice(id: string) {
+      const row = await find(eq(offlinePayments.id, id));
+      if (!row.metadata.subscription_id) throw new PaymentNotFoundError("No such invoice.");
+      return toInvoice(row);
+    },
+    async listPaidInvoices(subscriptionId: string) {
+      const rows = await db
+        .select()
+        .from(offlinePayments)
+        .where(
+          and(
+            sql`${offlinePayments.metadata}->>'subscription_id' = ${subscriptionId}`,
+            eq(offlinePayments.status, "succeeded"),
+          ),
+        )
+        .orderBy(asc(offlinePayments.createdAt));
+      return rows.map(toInvoice);
+    },
+    async cancelSubscription(id: string) {
+      await db
+        .update(offlineSubscriptions)
+        .set({ status: "canceled", canceledAt: clock.now() })
+        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`));
+    },
+    async chargeDueSubscriptions() {
+      const now = clock.now();
+      const due = await db
+        .select({ id: offlineSubscriptions.id })
+        .from(offlineSubscriptions)
+        .where(
+          and(
+            inArray(offlineSubscriptions.status, ["active", "past_due"]),
+            lte(offlineSubscriptions.nextChargeAt, now),
+          ),
+        );
+      // Every test card a subscription can start with succeeds again; a failing month is a later slice's.
+      const paid: SubscriptionInvoice[] = [];
+      for (const { id } of due) {
+        // Month by month, so a site that was stopped for a while takes each month it missed, once.
+        for (;;) {
+          const invoice = await db.transaction(async (tx) => {
+            const [sub] = await tx
+              .select()
+              .from(offlineSubscriptions)
+              .where(eq(offlineSubscriptions.id, id))
+              .for("update");
+            if (!sub || sub.status === "canceled" || sub.nextChargeAt.getTime() > now.getTime()) return undefined;
+            const month = billingMonthOf(sub.nextChargeAt);
+            const paymentId = `pi_offline_${hashed(`${sub.id}:${month}`)}`;
+            const [row] = await tx
+              .insert(offlinePayments)
+              .values({
+                id: paymentId,
+                clientSecret: `${paymentId}_secret_${crypto.randomBytes(12).toString("hex")}`,
+                amountPence: sub.amountPence,
+                currency: "gbp",
+                description: `Monthly gift, ${month}`,
+                metadata: { ...sub.metadata, subscription_id: sub.id },
+                receiptEmail: sub.email,
+                status: "succeeded",
+                cardBrand: sub.cardBrand,
+                cardLast4: sub.cardLast4,
+                succeededAt: now,
+                // The bill is made on the month's day, whenever it is taken.
+                createdAt: sub.nextChargeAt,
+              })
+              .onConflictDoNothing({ target: offlinePayments.id })
+              .returning();
+            await tx
+              .update(offlineSubscriptions)
+              .set({
+                status: "active",
+                nextChargeAt: monthlyPaymentDate(monthAfter(month), sub.dayOfMonth),
+              })
+              .where(eq(offlineSubscriptions.id, sub.id));
+            return row ? toInvoice(row) : null;
+          });
+          if (invoice === undefined) break;
+          if (invoice?.status === "paid") paid.push(invoice);
+        }
+      }
+      return paid;
+    },
     async confirmCard(clientSecret: string, card: CardDetails) {
       const row = await find(eq(offlinePayments.clientSecret, clientSecret));
       if (row.status !== "requires_payment_method") return { payment: toPayment(row) };
@@ -131,6 +291,14 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         })
         .where(eq(offlinePayments.id, row.id))
         .returning();
+      // A subscription's first payment: the subscription starts, and keeps the card for later months.
+      const subscriptionId = updated!.metadata.subscription_id;
+      if (subscriptionId) {
+        await db
+          .update(offlineSubscriptions)
+          .set({ status: "active", cardBrand: updated!.cardBrand, cardLast4: updated!.cardLast4 })
+          .where(and(eq(offlineSubscriptions.id, subscriptionId), eq(offlineSubscriptions.status, "incomplete")));
+      }
       return { payment: toPayment(updated!) };
     },
   };

@@ -44,6 +44,58 @@ export interface WebhookEvent {
   type: string;
   /** The payment it is about, for payment_intent.* events. */
   paymentId?: string;
+  /** The invoice it is about, for invoice.* events (a regular gift's month). */
+  invoiceId?: string;
+  /** The subscription it is about, for customer.subscription.* events (a regular gift). */
+  subscriptionId?: string;
+}
+
+/** What a regular gift asks of the provider: a monthly subscription, its first payment made now. */
+export interface NewSubscription {
+  amountPence: number;
+  /** The day of the month (1 to 28) later payments are taken. */
+  dayOfMonth: number;
+  name: string;
+  email: string;
+  description: string;
+  metadata: Record<string, string>;
+  /** The same key gives the same subscription, however often the request is retried. */
+  idempotencyKey: string;
+  /** When the second payment is taken (the donor's day of next month); monthly from then on. */
+  secondPaymentAt: Date;
+}
+
+/** A regular gift as the provider keeps it (Stripe: a subscription). */
+export interface Subscription {
+  id: string;
+  customerId: string;
+  /** Stripe's subscription statuses: incomplete, incomplete_expired, active, past_due, unpaid, canceled, paused. */
+  status: string;
+  metadata: Record<string, string>;
+}
+
+/** One month's bill of a regular gift (Stripe: an invoice), and whether it was paid. */
+export interface SubscriptionInvoice {
+  id: string;
+  subscriptionId: string;
+  /** Stripe's invoice statuses: draft, open, paid, void, uncollectible. */
+  status: string;
+  amountPence: number;
+  currency: string;
+  /** When the bill was made: the month it pays for is this moment's London month (app/lib/billing-month.ts). */
+  createdAt: Date;
+  /** When the provider says it was paid; null while it is not. */
+  paidAt: Date | null;
+  card: PaymentCard | null;
+  /** The card payment that pays it, where there is one (the first one's is confirmed in the browser). */
+  paymentId: string | null;
+}
+
+/** A subscription just made: its first invoice, and the client secret the browser confirms it with. */
+export interface StartedSubscription {
+  subscription: Subscription;
+  firstInvoice: SubscriptionInvoice;
+  clientSecret: string;
 }
 
 export class WebhookSignatureError extends Error {
@@ -65,6 +117,14 @@ export interface PaymentProvider {
   refundPayment(id: string, idempotencyKey: string, amountPence?: number): Promise<Refund>;
   /** Checks the signature and reads the event; throws WebhookSignatureError when it does not verify. */
   parseWebhook(rawBody: string, signature: string | null): Promise<WebhookEvent>;
+  /** Starts a monthly subscription whose first invoice is paid now, by the card the browser confirms. */
+  createSubscription(input: NewSubscription): Promise<StartedSubscription>;
+  retrieveSubscription(id: string): Promise<Subscription>;
+  retrieveInvoice(id: string): Promise<SubscriptionInvoice>;
+  /** Every invoice of the subscription the provider says is paid, oldest first. */
+  listPaidInvoices(subscriptionId: string): Promise<SubscriptionInvoice[]>;
+  /** Ends the subscription at once: no further payment is taken. Cancelling a cancelled one does nothing. */
+  cancelSubscription(id: string): Promise<void>;
 }
 
 /**

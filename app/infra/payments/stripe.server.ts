@@ -1,6 +1,14 @@
 import Stripe from "stripe";
 import { isPaymentCard, type PaymentCard } from "~/lib/payment-card";
-import type { NewPayment, Payment, PaymentProvider, WebhookEvent } from "./provider.server";
+import type {
+  NewPayment,
+  NewSubscription,
+  Payment,
+  PaymentProvider,
+  Subscription,
+  SubscriptionInvoice,
+  WebhookEvent,
+} from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
 
 export interface StripeSettings {
@@ -43,6 +51,38 @@ function cardOf(intent: Stripe.PaymentIntent): PaymentCard | null {
   return isPaymentCard(card) ? { brand: card.brand, last4: card.last4 } : null;
 }
 
+/** The product every regular gift's price belongs to, made once in the charity's Stripe account. */
+const monthlyGiftProduct = "kilele-monthly-gift";
+
+const seconds = (moment: Date) => Math.floor(moment.getTime() / 1000);
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+function toSubscription(subscription: Stripe.Subscription): Subscription {
+  return {
+    id: subscription.id,
+    customerId: idOf(subscription.customer) ?? "",
+    status: subscription.status,
+    metadata: { ...subscription.metadata },
+  };
+}
+
+/** A regular gift's month as Stripe Billing keeps it: an invoice, read with its payments expanded. */
+function toInvoice(invoice: Stripe.Invoice): SubscriptionInvoice {
+  const payment = invoice.payments?.data[0]?.payment;
+  return {
+    id: invoice.id ?? "",
+    subscriptionId: idOf(invoice.parent?.subscription_details?.subscription) ?? "",
+    status: invoice.status ?? "draft",
+    amountPence: invoice.status === "paid" ? invoice.amount_paid : invoice.amount_due,
+    currency: invoice.currency,
+    createdAt: new Date(invoice.created * 1000),
+    paidAt: invoice.status_transitions.paid_at ? new Date(invoice.status_transitions.paid_at * 1000) : null,
+    card: null,
+    paymentId: idOf(payment?.payment_intent),
+  };
+}
+
 /** Stripe's PaymentIntents, created and checked only on the server with the secret key. */
 export function stripeProvider(settings: StripeSettings): PaymentProvider {
   const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
@@ -55,9 +95,82 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       protocol: api.protocol.replace(":", "") as "http" | "https",
     }),
   });
+  let product: Promise<string> | undefined;
+  /** The regular gifts' product: read once per process, and made the first time there is none. */
+  function giftProduct(): Promise<string> {
+    product ??= stripe.products.retrieve(monthlyGiftProduct).then(
+      (found) => found.id,
+      async (error: unknown) => {
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError) || error.statusCode !== 404) throw error;
+        const made = await stripe.products.create({ id: monthlyGiftProduct, name: "Monthly gift" });
+        return made.id;
+      },
+    );
+    product.catch(() => (product = undefined));
+    return product;
+  }
   return {
     name: "stripe",
     publishableKey: settings.publishableKey,
+    async createSubscription(input: NewSubscription) {
+      const productId = await giftProduct();
+      const customer = await stripe.customers.create(
+        { name: input.name, email: input.email, metadata: input.metadata },
+        { idempotencyKey: `${input.idempotencyKey}:customer` },
+      );
+      // The first month is an invoice item charged now; the monthly price starts on the donor's day
+      // of next month, with nothing prorated between (decision 089).
+      const subscription = await stripe.subscriptions.create(
+        {
+          customer: customer.id,
+          description: input.description,
+          metadata: input.metadata,
+          items: [
+            {
+              price_data: {
+                currency: "gbp",
+                product: productId,
+                unit_amount: input.amountPence,
+                recurring: { interval: "month" },
+              },
+            },
+          ],
+          add_invoice_items: [{ price_data: { currency: "gbp", product: productId, unit_amount: input.amountPence } }],
+          billing_cycle_anchor: seconds(input.secondPaymentAt),
+          proration_behavior: "none",
+          payment_behavior: "default_incomplete",
+          payment_settings: { save_default_payment_method: "on_subscription" },
+          expand: ["latest_invoice.confirmation_secret", "latest_invoice.payments"],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      const invoice = subscription.latest_invoice;
+      if (!invoice || typeof invoice === "string" || !invoice.confirmation_secret) {
+        throw new Error(`Stripe gave subscription ${subscription.id} no first invoice to confirm.`);
+      }
+      return {
+        subscription: toSubscription(subscription),
+        firstInvoice: toInvoice(invoice),
+        clientSecret: invoice.confirmation_secret.client_secret,
+      };
+    },
+    async retrieveSubscription(id: string) {
+      return toSubscription(await stripe.subscriptions.retrieve(id));
+    },
+    async retrieveInvoice(id: string) {
+      return toInvoice(await stripe.invoices.retrieve(id, { expand: ["payments"] }));
+    },
+    async listPaidInvoices(subscriptionId: string) {
+      const invoices = await stripe.invoices
+        .list({ subscription: subscriptionId, status: "paid", limit: 100, expand: ["data.payments"] })
+        .autoPagingToArray({ limit: 10_000 });
+      return invoices.map(toInvoice).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    },
+    async cancelSubscription(id: string) {
+      const subscription = await stripe.subscriptions.retrieve(id);
+      if (subscription.status === "canceled" || subscription.status === "incomplete_expired") return;
+      await stripe.subscriptions.cancel(id);
+    },
     async createPayment(input: NewPayment) {
       const intent = await stripe.paymentIntents.create(
         {
@@ -100,7 +213,13 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         throw new WebhookSignatureError((error as Error).message);
       }
       const object = event.data.object as { object?: string; id?: string };
-      return { id: event.id, type: event.type, paymentId: object.object === "payment_intent" ? object.id : undefined };
+      return {
+        id: event.id,
+        type: event.type,
+        paymentId: object.object === "payment_intent" ? object.id : undefined,
+        invoiceId: object.object === "invoice" ? object.id : undefined,
+        subscriptionId: object.object === "subscription" ? object.id : undefined,
+      };
     },
   };
 }

@@ -1,0 +1,214 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import type { OfflineProvider } from "~/infra/payments/offline.server";
+import { action as giftsRoute } from "~/routes/api.regular-gifts";
+import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
+import { loader as givingPage } from "~/routes/giving.token";
+import { donations, giftAidDeclarations, outbox, regularGiftLinks, regularGifts } from "~db/schema";
+import type { Services } from "../../../server/services";
+import { testClock } from "../../../tests/support/clock";
+import { engines, freshDatabase } from "../../../tests/support/databases";
+import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
+import { TestSmtpServer } from "../../../tests/support/smtp";
+import { donationsReadyToClaim } from "./gift-aid-claims.server";
+import { takeDueGiftPayments } from "./regular-gifts.server";
+import { donationMessages, regularGiftMessages } from "./schema";
+
+// A monthly gift on the offline provider, through the site's own routes and services
+// (docs/decisions/089-monthly-gifts.md): started, its first month paid by a test card, later months
+// taken on their day by the site's clock, each month one donation row, receipted through the
+// outbox to a real SMTP server, and in the Gift Aid claim.
+
+const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
+const donor = {
+  amount: "10.00",
+  dayOfMonth: "15",
+  name: "Amina Mushi",
+  email: "amina@example.org",
+  giftAid: true,
+  firstName: "Amina",
+  surname: "Mushi",
+  houseNameOrNumber: "Rose Cottage",
+  postcode: "m1 1ae",
+};
+
+const post = (url: string, body: unknown) =>
+  new Request(`http://localhost${url}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+describe.each(engines)("monthly gifts on the offline provider, on %s", (engine) => {
+  // 20:00 in London on 27 November 2026.
+  const clock = testClock("2026-11-27T20:00:00Z");
+  let database: DatabaseHandle;
+  let smtp: TestSmtpServer;
+  let site: TestServices;
+  let services: Services;
+
+  beforeEach(async () => {
+    clock.set("2026-11-27T20:00:00Z");
+    database = await freshDatabase(engine);
+    smtp = await new TestSmtpServer().start();
+    site = await testServices(database, clock, { SMTP_URL: smtp.url, PUBLIC_URL: "https://kilele.example" });
+    services = await site.request();
+  });
+  afterEach(async () => {
+    await site.close();
+    await smtp.stop();
+  });
+
+  async function give(body: Record<string, unknown> = donor) {
+    const started = await callRoute(giftsRoute, post("/api/regular-gifts", body), services);
+    expect(started.status, await started.clone().text()).toBe(201);
+    const gift = (await started.json()) as { regularGiftId: string; donationId: string; clientSecret: string };
+    const paid = await callRoute(confirmRoute, post("/api/payments/offline/confirm", { ...gift, card }), services);
+    expect(await paid.json()).toEqual({ status: "succeeded" });
+    return gift;
+  }
+
+  const paidRows = (giftId: string) =>
+    database.db
+      .select()
+      .from(donations)
+      .where(eq(donations.regularGiftId, giftId))
+      .then((rows) =>
+        rows.filter((row) => row.status === "paid").sort((a, b) => a.billingMonth!.localeCompare(b.billingMonth!)),
+      );
+
+  it("takes the first month now, the next on the donor's day, each receipted once and in the Gift Aid claim", async () => {
+    const gift = await give();
+    let rows = await paidRows(gift.regularGiftId);
+    expect(rows.map((row) => [row.billingMonth, row.amountPence, row.id])).toEqual([
+      ["2026-11", 1000, gift.donationId],
+    ]);
+    const [stored] = await database.db.select().from(regularGifts).where(eq(regularGifts.id, gift.regularGiftId));
+    expect(stored).toMatchObject({ status: "active", dayOfMonth: 15, amountPence: 1000 });
+    const [declaration] = await database.db
+      .select()
+      .from(giftAidDeclarations)
+      .where(eq(giftAidDeclarations.donationId, gift.donationId));
+    expect(declaration!.scope).toBe("this-and-future");
+    expect(declaration!.wording).toBe(
+      "I want to Gift Aid my monthly gift of £10.00, and all donations I make in the future until I cancel, to Kilele Village Trust. I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.",
+    );
+
+    // Nothing more is due until the 15th of next month, at noon in London.
+    expect(await takeDueGiftPayments(services)).toEqual([]);
+    clock.set("2026-12-15T11:59:00Z");
+    expect(await takeDueGiftPayments(services)).toEqual([]);
+    clock.set("2026-12-15T12:01:00Z");
+    expect(await takeDueGiftPayments(services)).toHaveLength(1);
+    // The job runs every minute: a second run, and one a month later, take each month once.
+    expect(await takeDueGiftPayments(services)).toEqual([]);
+    rows = await paidRows(gift.regularGiftId);
+    expect(rows.map((row) => [row.billingMonth, row.amountPence, row.email])).toEqual([
+      ["2026-11", 1000, "amina@example.org"],
+      ["2026-12", 1000, "amina@example.org"],
+    ]);
+
+    await services.outbox.deliverDue();
+    const mails = smtp.sentTo("amina@example.org");
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      "Welcome, and thank you for your monthly gift of £10.00 to Kilele Village Trust",
+      "Your monthly gift of £10.00 to Kilele Village Trust: receipt",
+    ]);
+    expect(mails[0]!.text).toContain(
+      "from now on we will take £10.00 on the 15th of each month, starting on Tuesday 15 December 2026",
+    );
+    expect(mails[0]!.text).toContain("What your monthly gift does");
+    expect(mails[1]!.text).toContain("Next payment: £10.00 on Friday 15 January 2027");
+
+    // Each receipt carries a private link of its own; only its hash is kept, in the outbox too.
+    const links = mails.map((mail) => /https:\/\/kilele\.example\/giving\/([A-Za-z0-9_-]+)/.exec(mail.text ?? "")?.[1]);
+    expect(links.every(Boolean)).toBe(true);
+    expect(new Set(links).size).toBe(2);
+    const stored2 = JSON.stringify(await database.db.select().from(outbox));
+    for (const token of links) expect(stored2).not.toContain(token);
+    expect(await database.db.select().from(regularGiftLinks)).toHaveLength(2);
+    const page = await callRoute(givingPage, new Request(`http://localhost/giving/${links[1]}`), services, {
+      params: { token: links[1]! },
+    });
+    expect(page.gift).toMatchObject({ amountPence: 1000, dayOfMonth: 15, status: "active", giftAid: true });
+    expect(page.gift!.payments.map((p) => p.month)).toEqual(["2026-11", "2026-12"]);
+
+    // Both months are in the Gift Aid claim, under the enduring declaration.
+    const claim = await donationsReadyToClaim(services);
+    expect(claim.map((row) => [row.donationId, row.row.slice(1, 5), row.row[7], row.row[8]])).toEqual([
+      [rows[0]!.id, ["Amina", "Mushi", "Rose Cottage", "M1 1AE"], "27/11/26", "10.00"],
+      [rows[1]!.id, ["Amina", "Mushi", "Rose Cottage", "M1 1AE"], "15/12/26", "10.00"],
+    ]);
+  });
+
+  it("records a month charged before a crash once, when the site comes back", async () => {
+    const gift = await give();
+    clock.set("2027-01-15T13:00:00Z");
+    // The provider takes December's and January's payments; the site stops before recording them.
+    const charged = await (services.payments as OfflineProvider).chargeDueSubscriptions();
+    expect(charged).toHaveLength(2);
+    expect(await paidRows(gift.regularGiftId)).toHaveLength(1);
+    // Back up: the next run records them, once; the one after finds nothing to do.
+    expect(await takeDueGiftPayments(services)).toHaveLength(2);
+    expect(await takeDueGiftPayments(services)).toEqual([]);
+    expect((await paidRows(gift.regularGiftId)).map((row) => row.billingMonth)).toEqual([
+      "2026-11",
+      "2026-12",
+      "2027-01",
+    ]);
+    const receipts = (await database.db.select().from(outbox)).filter((mail) => mail.kind.startsWith("regular-gift"));
+    expect(receipts.map((mail) => mail.kind).sort()).toEqual([
+      "regular-gift-receipt",
+      "regular-gift-receipt",
+      "regular-gift-welcome",
+    ]);
+  });
+
+  it("never records one month twice, even when asked to in the database", async () => {
+    const gift = await give();
+    const [first] = await paidRows(gift.regularGiftId);
+    await expect(
+      database.db.insert(donations).values({
+        ...first!,
+        id: crypto.randomUUID(),
+        providerPaymentId: "pi_another",
+      }),
+    ).rejects.toThrow();
+  });
+
+  it("refuses bad input with the field's message and records nothing", async () => {
+    const response = await callRoute(
+      giftsRoute,
+      post("/api/regular-gifts", { ...donor, amount: "0.50", dayOfMonth: "31", email: "not an address" }),
+      services,
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; code: string; fields: Record<string, string> };
+    expect(body.error).toBe(donationMessages.summary);
+    expect(body.code).toBe("invalid");
+    expect(body.fields.dayOfMonth).toBe(regularGiftMessages.dayOfMonth);
+    expect(body.fields.email).toBe(donationMessages.email);
+    expect(body.fields.amount).toMatch(/smallest donation/);
+    expect(await database.db.select().from(regularGifts)).toEqual([]);
+    expect(await database.db.select().from(donations)).toEqual([]);
+  });
+
+  it("a declined first card leaves the gift waiting, and a good card then starts it", async () => {
+    const started = await callRoute(giftsRoute, post("/api/regular-gifts", donor), services);
+    const gift = (await started.json()) as { regularGiftId: string; clientSecret: string };
+    const declined = await callRoute(
+      confirmRoute,
+      post("/api/payments/offline/confirm", { ...gift, card: { ...card, number: "4000 0000 0000 0002" } }),
+      services,
+    );
+    expect(declined.status).toBe(402);
+    const [waiting] = await database.db.select().from(regularGifts).where(eq(regularGifts.id, gift.regularGiftId));
+    expect(waiting!.status).toBe("incomplete");
+    clock.set("2027-01-20T12:00:00Z");
+    expect(await takeDueGiftPayments(services)).toEqual([]);
+    const paid = await callRoute(confirmRoute, post("/api/payments/offline/confirm", { ...gift, card }), services);
+    expect(await paid.json()).toEqual({ status: "succeeded" });
+    expect((await paidRows(gift.regularGiftId)).map((row) => row.billingMonth)).toEqual(["2026-11"]);
+  });
+});

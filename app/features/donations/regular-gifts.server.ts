@@ -1,0 +1,429 @@
+import crypto from "node:crypto";
+import { and, asc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
+import type { Queryable } from "~/infra/db/database.server";
+import { queueMail } from "~/infra/email/outbox.server";
+import type { OfflineProvider } from "~/infra/payments/offline.server";
+import { providerUnavailable, type PaymentDeps, type SubscriptionInvoice } from "~/infra/payments/provider.server";
+import { billingMonthOf, firstMonthlyPaymentAfter, monthAfter, monthlyPaymentDate } from "~/lib/billing-month";
+import { AppError } from "~/lib/errors";
+import { isUuid } from "~/lib/ids";
+import { donations, giftAidDeclarations, regularGiftLinks, regularGifts } from "~db/schema";
+import { giftAidPence } from "./amount";
+import { regularGiftReceipt } from "./regular-gift-receipt.server";
+import {
+  declarationWording,
+  donationMessages,
+  validateRegularGift,
+  type RegularGiftStatus,
+  type StartedRegularGift,
+} from "./schema";
+
+// Regular (monthly) gifts by card (docs/decisions/089-monthly-gifts.md). The provider keeps the
+// subscription and takes the money; we keep the gift, and one donation row per month paid, each
+// recorded from what the provider says, once (the unique gift-and-month index).
+
+type GiftRow = typeof regularGifts.$inferSelect;
+
+/** What recording a month's payment needs beyond a card payment's: the outbox's seal for the link. */
+export type GiftDeps = PaymentDeps & { outbox: { seal(words: Record<string, string>): string } };
+
+/** How long a donor's private link works: every receipt brings a fresh one. */
+export const giftLinkLifetimeMs = 90 * 24 * 60 * 60_000;
+
+/** The SHA-256 of a private link's token, as kept (the token itself never is). */
+export function giftLinkHash(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+/**
+ * Starts a monthly gift: checks the form with the browser's rules, records the gift (incomplete),
+ * its first month's donation (pending) and any Gift Aid declaration (HMRC's enduring wording),
+ * then asks the provider for a subscription whose first invoice the browser's card confirms now.
+ */
+export async function startRegularGift(
+  deps: PaymentDeps,
+  input: unknown,
+  /** The visitor's address as its keyed hash (app/infra/visitors.server.ts). */
+  clientKey: string | null = null,
+): Promise<StartedRegularGift> {
+  const validation = validateRegularGift(input);
+  if (!validation.ok) throw new AppError("invalid", donationMessages.summary, { fields: validation.errors });
+  const { amountPence, name, email, giftAid, dayOfMonth } = validation.data;
+  const now = deps.clock.now();
+  const regularGiftId = crypto.randomUUID();
+  const donationId = crypto.randomUUID();
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(regularGifts).values({
+      id: regularGiftId,
+      amountPence,
+      dayOfMonth,
+      donorName: name,
+      email,
+      status: "incomplete",
+      provider: deps.payments.name,
+      clientKey,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.insert(donations).values({
+      id: donationId,
+      amountPence,
+      donorName: name,
+      email,
+      status: "pending",
+      provider: deps.payments.name,
+      clientKey,
+      regularGiftId,
+      billingMonth: billingMonthOf(now),
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (giftAid) {
+      await tx.insert(giftAidDeclarations).values({
+        donationId,
+        ...giftAid,
+        wording: declarationWording(giftAid.scope, amountPence, deps.charity.name),
+        declaredAt: now,
+      });
+    }
+  });
+
+  try {
+    const started = await deps.payments.createSubscription({
+      amountPence,
+      dayOfMonth,
+      name,
+      email,
+      description: `Monthly gift to ${deps.charity.name} (${regularGiftId})`,
+      metadata: { regular_gift_id: regularGiftId, gift_aid: giftAid ? "yes" : "no" },
+      idempotencyKey: `regular-gift-${regularGiftId}`,
+      secondPaymentAt: firstMonthlyPaymentAfter(now, dayOfMonth),
+    });
+    const at = deps.clock.now();
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(regularGifts)
+        .set({
+          providerCustomerId: started.subscription.customerId,
+          providerSubscriptionId: started.subscription.id,
+          updatedAt: at,
+        })
+        .where(eq(regularGifts.id, regularGiftId));
+      // The first month's donation is paid by the subscription's first invoice.
+      await tx
+        .update(donations)
+        .set({ providerPaymentId: started.firstInvoice.id, updatedAt: at })
+        .where(eq(donations.id, donationId));
+    });
+    return { regularGiftId, donationId, clientSecret: started.clientSecret, amountPence };
+  } catch (error) {
+    const at = deps.clock.now();
+    await deps.db.transaction(async (tx) => {
+      await tx.update(donations).set({ status: "failed", updatedAt: at }).where(eq(donations.id, donationId));
+      await tx
+        .update(regularGifts)
+        .set({ status: "cancelled", cancelledAt: at, updatedAt: at })
+        .where(eq(regularGifts.id, regularGiftId));
+    });
+    throw providerUnavailable(error, `starting regular gift ${regularGiftId}`);
+  }
+}
+
+export type GiftPaymentRecord =
+  | { outcome: "paid"; donationId: string; firstTime: boolean; welcome: boolean }
+  | { outcome: "not-paid"; status: string }
+  | { outcome: "unknown" };
+
+/** Which of our states a provider's subscription status means; undefined to keep ours. */
+export function giftStatusFor(providerStatus: string): RegularGiftStatus | undefined {
+  if (providerStatus === "active" || providerStatus === "trialing") return "active";
+  if (providerStatus === "past_due" || providerStatus === "unpaid") return "failing";
+  if (providerStatus === "canceled" || providerStatus === "incomplete_expired") return "cancelled";
+  if (providerStatus === "incomplete") return "incomplete";
+  return undefined;
+}
+
+async function giftBySubscription(db: Queryable, subscriptionId: string) {
+  if (!subscriptionId) return undefined;
+  const [gift] = await db.select().from(regularGifts).where(eq(regularGifts.providerSubscriptionId, subscriptionId));
+  return gift;
+}
+
+/**
+ * Records a month's invoice the provider says is paid (Stripe's `invoice.paid`, the offline
+ * provider's card form or its monthly run), as the gift's donation row for that month, with its
+ * receipt (the welcome for the first) queued in the same transaction. Any number of times, in any
+ * order, across crashes: the gift's row is locked, and a month already recorded is left alone
+ * (the donation's unique gift-and-month index stands behind this). Asks the provider for the
+ * invoice again unless `known` is what it has just said.
+ */
+export async function recordGiftInvoice(
+  deps: GiftDeps,
+  invoiceId: string,
+  known?: SubscriptionInvoice,
+): Promise<GiftPaymentRecord> {
+  const invoice = known?.id === invoiceId ? known : await deps.payments.retrieveInvoice(invoiceId);
+  const found = await giftBySubscription(deps.db, invoice.subscriptionId);
+  if (!found) return { outcome: "unknown" };
+  if (invoice.status !== "paid") return { outcome: "not-paid", status: invoice.status };
+  if (invoice.currency !== "gbp" || invoice.amountPence <= 0) {
+    console.error(`Invoice ${invoice.id} of regular gift ${found.id} is not in pence: not recording it.`);
+    return { outcome: "not-paid", status: "amount_mismatch" };
+  }
+  const now = deps.clock.now();
+  const paidAt = invoice.paidAt && invoice.paidAt.getTime() <= now.getTime() ? invoice.paidAt : now;
+  const month = billingMonthOf(invoice.createdAt);
+
+  return deps.db.transaction(async (tx) => {
+    const [gift] = await tx.select().from(regularGifts).where(eq(regularGifts.id, found.id)).for("update");
+    // The invoice's own row (the first month's, made when the gift started), else the month's.
+    const [existing] = await tx
+      .select()
+      .from(donations)
+      .where(
+        and(
+          eq(donations.regularGiftId, gift!.id),
+          or(eq(donations.providerPaymentId, invoice.id), eq(donations.billingMonth, month)),
+        ),
+      );
+    if (existing && existing.status !== "pending" && existing.status !== "cancelled" && existing.status !== "failed") {
+      return { outcome: "paid", donationId: existing.id, firstTime: false, welcome: false } as const;
+    }
+    const earlierPaid = await tx
+      .select({ id: donations.id })
+      .from(donations)
+      .where(and(eq(donations.regularGiftId, gift!.id), eq(donations.status, "paid")));
+    const welcome = earlierPaid.length === 0;
+    const values = {
+      amountPence: invoice.amountPence,
+      status: "paid",
+      paidAt,
+      cardBrand: invoice.card?.brand,
+      cardLast4: invoice.card?.last4,
+      updatedAt: now,
+    };
+    let donationId: string;
+    if (existing) {
+      donationId = existing.id;
+      await tx
+        .update(donations)
+        .set({ ...values, providerPaymentId: invoice.id })
+        .where(eq(donations.id, existing.id));
+    } else {
+      donationId = crypto.randomUUID();
+      await tx.insert(donations).values({
+        id: donationId,
+        ...values,
+        donorName: gift!.donorName,
+        email: gift!.email,
+        provider: gift!.provider,
+        providerPaymentId: invoice.id,
+        clientKey: null,
+        regularGiftId: gift!.id,
+        billingMonth: month,
+        createdAt: now,
+      });
+    }
+    // A payment taken means the gift runs; a cancelled gift stays cancelled (the provider's word on
+    // that comes with its own event).
+    if (gift!.status === "incomplete" || gift!.status === "failing") {
+      await tx.update(regularGifts).set({ status: "active", updatedAt: now }).where(eq(regularGifts.id, gift!.id));
+    }
+    const declaration = await giftDeclaration(tx, gift!.id);
+    const token = crypto.randomBytes(32).toString("base64url");
+    await tx.insert(regularGiftLinks).values({
+      tokenHash: giftLinkHash(token),
+      regularGiftId: gift!.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + giftLinkLifetimeMs),
+    });
+    const message = await regularGiftReceipt({
+      first: welcome,
+      donationId,
+      donorName: gift!.donorName,
+      email: gift!.email,
+      amountPence: invoice.amountPence,
+      dayOfMonth: gift!.dayOfMonth,
+      paidAt,
+      nextPaymentAt: monthlyPaymentDate(monthAfter(month), gift!.dayOfMonth),
+      card: invoice.card,
+      giftAid: declaration,
+      link: `${deps.charity.website.replace(/\/$/, "")}/giving/{{token}}`,
+      charity: deps.charity,
+    });
+    await queueMail(tx, {
+      kind: welcome ? "regular-gift-welcome" : "regular-gift-receipt",
+      about: donationId,
+      message,
+      sealed: deps.outbox.seal({ token }),
+      now,
+    });
+    return { outcome: "paid", donationId, firstTime: true, welcome } as const;
+  });
+}
+
+/** The Gift Aid declaration made with the gift's first donation, if the donor made one. */
+async function giftDeclaration(db: Queryable, giftId: string) {
+  const [row] = await db
+    .select({
+      wording: giftAidDeclarations.wording,
+      declaredAt: giftAidDeclarations.declaredAt,
+      cancelledAt: giftAidDeclarations.cancelledAt,
+    })
+    .from(giftAidDeclarations)
+    .innerJoin(donations, eq(donations.id, giftAidDeclarations.donationId))
+    .where(eq(donations.regularGiftId, giftId))
+    .orderBy(asc(giftAidDeclarations.declaredAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Sets the gift's state to what the provider says of its subscription (Stripe's
+ * `customer.subscription.updated` and `.deleted`, re-read, never taken from the payload).
+ */
+export async function followSubscription(deps: PaymentDeps, subscriptionId: string): Promise<GiftRow | undefined> {
+  const gift = await giftBySubscription(deps.db, subscriptionId);
+  if (!gift) return undefined;
+  const subscription = await deps.payments.retrieveSubscription(subscriptionId);
+  const status = giftStatusFor(subscription.status);
+  if (!status || status === gift.status) return gift;
+  // A gift is only ever started by its first payment (recordGiftInvoice): the provider's
+  // "incomplete" never sets one back.
+  if (status === "incomplete") return gift;
+  const now = deps.clock.now();
+  const [updated] = await deps.db
+    .update(regularGifts)
+    .set({ status, updatedAt: now, ...(status === "cancelled" && { cancelledAt: gift.cancelledAt ?? now }) })
+    .where(eq(regularGifts.id, gift.id))
+    .returning();
+  return updated;
+}
+
+/**
+ * A month's payment failed (Stripe's `invoice.payment_failed`): the gift is failing while the
+ * provider retries, if the provider says so. Telling the donor and staff is a later slice's.
+ */
+export async function giftPaymentFailed(deps: PaymentDeps, invoiceId: string) {
+  const invoice = await deps.payments.retrieveInvoice(invoiceId);
+  if (!invoice.subscriptionId) return undefined;
+  return followSubscription(deps, invoice.subscriptionId);
+}
+
+/**
+ * Every month the provider says is paid and we have not recorded, recorded now: after a crash
+ * between the provider's charge and our record of it, and on the return page. Answers the
+ * donations newly recorded.
+ */
+export async function catchUpGift(deps: GiftDeps, gift: Pick<GiftRow, "id" | "providerSubscriptionId">) {
+  if (!gift.providerSubscriptionId) return [];
+  const invoices = await deps.payments.listPaidInvoices(gift.providerSubscriptionId);
+  const recorded: { donationId: string; welcome: boolean }[] = [];
+  for (const invoice of invoices) {
+    const record = await recordGiftInvoice(deps, invoice.id, invoice);
+    if (record.outcome === "paid" && record.firstTime) recorded.push(record);
+  }
+  return recorded;
+}
+
+/** The gifts whose payments the offline provider takes: running ones (a later month may be due). */
+export async function runningOfflineGifts(db: Queryable) {
+  return db
+    .select({ id: regularGifts.id, providerSubscriptionId: regularGifts.providerSubscriptionId })
+    .from(regularGifts)
+    .where(
+      and(
+        eq(regularGifts.provider, "offline"),
+        inArray(regularGifts.status, ["active", "failing"]),
+        isNotNull(regularGifts.providerSubscriptionId),
+      ),
+    );
+}
+
+export type GiftReturn =
+  | { kind: "unknown" }
+  | { kind: "waiting"; amountPence: number; status: string }
+  | { kind: "thanks"; amountPence: number; giftAidPence: number | null; dayOfMonth: number; nextPaymentAt: Date };
+
+/**
+ * The donor is back from the payment provider at /payment?gift=<id>: the first month's payment is
+ * recorded from what the provider says (never from the URL), and its welcome's first attempt made.
+ */
+export async function regularGiftReturn(
+  deps: GiftDeps & { outbox: { deliver(kind: "regular-gift-welcome", about: string): Promise<unknown> } },
+  giftId: string,
+): Promise<GiftReturn> {
+  if (!isUuid(giftId)) return { kind: "unknown" };
+  const [gift] = await deps.db.select().from(regularGifts).where(eq(regularGifts.id, giftId));
+  if (!gift?.providerSubscriptionId) return { kind: "unknown" };
+  const recorded = await catchUpGift(deps, gift).catch((error: unknown) => {
+    console.error(`Asking the provider about regular gift ${giftId} failed:`, (error as Error).message);
+    return [];
+  });
+  for (const { donationId, welcome } of recorded)
+    if (welcome) await deps.outbox.deliver("regular-gift-welcome", donationId);
+  const [first] = await deps.db
+    .select()
+    .from(donations)
+    .where(and(eq(donations.regularGiftId, giftId), eq(donations.status, "paid")))
+    .orderBy(asc(donations.billingMonth))
+    .limit(1);
+  if (!first) return { kind: "waiting", amountPence: gift.amountPence, status: gift.status };
+  const declaration = await giftDeclaration(deps.db, giftId);
+  return {
+    kind: "thanks",
+    amountPence: gift.amountPence,
+    giftAidPence: declaration ? giftAidPence(gift.amountPence) : null,
+    dayOfMonth: gift.dayOfMonth,
+    nextPaymentAt: monthlyPaymentDate(monthAfter(first.billingMonth!), gift.dayOfMonth),
+  };
+}
+
+/** What the donor's private link shows: which gift, its state, and the months paid. */
+export interface GiftByLink {
+  amountPence: number;
+  dayOfMonth: number;
+  status: RegularGiftStatus;
+  startedAt: Date;
+  payments: { month: string; amountPence: number; paidAt: Date }[];
+  giftAid: boolean;
+}
+
+/** The gift a private link's token opens, while the link has not expired; undefined otherwise. */
+export async function giftByLink(db: Queryable, token: string, now: Date): Promise<GiftByLink | undefined> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+  const [link] = await db
+    .select({ gift: regularGifts })
+    .from(regularGiftLinks)
+    .innerJoin(regularGifts, eq(regularGifts.id, regularGiftLinks.regularGiftId))
+    .where(and(eq(regularGiftLinks.tokenHash, giftLinkHash(token)), gt(regularGiftLinks.expiresAt, now)));
+  if (!link) return undefined;
+  const paid = await db
+    .select()
+    .from(donations)
+    .where(and(eq(donations.regularGiftId, link.gift.id), eq(donations.status, "paid")))
+    .orderBy(asc(donations.billingMonth));
+  return {
+    amountPence: link.gift.amountPence,
+    dayOfMonth: link.gift.dayOfMonth,
+    status: link.gift.status as RegularGiftStatus,
+    startedAt: link.gift.createdAt,
+    payments: paid.map((d) => ({ month: d.billingMonth!, amountPence: d.amountPence, paidAt: d.paidAt! })),
+    giftAid: (await giftDeclaration(db, link.gift.id)) !== null,
+  };
+}
+
+/**
+ * The offline provider's day of payment (the embedded default and the tests): every monthly payment
+ * due by the site's clock is taken, then every month paid and not yet recorded is recorded, with
+ * its receipt: those just taken, and any a crash left between the charge and our record. On Stripe
+ * this is nothing: Stripe takes the payments and says so through `invoice.paid`.
+ */
+export async function takeDueGiftPayments(deps: GiftDeps) {
+  const offline = deps.payments as Partial<OfflineProvider> & PaymentDeps["payments"];
+  if (offline.name !== "offline" || !offline.chargeDueSubscriptions) return [];
+  await offline.chargeDueSubscriptions();
+  const recorded: { donationId: string; welcome: boolean }[] = [];
+  for (const gift of await runningOfflineGifts(deps.db)) recorded.push(...(await catchUpGift(deps, gift)));
+  return recorded;
+}

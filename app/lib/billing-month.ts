@@ -1,0 +1,28 @@
+import { fromLondonInput, londonDay } from "./london-time";
+
+// A regular gift's months (decision 089): each payment belongs to one London calendar month, and a
+// month is paid once. The first payment is taken the day the donor gives, for that month; the later
+// ones at noon, London time, on the donor's day of each following month.
+
+/** The London calendar month of a moment, as YYYY-MM. */
+export function billingMonthOf(moment: Date): string {
+  return londonDay(moment).slice(0, 7);
+}
+
+/** The month after a YYYY-MM month. */
+export function monthAfter(month: string): string {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, "0")}`;
+}
+
+/** Noon in London on `day` (1 to 28) of a YYYY-MM month: when that month's payment is taken. */
+export function monthlyPaymentDate(month: string, day: number): Date {
+  const moment = fromLondonInput(`${month}-${String(day).padStart(2, "0")}T12:00`);
+  if (!moment) throw new Error(`No such day: ${month}-${day}.`);
+  return new Date(moment);
+}
+
+/** When the second payment of a gift started at `start` is taken: the donor's day of the next month. */
+export function firstMonthlyPaymentAfter(start: Date, day: number): Date {
+  return monthlyPaymentDate(monthAfter(billingMonthOf(start)), day);
+}
