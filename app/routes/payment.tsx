@@ -9,7 +9,11 @@ import { ShareLink } from "~/components/ui/share-link";
 import { amountParam, parseDonationAmount } from "~/features/donations/amount";
 import { AmountChooser, donationPath } from "~/features/donations/components/amount-chooser";
 import { DonationForm } from "~/features/donations/components/donation-form";
+import { RegularGiftForm } from "~/features/donations/components/regular-gift-form";
+import { regularGiftReturn } from "~/features/donations/regular-gifts.server";
 import { donationReturn } from "~/features/donations/return.server";
+import { dayOfMonthWords, giftDays } from "~/features/donations/schema";
+import { londonDay, londonDayWords } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { pageMeta } from "~/lib/page-meta";
 
@@ -29,30 +33,63 @@ export const loader = pageWork("The donation page", async ({ request, context }:
     /** This page's public address, for the thank-you view's "tell a friend". */
     shareUrl: `${publicOrigin(context.services.config, request)}/payment`,
   };
+  // Give once or Give monthly (decision 089): `give=monthly` in the address, so the choice is a
+  // link that works without the page's scripts.
+  const monthly = params.get("give") === "monthly";
+  const giftId = params.get("gift");
+  if (giftId) {
+    return { ...page, monthly: true, view: await giftView(context.services, giftId) };
+  }
   const donationId = params.get("donation");
   if (donationId) {
-    return { ...page, view: await donationReturn(context.services, donationId) };
+    return { ...page, monthly: false, view: await donationReturn(context.services, donationId) };
   }
   const amountText = params.get("amount");
-  if (amountText === null) return { ...page, view: { kind: "choose" as const } };
+  if (amountText === null) return { ...page, monthly, view: { kind: "choose" as const } };
   const amount = parseDonationAmount(amountText);
-  if (!amount.ok) return { ...page, view: { kind: "choose" as const, amountText, error: amount.message } };
+  if (!amount.ok) return { ...page, monthly, view: { kind: "choose" as const, amountText, error: amount.message } };
   // One address per amount (?amount=10 and ?amount=£10 become ?amount=10.00), whichever way it came.
-  if (amountText !== amountParam(amount.pence)) throw redirect(donationPath(amount.pence));
-  return { ...page, view: { kind: "form" as const, amountPence: amount.pence } };
+  if (amountText !== amountParam(amount.pence)) throw redirect(donationPath(amount.pence, monthly));
+  // The day a monthly gift is offered first: today's in London, or the 28th late in a long month.
+  const suggestedDay = Math.min(Number(londonDay(context.services.clock.now()).slice(8, 10)), giftDays.last);
+  return { ...page, monthly, view: { kind: "form" as const, amountPence: amount.pence, suggestedDay } };
 });
+
+/** The donor back from paying the first month of a monthly gift: its thank-you, or how it stands. */
+async function giftView(services: Parameters<typeof regularGiftReturn>[0], giftId: string) {
+  const gift = await regularGiftReturn(services, giftId);
+  if (gift.kind === "unknown") return { kind: "unknown" as const };
+  if (gift.kind === "waiting") {
+    return {
+      kind: "status" as const,
+      status: "Your first payment has not been confirmed yet.",
+      retry: false,
+      amountPence: gift.amountPence,
+    };
+  }
+  return {
+    kind: "thanks" as const,
+    amountPence: gift.amountPence,
+    giftAidPence: gift.giftAidPence,
+    monthly: { day: gift.dayOfMonth, next: londonDayWords(gift.nextPaymentAt) },
+  };
+}
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => [
   ...pageMeta("Donate", data?.content.description, { site: matches[0].loaderData?.share, path: "/payment" }),
   // A donor's return link is theirs alone.
-  ...(new URLSearchParams(location.search).has("donation") ? [{ name: "robots", content: "noindex" }] : []),
+  ...(["donation", "gift"].some((name) => new URLSearchParams(location.search).has(name))
+    ? [{ name: "robots", content: "noindex" }]
+    : []),
 ];
 
 export default function Payment({ loaderData }: Route.ComponentProps) {
-  const { content, view, charityName, email, provider, publishableKey, shareUrl } = loaderData;
+  const { content, view, charityName, email, provider, publishableKey, shareUrl, monthly } = loaderData;
+  const amountPence = view.kind === "form" ? view.amountPence : undefined;
   return (
     <main id="main" className="page">
       <h1>Donate</h1>
+      {view.kind === "form" || view.kind === "choose" ? <HowOften monthly={monthly} amountPence={amountPence} /> : null}
       {view.kind === "thanks" ? (
         <ThankYou
           title={content.donationSuccessTitle}
@@ -62,6 +99,7 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
           giftAidPence={view.giftAidPence}
           charityName={charityName}
           shareUrl={shareUrl}
+          monthly={"monthly" in view ? (view.monthly as { day: number; next: string }) : undefined}
         />
       ) : (
         <>
@@ -77,7 +115,15 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
               {view.status}
             </p>
           ) : null}
-          {view.kind === "form" || (view.kind === "status" && view.retry) ? (
+          {view.kind === "form" && monthly ? (
+            <RegularGiftForm
+              amountPence={view.amountPence}
+              suggestedDay={view.suggestedDay}
+              charityName={charityName}
+              provider={provider}
+              publishableKey={publishableKey}
+            />
+          ) : view.kind === "form" || (view.kind === "status" && view.retry) ? (
             <DonationForm
               amountPence={view.amountPence}
               charityName={charityName}
@@ -98,11 +144,35 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
               presets={content.presetAmounts}
               initialAmount={view.kind === "choose" ? view.amountText : undefined}
               initialError={view.kind === "choose" ? view.error : undefined}
+              monthly={monthly}
             />
           )}
         </>
       )}
     </main>
+  );
+}
+
+/**
+ * Give once or Give monthly: two links to this page, the one chosen marked as current, so the choice
+ * works by keyboard and without JavaScript, and keeps the amount already chosen.
+ */
+function HowOften({ monthly, amountPence }: { monthly: boolean; amountPence: number | undefined }) {
+  const to = (asMonthly: boolean) =>
+    amountPence === undefined
+      ? asMonthly
+        ? "/payment?give=monthly"
+        : "/payment"
+      : donationPath(amountPence, asMonthly);
+  return (
+    <nav className="how-often" aria-label="How often to give">
+      <Link to={to(false)} className="how-often-choice" aria-current={monthly ? undefined : "page"}>
+        Give once
+      </Link>
+      <Link to={to(true)} className="how-often-choice" aria-current={monthly ? "page" : undefined}>
+        Give monthly
+      </Link>
+    </nav>
   );
 }
 
@@ -114,6 +184,8 @@ function ThankYou(props: {
   giftAidPence: number | null;
   charityName: string;
   shareUrl: string;
+  /** A monthly gift's day and next payment, for its thank-you. */
+  monthly?: { day: number; next: string } | undefined;
 }) {
   const invitation = `I have just given to ${props.charityName}, a small charity working with the village of Kilele in Tanzania. Would you like to give too?`;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -128,6 +200,7 @@ function ThankYou(props: {
       <p>{props.text}</p>
       <p>
         You gave <strong>{formatPounds(props.amountPence)}</strong>
+        {props.monthly ? " as your first monthly payment" : null}
         {props.giftAidPence !== null ? (
           <>
             , and with Gift Aid it is worth <strong>{formatPounds(props.amountPence + props.giftAidPence)}</strong> to
@@ -136,6 +209,13 @@ function ThankYou(props: {
         ) : null}
         .
       </p>
+      {props.monthly ? (
+        <p>
+          Your next payment of {formatPounds(props.amountPence)} is taken on {props.monthly.next}, and then on{" "}
+          {dayOfMonthWords(props.monthly.day)} of each month. We have e-mailed you a welcome with a private link to your
+          gift.
+        </p>
+      ) : null}
       <section className="next-steps" aria-labelledby="next-steps-title">
         <h3 id="next-steps-title">What next?</h3>
         <ul>

@@ -2,7 +2,13 @@ import { useRef } from "react";
 import { Field } from "~/components/ui/field";
 import { useEarlyChecked } from "~/components/ui/use-early-input";
 import { giftAidPence } from "~/lib/donation-amount";
-import { declarationWording, giftAidLimits, giftAidScopes, type GiftAidScope } from "~/lib/gift-aid-declaration";
+import {
+  declarationWording,
+  giftAidLimits,
+  giftAidScopes,
+  regularGiftScope,
+  type GiftAidScope,
+} from "~/lib/gift-aid-declaration";
 import { formatPounds } from "~/lib/money";
 
 /** The Gift Aid part of a form: the box, and when ticked the declaration's name, address and scope. */
@@ -39,6 +45,7 @@ export function GiftAidFields({
   onScope: (scope: GiftAidScope) => void;
 }) {
   const extraPence = giftAidPence(amountPence);
+  const monthly = values.scope === regularGiftScope;
   const giftAidBox = useRef<HTMLInputElement>(null);
   useEarlyChecked(giftAidBox, values.giftAid, onTick);
   const text = (field: GiftAidTextField, label: string, autoComplete: string) => (
@@ -74,7 +81,9 @@ export function GiftAidFields({
           aria-describedby="gift-aid-declaration"
           onChange={(e) => onTick(e.target.checked)}
         />
-        <label htmlFor="gift-aid">Yes, I want to Gift Aid my donation</label>
+        <label htmlFor="gift-aid">
+          {monthly ? "Yes, I want to Gift Aid my monthly gift" : "Yes, I want to Gift Aid my donation"}
+        </label>
       </div>
       <p id="gift-aid-declaration" className="declaration">
         {declarationWording(values.scope, amountPence, charityName)}
@@ -93,22 +102,25 @@ export function GiftAidFields({
             {text("houseNameOrNumber", "House name or number", "address-line1")}
             {text("postcode", "Postcode", "postal-code")}
           </div>
-          <fieldset className="radio-group">
-            <legend>Which donations should Gift Aid cover?</legend>
-            {(Object.entries(giftAidScopes) as [GiftAidScope, string][]).map(([key, label]) => (
-              <div className="radio-field" key={key}>
-                <input
-                  id={`gift-aid-scope-${key}`}
-                  type="radio"
-                  name="scope"
-                  value={key}
-                  checked={values.scope === key}
-                  onChange={() => onScope(key)}
-                />
-                <label htmlFor={`gift-aid-scope-${key}`}>{label}</label>
-              </div>
-            ))}
-          </fieldset>
+          {/* A monthly gift's declaration is HMRC's enduring one: there is no scope to choose (decision 089). */}
+          {monthly ? null : (
+            <fieldset className="radio-group">
+              <legend>Which donations should Gift Aid cover?</legend>
+              {(Object.entries(giftAidScopes) as [GiftAidScope, string][]).map(([key, label]) => (
+                <div className="radio-field" key={key}>
+                  <input
+                    id={`gift-aid-scope-${key}`}
+                    type="radio"
+                    name="scope"
+                    value={key}
+                    checked={values.scope === key}
+                    onChange={() => onScope(key)}
+                  />
+                  <label htmlFor={`gift-aid-scope-${key}`}>{label}</label>
+                </div>
+              ))}
+            </fieldset>
+          )}
         </div>
       ) : null}
     </fieldset>

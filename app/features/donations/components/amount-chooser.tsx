@@ -3,9 +3,12 @@ import { Form, Link, useNavigate } from "react-router";
 import { Field } from "~/components/ui/field";
 import { amountParam, parseDonationAmount } from "../amount";
 
-/** Where a chosen amount goes: the donation page with the amount in the URL (and in navigation state). */
-export function donationPath(pence: number) {
-  return `/payment?amount=${amountParam(pence)}`;
+/**
+ * Where a chosen amount goes: the donation page with the amount in the URL (and in navigation
+ * state), and `give=monthly` for a monthly gift (decision 089).
+ */
+export function donationPath(pence: number, monthly = false) {
+  return `/payment?amount=${amountParam(pence)}${monthly ? "&give=monthly" : ""}`;
 }
 
 interface AmountChooserProps {
@@ -18,6 +21,8 @@ interface AmountChooserProps {
   /** What the visitor typed before (a reload of /payment?amount=...), and what was wrong with it. */
   initialAmount?: string;
   initialError?: string;
+  /** Choosing for a monthly gift: every choice keeps `give=monthly`. */
+  monthly?: boolean;
 }
 
 /**
@@ -25,7 +30,15 @@ interface AmountChooserProps {
  * Each leads to /payment?amount=...; without JavaScript the custom amount is a plain GET form that
  * the page checks on the server with the same rule.
  */
-export function AmountChooser({ id, title, intro, presets, initialAmount = "", initialError }: AmountChooserProps) {
+export function AmountChooser({
+  id,
+  title,
+  intro,
+  presets,
+  initialAmount = "",
+  initialError,
+  monthly = false,
+}: AmountChooserProps) {
   const navigate = useNavigate();
   const [amount, setAmount] = useState(initialAmount);
   const [error, setError] = useState(initialError);
@@ -34,7 +47,7 @@ export function AmountChooser({ id, title, intro, presets, initialAmount = "", i
     event.preventDefault();
     const parsed = parseDonationAmount(amount);
     if (!parsed.ok) return setError(parsed.message);
-    void navigate(donationPath(parsed.pence), { state: { amountPence: parsed.pence } });
+    void navigate(donationPath(parsed.pence, monthly), { state: { amountPence: parsed.pence } });
   }
 
   return (
@@ -47,9 +60,9 @@ export function AmountChooser({ id, title, intro, presets, initialAmount = "", i
           <li key={pounds}>
             <Link
               className="button button-donate"
-              to={donationPath(pounds * 100)}
+              to={donationPath(pounds * 100, monthly)}
               state={{ amountPence: pounds * 100 }}
-              aria-label={`Donate £${pounds.toLocaleString("en-GB")}`}
+              aria-label={`${monthly ? "Give" : "Donate"} £${pounds.toLocaleString("en-GB")}${monthly ? " a month" : ""}`}
             >
               £{pounds.toLocaleString("en-GB")}
             </Link>
@@ -57,6 +70,7 @@ export function AmountChooser({ id, title, intro, presets, initialAmount = "", i
         ))}
       </ul>
       <Form method="get" action="/payment" className="amount-custom" noValidate onSubmit={choose}>
+        {monthly ? <input type="hidden" name="give" value="monthly" /> : null}
         <Field
           id={`${id}-amount`}
           label="Other amount (£)"
