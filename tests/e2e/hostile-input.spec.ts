@@ -39,6 +39,7 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/book-event.tsx": none,
   "routes/confirmation.tsx": none,
   "routes/payment.tsx": none,
+  "routes/giving.token.tsx": none,
   "routes/content-json.ts": none,
   "routes/api.content.ts": none,
   "routes/api.volunteers.ts": { body: "json", fields: ["name", "email", "reason"] },
@@ -68,6 +69,20 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/api.donations.ts": {
     body: "json",
     fields: ["amount", "name", "email", "giftAid", "firstName", "surname", "houseNameOrNumber", "postcode"],
+  },
+  "routes/api.regular-gifts.ts": {
+    body: "json",
+    fields: [
+      "amount",
+      "dayOfMonth",
+      "name",
+      "email",
+      "giftAid",
+      "firstName",
+      "surname",
+      "houseNameOrNumber",
+      "postcode",
+    ],
   },
   "routes/api.payments.offline.confirm.ts": { body: "json", fields: ["clientSecret", "card"] },
   "routes/api.payments.webhook.ts": { body: "webhook", fields: ["id", "type", "data"] },

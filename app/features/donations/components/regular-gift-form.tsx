@@ -129,7 +129,7 @@ export function RegularGiftForm({
               <dd>{formatPounds(extraPence)}</dd>
             </>
           ) : null}
-          <dt className="total">Worth to the Trust each month</dt>
+          <dt className="total">Worth to the Trust</dt>
           <dd className="total">{formatPounds(amountPence + (values.giftAid ? extraPence : 0))}</dd>
         </dl>
         <p>
@@ -161,6 +161,7 @@ export function RegularGiftForm({
           hint="Later payments are taken on this day each month (1 to 28, so every month has it)."
           select={{
             name: "dayOfMonth",
+            className: "gift-day",
             value: values.dayOfMonth,
             onChange: (event) => change("dayOfMonth", event.target.value),
           }}
