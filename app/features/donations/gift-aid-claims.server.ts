@@ -41,8 +41,8 @@ function summarise(rows: readonly ClaimDonation[]): ClaimSummary {
 }
 
 function asGiftAidDonation(row: typeof donations.$inferSelect): GiftAidDonation {
-  const { id, email, status, amountPence, paidAt, refundedAt, giftAidClaimId } = row;
-  return { id, email, status, amountPence, paidAt, refundedAt, giftAidClaimId };
+  const { id, email, status, amountPence, paidAt, refundedAt, giftAidClaimId, regularGiftId } = row;
+  return { id, email, status, amountPence, paidAt, refundedAt, giftAidClaimId, regularGiftId };
 }
 
 /** The paid, unrefunded, unclaimed donations a declaration covers, oldest first, as claim rows. */

@@ -159,3 +159,45 @@ describe("the claim schedule's rows, in HMRC's columns and formats", () => {
     expect(scheduleDate(new Date("2026-12-31T23:30:00Z"))).toBe("31/12/26");
   });
 });
+
+describe("a monthly gift's declaration (decision 089)", () => {
+  const declaredAt = new Date("2026-11-27T20:00:00Z");
+  const declaration = {
+    id: "d1",
+    donationId: "first-month",
+    email: "amina@example.org",
+    regularGiftId: "gift-1",
+    madeWithPaidDonation: true,
+    firstName: "Amina",
+    surname: "Mushi",
+    houseNameOrNumber: "Rose Cottage",
+    postcode: "M1 1AE",
+    scope: "this-and-future" as const,
+    declaredAt,
+    cancelledAt: null,
+  };
+  const month = (over: Partial<GiftAidDonation>): GiftAidDonation => ({
+    id: "second-month",
+    email: "amina@example.org",
+    status: "paid",
+    amountPence: 1000,
+    paidAt: new Date("2026-12-15T12:00:00Z"),
+    refundedAt: null,
+    giftAidClaimId: null,
+    regularGiftId: "gift-1",
+    ...over,
+  });
+
+  it("covers later payments, never earlier ones, and none paid after it was cancelled", () => {
+    expect(declarationCovers(declaration, month({}))).toBe(true);
+    expect(declarationCovers(declaration, month({ paidAt: new Date("2026-10-01T12:00:00Z") }))).toBe(false);
+    expect(declarationCovers({ ...declaration, cancelledAt: new Date("2026-12-01T00:00:00Z") }, month({}))).toBe(false);
+  });
+
+  it("covers the gift's months after an erasure gave each of them an address of its own", () => {
+    expect(declarationCovers(declaration, month({ email: "erased-abc@erased.invalid" }))).toBe(true);
+    expect(
+      declarationCovers(declaration, month({ email: "erased-abc@erased.invalid", regularGiftId: "another" })),
+    ).toBe(false);
+  });
+});

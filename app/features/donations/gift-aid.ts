@@ -14,6 +14,8 @@ export interface GiftAidDonation {
   paidAt: Date | null;
   refundedAt: Date | null;
   giftAidClaimId: string | null;
+  /** The monthly gift it is a month of (decision 089); absent or null for a one-off gift. */
+  regularGiftId?: string | null;
 }
 
 /** A declaration, with the e-mail of the donation it was made with and whether that was paid. */
@@ -22,6 +24,11 @@ export interface GiftAidDeclaration {
   donationId: string;
   /** The e-mail of the donation it was made with: the donor. */
   email: string;
+  /**
+   * The monthly gift it was made with, if any: its later months are the same donor's whatever the
+   * e-mail now says (an erasure gives each donation an address of its own, decision 089).
+   */
+  regularGiftId?: string | null;
   /** Whether the donation it was made with was paid: an abandoned attempt's declaration counts for nothing. */
   madeWithPaidDonation: boolean;
   firstName: string;
@@ -48,7 +55,8 @@ function fourYearsBefore(moment: Date): Date {
 export function declarationCovers(declaration: GiftAidDeclaration, donation: GiftAidDonation): boolean {
   const paidAt = donation.paidAt;
   if (!paidAt || !declaration.madeWithPaidDonation) return false;
-  if (declaration.email.trim().toLowerCase() !== donation.email.trim().toLowerCase()) return false;
+  const sameGift = Boolean(declaration.regularGiftId) && declaration.regularGiftId === donation.regularGiftId;
+  if (!sameGift && declaration.email.trim().toLowerCase() !== donation.email.trim().toLowerCase()) return false;
   if (declaration.cancelledAt && declaration.cancelledAt.getTime() <= paidAt.getTime()) return false;
   if (declaration.donationId === donation.id) return true;
   const declared = declaration.declaredAt.getTime();

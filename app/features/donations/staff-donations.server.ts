@@ -38,6 +38,7 @@ function declarationOf(row: DeclarationRow, donation: DonationRow): StaffDeclara
     id: row.id,
     donationId: row.donationId,
     email: donation.email,
+    regularGiftId: donation.regularGiftId,
     madeWithPaidDonation: donation.paidAt !== null,
     firstName: row.firstName,
     surname: row.surname,
@@ -98,6 +99,7 @@ function asGiftAidDonation(row: DonationRow): GiftAidDonation {
   return {
     id: row.id,
     email: row.email,
+    regularGiftId: row.regularGiftId,
     status: row.status,
     amountPence: row.amountPence,
     paidAt: row.paidAt,

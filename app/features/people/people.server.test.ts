@@ -288,6 +288,7 @@ describe.each(engines)("a person's data on %s", (engine) => {
       volunteerSignUpsDeleted: 1,
       unsentEmailsDeleted: 2, // hers, and the office's about her donation
       sentEmailsBlanked: 2, // hers, and the office's about her booking
+      regularGiftsCancelled: 0,
       cardPaymentRecordsCleared: 2,
       answersDeleted: 0,
     });

@@ -5,6 +5,7 @@ import { recordAudit } from "~/infra/audit/audit.server";
 import { itemsOfBookings } from "~/infra/db/booking-items.server";
 import { answersOfBookings, eraseAnswersOf } from "~/infra/db/questions.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
+import { providerUnavailable, type PaymentProvider } from "~/infra/payments/provider.server";
 import { ticketsInWords } from "~/lib/booking-items";
 import { isMailKind, mailKey, mailKinds } from "~/infra/email/mail-kinds";
 import { AppError } from "~/lib/errors";
@@ -19,7 +20,10 @@ import {
   events,
   giftAidDeclarations,
   offlinePayments,
+  offlineSubscriptions,
   outbox,
+  regularGiftLinks,
+  regularGifts,
   refunds,
   tickets,
   ticketTypes,
@@ -88,6 +92,11 @@ function emailStatus(row: typeof outbox.$inferSelect): HeldEmail["status"] {
 /** Everything held about the address (any case, trimmed), newest first in each list. */
 export async function findPersonData({ db }: { db: Queryable }, email: string): Promise<PersonData> {
   const address = email.trim().toLowerCase();
+  const giftRows = await db
+    .select()
+    .from(regularGifts)
+    .where(sameAddress(regularGifts.email, address))
+    .orderBy(desc(regularGifts.createdAt));
   const [bookingRows, ticketRows, donationRows, volunteerRows, emailRows, waitingRows] = await Promise.all([
     db
       .select({ booking: bookings, event: { name: events.name, eventDate: events.eventDate } })
@@ -215,6 +224,19 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       paid: iso(d.paidAt),
       refunded: iso(d.refundedAt),
       giftAidClaimed: d.giftAidClaimId !== null,
+      monthlyGiftReference: d.regularGiftId,
+      month: d.billingMonth,
+    })),
+    regularGifts: giftRows.map((g) => ({
+      giftReference: g.id,
+      amount: formatPounds(g.amountPence),
+      amountPence: g.amountPence,
+      dayOfMonth: g.dayOfMonth,
+      name: g.donorName,
+      emailAddress: g.email,
+      status: g.status,
+      started: g.createdAt.toISOString(),
+      cancelled: iso(g.cancelledAt),
     })),
     giftAidDeclarations: declarationRows.map((g) => ({
       donationReference: g.donationId,
@@ -304,12 +326,25 @@ const claimableStatuses = ["paid", "refund_pending"];
  * Seats sold and money totals do not change. Undefined when nothing is held (already erased).
  */
 export async function erasePersonData(
-  { db }: { db: Database },
+  { db, payments }: { db: Database; payments?: Pick<PaymentProvider, "cancelSubscription"> },
   staff: Staff,
   email: string,
   now: Date,
 ): Promise<ErasureCounts | undefined> {
   const address = email.trim().toLowerCase();
+  // Her monthly gifts are stopped at the provider first (decision 089): if it cannot be asked,
+  // nothing is erased, and no payment is ever taken for a gift we no longer know the donor of.
+  const running = await db
+    .select({ id: regularGifts.id, subscriptionId: regularGifts.providerSubscriptionId })
+    .from(regularGifts)
+    .where(and(sameAddress(regularGifts.email, address), isNull(regularGifts.cancelledAt)));
+  for (const gift of running) {
+    if (!gift.subscriptionId) continue;
+    if (!payments) throw new Error("Erasing a person with a monthly gift needs the payment provider.");
+    await payments.cancelSubscription(gift.subscriptionId).catch((error: unknown) => {
+      throw providerUnavailable(error, `cancelling regular gift ${gift.id} for an erasure`);
+    });
+  }
   return db.transaction(async (tx) => {
     // Two staff erasing the same address at once: the second waits, then finds nothing left.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${personSubject(address)}))`);
@@ -383,6 +418,29 @@ export async function erasePersonData(
       }
     }
 
+    // Her monthly gifts: cancelled (the provider was told above), anonymised, their links gone.
+    // Their months are donations, anonymised above with their declarations kept as HMRC needs.
+    const giftRows = await tx
+      .select({ id: regularGifts.id, cancelledAt: regularGifts.cancelledAt })
+      .from(regularGifts)
+      .where(sameAddress(regularGifts.email, address))
+      .for("update");
+    for (const gift of giftRows) {
+      await tx
+        .update(regularGifts)
+        .set({
+          donorName: erasedName,
+          email: erasedAddress(gift.id),
+          clientKey: null,
+          status: "cancelled",
+          cancelledAt: gift.cancelledAt ?? now,
+          updatedAt: now,
+        })
+        .where(eq(regularGifts.id, gift.id));
+      await tx.delete(regularGiftLinks).where(eq(regularGiftLinks.regularGiftId, gift.id));
+    }
+    await tx.update(offlineSubscriptions).set({ email: null }).where(sameAddress(offlineSubscriptions.email, address));
+
     const volunteersDeleted = await tx
       .delete(volunteers)
       .where(sameAddress(volunteers.email, address))
@@ -425,6 +483,7 @@ export async function erasePersonData(
       bookingsAnonymised: bookingRows.length,
       ticketsAnonymised: ticketRows.length,
       donationsAnonymised: donationRows.length,
+      regularGiftsCancelled: giftRows.length,
       declarationsKeptForGiftAid,
       declarationsAnonymised,
       volunteerSignUpsDeleted: volunteersDeleted.length,
@@ -450,6 +509,7 @@ export function erasureSummary(counts: ErasureCounts): string {
     counts.bookingsAnonymised && plural(counts.bookingsAnonymised, "booking", "bookings"),
     counts.ticketsAnonymised && plural(counts.ticketsAnonymised, "ticket", "tickets"),
     counts.donationsAnonymised && plural(counts.donationsAnonymised, "donation", "donations"),
+    counts.regularGiftsCancelled && plural(counts.regularGiftsCancelled, "monthly gift", "monthly gifts"),
     counts.declarationsAnonymised &&
       plural(counts.declarationsAnonymised, "Gift Aid declaration", "Gift Aid declarations"),
   ].filter(Boolean);

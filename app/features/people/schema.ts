@@ -83,6 +83,22 @@ export interface HeldDonation {
   paid: string | null;
   refunded: string | null;
   giftAidClaimed: boolean;
+  /** The monthly gift it is one month's payment of, and that month (YYYY-MM); null for a one-off gift. */
+  monthlyGiftReference: string | null;
+  month: string | null;
+}
+
+/** A monthly gift (decision 089): what the donor chose, and how it stands. */
+export interface HeldRegularGift {
+  giftReference: string;
+  amount: string;
+  amountPence: number;
+  dayOfMonth: number;
+  name: string;
+  emailAddress: string;
+  status: string;
+  started: string;
+  cancelled: string | null;
 }
 
 export interface HeldDeclaration {
@@ -146,6 +162,7 @@ export interface PersonData {
   bookings: HeldBooking[];
   tickets: HeldTicket[];
   donations: HeldDonation[];
+  regularGifts: HeldRegularGift[];
   giftAidDeclarations: HeldDeclaration[];
   volunteerSignUps: HeldVolunteerSignUp[];
   emailsSent: HeldEmail[];
@@ -164,6 +181,8 @@ export interface ErasureCounts {
   bookingsAnonymised: number;
   ticketsAnonymised: number;
   donationsAnonymised: number;
+  /** Monthly gifts cancelled at the provider and anonymised (decision 089). */
+  regularGiftsCancelled: number;
   declarationsKeptForGiftAid: number;
   declarationsAnonymised: number;
   volunteerSignUpsDeleted: number;
@@ -180,6 +199,7 @@ export function recordCounts(data: PersonData): string {
     [data.bookings.length, "booking", "bookings"],
     [data.tickets.length, "ticket", "tickets"],
     [data.donations.length, "donation", "donations"],
+    [data.regularGifts.length, "monthly gift", "monthly gifts"],
     [data.giftAidDeclarations.length, "Gift Aid declaration", "Gift Aid declarations"],
     [data.volunteerSignUps.length, "volunteer sign-up", "volunteer sign-ups"],
     [data.emailsSent.length, "e-mail", "e-mails"],
@@ -195,6 +215,7 @@ export function holdsAnything(data: PersonData): boolean {
     data.bookings.length +
       data.tickets.length +
       data.donations.length +
+      data.regularGifts.length +
       data.giftAidDeclarations.length +
       data.volunteerSignUps.length +
       data.emailsSent.length +

@@ -40,6 +40,7 @@ const scopes: Record<string, string> = {
   "this-donation": "This donation",
   "this-and-past-four-years": "This donation and the past four years",
   "past-four-years-and-future": "The past four years and all future donations",
+  "this-and-future": "This monthly gift and all future donations",
 };
 
 /** The look-up form: a GET, so the address is in the URL and the page works before scripts load. */
