@@ -115,12 +115,166 @@ export class StripeStandIn {
           this.refunds.push(refund);
           return reply(200, refund);
         }
+        if (
+          this.answerBilling(req.method ?? "", path, form, query, String(req.headers["idempotency-key"] ?? ""), reply)
+        )
+          return;
         reply(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${path})` } });
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", () => resolve()));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
     return this;
+  }
+
+  // Stripe Billing, as far as monthly gifts use it (decision 089): products, customers,
+  // subscriptions and their invoices. Tests pay, fail and make invoices with the methods below.
+  readonly products = new Map<string, Record<string, unknown>>();
+  readonly customers = new Map<string, Record<string, unknown>>();
+  readonly subscriptions = new Map<string, Record<string, unknown>>();
+  readonly invoices = new Map<string, Record<string, unknown>>();
+
+  private now(): number {
+    return Math.floor((this.clock?.now() ?? new Date()).getTime() / 1000);
+  }
+
+  private answerBilling(
+    method: string,
+    path: string,
+    form: URLSearchParams,
+    query: URLSearchParams,
+    key: string,
+    reply: (status: number, json: unknown) => void,
+  ): boolean {
+    const missing = (what: string) =>
+      reply(404, { error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` } });
+    const metadataOf = () => {
+      const metadata: Record<string, string> = {};
+      for (const [k, v] of form) {
+        const m = /^metadata\[(.+)\]$/.exec(k);
+        if (m) metadata[m[1]!] = v;
+      }
+      return metadata;
+    };
+    const expand = [...form, ...query].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+    const product = /^\/v1\/products\/([^/]+)$/.exec(path);
+    if (method === "GET" && product) {
+      const found = this.products.get(product[1]!);
+      return found ? (reply(200, found), true) : (missing("product"), true);
+    }
+    if (method === "POST" && path === "/v1/products") {
+      const made = { id: form.get("id") ?? `prod_test_${this.next++}`, object: "product", name: form.get("name") };
+      this.products.set(made.id, made);
+      return (reply(200, made), true);
+    }
+    if (method === "POST" && path === "/v1/customers") {
+      const earlier = [...this.customers.values()].find((c) => c._idempotencyKey === key);
+      if (earlier) return (reply(200, earlier), true);
+      const made = {
+        id: `cus_test_${this.next++}`,
+        object: "customer",
+        email: form.get("email"),
+        _idempotencyKey: key,
+      };
+      this.customers.set(made.id, made);
+      return (reply(200, made), true);
+    }
+    if (method === "POST" && path === "/v1/subscriptions") {
+      let subscription = [...this.subscriptions.values()].find((s) => s._idempotencyKey === key);
+      if (!subscription) {
+        const id = `sub_test_${this.next++}`;
+        subscription = {
+          id,
+          object: "subscription",
+          customer: form.get("customer"),
+          status: "incomplete",
+          metadata: metadataOf(),
+          _idempotencyKey: key,
+          _form: form,
+        };
+        this.subscriptions.set(id, subscription);
+        subscription.latest_invoice = this.makeInvoice(id, Number(form.get("items[0][price_data][unit_amount]")));
+      }
+      const invoice = this.invoices.get(String(subscription.latest_invoice));
+      const withInvoice = expand.some((e) => e.startsWith("latest_invoice"))
+        ? { ...subscription, latest_invoice: invoice }
+        : subscription;
+      return (reply(200, withInvoice), true);
+    }
+    const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (subscriptionPath) {
+      const subscription = this.subscriptions.get(subscriptionPath[1]!);
+      if (!subscription) return (missing("subscription"), true);
+      if (method === "DELETE") {
+        if (subscription.status === "canceled") {
+          return (reply(400, { error: { type: "invalid_request_error", message: "Already canceled." } }), true);
+        }
+        subscription.status = "canceled";
+      }
+      return (reply(200, subscription), true);
+    }
+    const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(path);
+    if (method === "GET" && invoicePath) {
+      const invoice = this.invoices.get(invoicePath[1]!);
+      return invoice ? (reply(200, invoice), true) : (missing("invoice"), true);
+    }
+    if (method === "GET" && path === "/v1/invoices") {
+      const data = [...this.invoices.values()]
+        .filter(
+          (i) =>
+            (i.parent as { subscription_details: { subscription: string } }).subscription_details.subscription ===
+            query.get("subscription"),
+        )
+        .filter((i) => !query.get("status") || i.status === query.get("status"))
+        .reverse();
+      return (reply(200, { object: "list", data, has_more: false, url: "/v1/invoices" }), true);
+    }
+    return false;
+  }
+
+  /** A subscription's new invoice, open, made at `at` (its month is that moment's London month). */
+  makeInvoice(subscriptionId: string, amount?: number, at: Date = this.clock?.now() ?? new Date()): string {
+    const id = `in_test_${this.next++}`;
+    const subscription = this.subscriptions.get(subscriptionId)!;
+    const first = [...this.invoices.values()].find(
+      (i) =>
+        (i.parent as { subscription_details: { subscription: string } }).subscription_details.subscription ===
+        subscriptionId,
+    );
+    this.invoices.set(id, {
+      id,
+      object: "invoice",
+      status: "open",
+      currency: "gbp",
+      amount_due: amount ?? Number(first?.amount_due ?? 0),
+      amount_paid: 0,
+      created: Math.floor(at.getTime() / 1000),
+      parent: {
+        type: "subscription_details",
+        subscription_details: { subscription: subscriptionId, metadata: subscription.metadata },
+      },
+      status_transitions: { paid_at: null },
+      confirmation_secret: { client_secret: `pi_for_${id}_secret_test`, type: "payment_intent" },
+      payments: { object: "list", data: [], has_more: false, url: `/v1/invoice_payments` },
+    });
+    subscription.latest_invoice = id;
+    return id;
+  }
+
+  /** Stripe takes the invoice's payment: it is paid, and its subscription active. */
+  payInvoice(invoiceId: string) {
+    const invoice = this.invoices.get(invoiceId)!;
+    invoice.status = "paid";
+    invoice.amount_paid = invoice.amount_due;
+    invoice.status_transitions = { paid_at: this.now() };
+    const subscriptionId = (invoice.parent as { subscription_details: { subscription: string } }).subscription_details
+      .subscription;
+    this.subscriptions.get(subscriptionId)!.status = "active";
+  }
+
+  /** Sets a subscription's status as Stripe would after a failed payment (past_due) or a cancellation. */
+  setSubscriptionStatus(subscriptionId: string, status: string) {
+    this.subscriptions.get(subscriptionId)!.status = status;
   }
 
   private readsHeld: Promise<void> | undefined;
@@ -199,4 +353,14 @@ export function succeeded(eventId: string, paymentId: string) {
     type: "payment_intent.succeeded",
     data: { object: { id: paymentId, object: "payment_intent" } },
   };
+}
+
+/** Stripe's event for an invoice (invoice.paid, invoice.payment_failed). */
+export function invoiceEvent(eventId: string, type: string, invoiceId: string) {
+  return { id: eventId, object: "event", type, data: { object: { id: invoiceId, object: "invoice" } } };
+}
+
+/** Stripe's event for a subscription (customer.subscription.updated or .deleted). */
+export function subscriptionEvent(eventId: string, type: string, subscriptionId: string) {
+  return { id: eventId, object: "event", type, data: { object: { id: subscriptionId, object: "subscription" } } };
 }
