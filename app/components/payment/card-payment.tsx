@@ -77,6 +77,8 @@ interface CardPaymentProps {
   amountPence: number;
   /** Tickets chosen that are all free: no card form, a button that books them. */
   free?: boolean;
+  /** A monthly gift's first payment, whose card pays the later months too (decision 089). */
+  monthly?: boolean;
 }
 
 /** Says the form is ready once the page's scripts run, where there is no card form to say it. */
@@ -89,7 +91,14 @@ function ReadyWithoutCard({ onReady }: { onReady: () => void }) {
  * The Card details section: the provider's card form, the Pay now button and the outcome messages.
  * For free tickets (decision 078) there is nothing to pay: no card form, and a button that books them.
  */
-export function CardPayment({ payment, provider, publishableKey, amountPence, free = false }: CardPaymentProps) {
+export function CardPayment({
+  payment,
+  provider,
+  publishableKey,
+  amountPence,
+  free = false,
+  monthly = false,
+}: CardPaymentProps) {
   return (
     <>
       {free ? (
@@ -107,6 +116,7 @@ export function CardPayment({ payment, provider, publishableKey, amountPence, fr
                 ref={payment.cardForm}
                 publishableKey={publishableKey}
                 amountPence={amountPence}
+                monthly={monthly}
                 onReady={payment.markReady}
                 onError={payment.setError}
               />

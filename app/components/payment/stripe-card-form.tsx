@@ -9,6 +9,8 @@ interface StripeCardFormProps {
   ref: Ref<CardFormHandle>;
   publishableKey: string;
   amountPence: number;
+  /** A monthly gift's first payment: Stripe keeps the card for the later months (decision 089). */
+  monthly?: boolean;
   onReady(): void;
   /** Stripe.js could not be loaded (no network, a blocker): the visitor is told. */
   onError(message: string): void;
@@ -19,13 +21,23 @@ interface StripeCardFormProps {
  * (Stripe's deferred intent flow), for the amount the server computes; this shows the amount only.
  * Loaded on its own, so pages on the offline provider never download Stripe's code.
  */
-export default function StripeCardForm({ ref, publishableKey, amountPence, onReady, onError }: StripeCardFormProps) {
+export default function StripeCardForm({
+  ref,
+  publishableKey,
+  amountPence,
+  monthly = false,
+  onReady,
+  onError,
+}: StripeCardFormProps) {
   stripePromise ??= loadStripe(publishableKey).catch((error: Error) => {
     onError(unexpectedError(`the card form could not be loaded (${error.message})`));
     return null;
   });
   return (
-    <Elements stripe={stripePromise} options={{ mode: "payment", amount: amountPence, currency: "gbp" }}>
+    <Elements
+      stripe={stripePromise}
+      options={{ mode: monthly ? "subscription" : "payment", amount: amountPence, currency: "gbp" }}
+    >
       <PaymentForm formRef={ref} amountPence={amountPence} onReady={onReady} />
     </Elements>
   );

@@ -213,7 +213,13 @@ export function RegularGiftForm({
           onScope={() => undefined}
         />
         {proofOfWork.element}
-        <CardPayment payment={payment} provider={provider} publishableKey={publishableKey} amountPence={amountPence} />
+        <CardPayment
+          payment={payment}
+          provider={provider}
+          publishableKey={publishableKey}
+          amountPence={amountPence}
+          monthly
+        />
       </form>
     </div>
   );
