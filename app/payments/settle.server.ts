@@ -1,7 +1,7 @@
 import { releaseUnpaidHold } from "~/features/booking/release.server";
 import { settleBooking } from "~/features/booking/settlement.server";
 import { giveUpDonation, settleDonation } from "~/features/donations/donations.server";
-import { recordGiftInvoice, type GiftDeps } from "~/features/donations/regular-gifts.server";
+import { giveUpRegularGift, recordGiftInvoice, type GiftDeps } from "~/features/donations/regular-gifts.server";
 import { declineLimits, recordDecline } from "~/infra/payments/card-testing.server";
 import type { Payment, PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
@@ -46,6 +46,8 @@ export async function paymentFailed(deps: PaymentDeps, paymentId: string) {
     deps.clock.now(),
   );
   if (donationId && declines >= declineLimits.perAttempt) return giveUpDonation(deps, donationId);
+  const giftId = payment.metadata.regular_gift_id;
+  if (giftId && declines >= declineLimits.perAttempt) return giveUpRegularGift(deps, giftId);
   if (!bookingRef) return undefined;
   return releaseUnpaidHold(deps, bookingRef, "declined").catch((error) => {
     // A payment for no booking of ours (another site on the same Stripe account): nothing to do.

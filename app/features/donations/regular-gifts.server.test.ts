@@ -194,6 +194,27 @@ describe.each(engines)("monthly gifts on the offline provider, on %s", (engine) 
     expect(await database.db.select().from(donations)).toEqual([]);
   });
 
+  it("a first card declined three times gives the gift up: no card can pay it then, and nothing is taken later", async () => {
+    const started = await callRoute(giftsRoute, post("/api/regular-gifts", donor), services);
+    const gift = (await started.json()) as { regularGiftId: string; clientSecret: string };
+    const declined = { ...card, number: "4000 0000 0000 0002" };
+    const answers: number[] = [];
+    for (const tried of [declined, declined, declined, card]) {
+      const answer = await callRoute(
+        confirmRoute,
+        post("/api/payments/offline/confirm", { ...gift, card: tried }),
+        services,
+      );
+      answers.push(answer.status);
+    }
+    expect(answers).toEqual([402, 402, 429, 429]);
+    const [given] = await database.db.select().from(regularGifts).where(eq(regularGifts.id, gift.regularGiftId));
+    expect(given!.status).toBe("cancelled");
+    clock.set("2027-01-20T12:00:00Z");
+    expect(await takeDueGiftPayments(services)).toEqual([]);
+    expect(await paidRows(gift.regularGiftId)).toEqual([]);
+  });
+
   it("a declined first card leaves the gift waiting, and a good card then starts it", async () => {
     const started = await callRoute(giftsRoute, post("/api/regular-gifts", donor), services);
     const gift = (await started.json()) as { regularGiftId: string; clientSecret: string };

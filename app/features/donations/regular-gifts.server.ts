@@ -301,6 +301,30 @@ export async function followSubscription(deps: PaymentDeps, subscriptionId: stri
 }
 
 /**
+ * A gift whose first card was declined too often (decision 026): its subscription is cancelled at
+ * the provider, which voids the first invoice, so no further card can be tried on it; the gift and
+ * its first month are marked cancelled. A gift already paid is left alone.
+ */
+export async function giveUpRegularGift(deps: PaymentDeps, giftId: string) {
+  if (!isUuid(giftId)) return undefined;
+  const [gift] = await deps.db.select().from(regularGifts).where(eq(regularGifts.id, giftId));
+  if (gift?.status !== "incomplete" || !gift.providerSubscriptionId) return undefined;
+  await deps.payments.cancelSubscription(gift.providerSubscriptionId);
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(regularGifts)
+      .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+      .where(and(eq(regularGifts.id, giftId), eq(regularGifts.status, "incomplete")));
+    await tx
+      .update(donations)
+      .set({ status: "cancelled", updatedAt: now })
+      .where(and(eq(donations.regularGiftId, giftId), eq(donations.status, "pending")));
+  });
+  return "cancelled" as const;
+}
+
+/**
  * A month's payment failed (Stripe's `invoice.payment_failed`): the gift is failing while the
  * provider retries, if the provider says so. Telling the donor and staff is a later slice's.
  */

@@ -204,10 +204,23 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
       return rows.map(toInvoice);
     },
     async cancelSubscription(id: string) {
-      await db
+      const [cancelled] = await db
         .update(offlineSubscriptions)
         .set({ status: "canceled", canceledAt: clock.now() })
-        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`));
+        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
+        .returning();
+      // As Stripe voids an incomplete subscription's open first invoice: no card can pay it now.
+      if (cancelled) {
+        await db
+          .update(offlinePayments)
+          .set({ status: "canceled" })
+          .where(
+            and(
+              eq(offlinePayments.id, cancelled.firstPaymentId),
+              eq(offlinePayments.status, "requires_payment_method"),
+            ),
+          );
+      }
     },
     async chargeDueSubscriptions() {
       const now = clock.now();
