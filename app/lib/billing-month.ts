@@ -26,3 +26,11 @@ export function monthlyPaymentDate(month: string, day: number): Date {
 export function firstMonthlyPaymentAfter(start: Date, day: number): Date {
   return monthlyPaymentDate(monthAfter(billingMonthOf(start)), day);
 }
+
+const monthNames = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+
+/** "December 2026" for "2026-12": a month as donors and staff read it. */
+export function monthInWords(month: string): string {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return monthNames.format(new Date(Date.UTC(year, number - 1, 1)));
+}

@@ -89,6 +89,12 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
         <dd>{formatPounds(donation.amountPence)}</dd>
         <dt>Status</dt>
         <dd>{donation.statusLabel}</dd>
+        {donation.monthly ? (
+          <>
+            <dt>Monthly gift</dt>
+            <dd>The payment for {donation.monthly.month}</dd>
+          </>
+        ) : null}
         <dt>Made</dt>
         <dd>{when(donation.createdAt)}</dd>
         <dt>Paid</dt>

@@ -3,6 +3,7 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { giftByLink } from "~/features/donations/regular-gifts.server";
 import { dayOfMonthWords, regularGiftStatusLabels } from "~/features/donations/schema";
 import { pageWork } from "~/infra/http/page.server";
+import { monthInWords } from "~/lib/billing-month";
 import { londonDate } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { pageMeta } from "~/lib/page-meta";
@@ -33,14 +34,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 
-const monthWords = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
-
-/** "November 2026" for "2026-11". */
-function monthName(month: string) {
-  const [year, number] = month.split("-").map(Number) as [number, number];
-  return monthWords.format(new Date(Date.UTC(year, number - 1, 1)));
-}
-
 export default function Giving({ loaderData }: Route.ComponentProps) {
   const { gift, email } = loaderData;
   return (
@@ -65,7 +58,7 @@ export default function Giving({ loaderData }: Route.ComponentProps) {
             <ul>
               {gift.payments.map((p) => (
                 <li key={p.month}>
-                  {monthName(p.month)}: {formatPounds(p.amountPence)}, paid on {p.paid}
+                  {monthInWords(p.month)}: {formatPounds(p.amountPence)}, paid on {p.paid}
                 </li>
               ))}
             </ul>

@@ -88,6 +88,7 @@ test("a donor gives £10 monthly with Gift Aid; a month on, the second payment i
     const rows = page.getByRole("row", { name: /Amina Mushi/ });
     await expect(rows).toHaveCount(2);
     for (const row of await rows.all()) await expect(row).toContainText("£10.00");
+    await expect(rows.filter({ hasText: /Monthly: \w+ \d{4}/ })).toHaveCount(2);
     await expectNoSeriousA11yViolations(page);
     await page.screenshot({ path: test.info().outputPath("admin-donations-1280.png"), fullPage: true });
   } finally {

@@ -1,3 +1,4 @@
+import { monthInWords } from "~/lib/billing-month";
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
@@ -81,6 +82,8 @@ export interface StaffDonationView {
   statusLabel: string;
   provider: string;
   providerPaymentId: string | null;
+  /** A monthly gift's payment (decision 089): the gift, and the month it pays ("December 2026"). */
+  monthly: { regularGiftId: string; month: string } | null;
   giftAid: {
     /** What staff read in the Gift Aid column. */
     label: string;
@@ -120,7 +123,12 @@ function giftAidLabel(
   }
   if (covering && refunded) return "Declared; not claimable, refunded";
   if (covering) {
-    const how = covering.donationId === row.id ? "Declared" : "Declared with another donation";
+    const how =
+      covering.donationId === row.id
+        ? "Declared"
+        : covering.regularGiftId && covering.regularGiftId === row.regularGiftId
+          ? "Declared with this monthly gift"
+          : "Declared with another donation";
     return covering.cancelledAt ? `${how} (declaration since cancelled)` : how;
   }
   if (own) return own.cancelledAt ? "Declaration cancelled" : "Declared";
@@ -144,6 +152,10 @@ function viewOf(row: DonationRow & { claimedOn: string | null }, all: DonationsA
     statusLabel: donationStatusLabels[row.status as DonationStatus] ?? row.status,
     provider: row.provider,
     providerPaymentId: row.providerPaymentId,
+    monthly:
+      row.regularGiftId && row.billingMonth
+        ? { regularGiftId: row.regularGiftId, month: monthInWords(row.billingMonth) }
+        : null,
     giftAid: {
       label: giftAidLabel(row, covering, all.own.get(row.id)),
       covered: covering !== undefined,
