@@ -82,7 +82,7 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
     if (!row) throw new PaymentNotFoundError("No such payment.");
     return row;
   }
-  return {
+  const provider: OfflineProvider = {
     name: "offline",
     async createPayment(input: NewPayment) {
       const id = `pi_offline_${crypto.createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
@@ -149,7 +149,7 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
     async createSubscription(input: NewSubscription) {
       const id = `sub_offline_${hashed(input.idempotencyKey)}`;
       const now = clock.now();
-      const first = await this.createPayment({
+      const first = await provider.createPayment({
         amountPence: input.amountPence,
         description: input.description,
         metadata: { ...input.metadata, subscription_id: id },
@@ -315,4 +315,5 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
       return { payment: toPayment(updated!) };
     },
   };
+  return provider;
 }
