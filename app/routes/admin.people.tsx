@@ -35,6 +35,7 @@ export const loader = pageWork("A person's data", async ({ request, context }: R
     bookings: page(held.bookings, "bookings"),
     tickets: page(held.tickets, "tickets"),
     donations: page(held.donations, "donations"),
+    regularGifts: page(held.regularGifts, "regularGifts"),
     giftAidDeclarations: page(held.giftAidDeclarations, "giftAidDeclarations"),
     volunteerSignUps: page(held.volunteerSignUps, "volunteerSignUps"),
     emailsSent: page(held.emailsSent, "emailsSent"),

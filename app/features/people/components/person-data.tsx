@@ -13,6 +13,7 @@ import type {
   HeldBooking,
   HeldDeclaration,
   HeldDonation,
+  HeldRegularGift,
   HeldEmail,
   HeldRefund,
   HeldTicket,
@@ -25,6 +26,7 @@ export interface PersonDataPages {
   bookings: Paged<HeldBooking>;
   tickets: Paged<HeldTicket>;
   donations: Paged<HeldDonation>;
+  regularGifts: Paged<HeldRegularGift>;
   giftAidDeclarations: Paged<HeldDeclaration>;
   volunteerSignUps: Paged<HeldVolunteerSignUp>;
   emailsSent: Paged<HeldEmail>;
@@ -232,6 +234,38 @@ export function PersonRecords({ data, search }: { data: PersonDataPages; search:
                   <td data-label="Paid">{when(d.paid)}</td>
                   <td data-label="Refunded">{when(d.refunded)}</td>
                   <td data-label="Gift Aid claimed">{d.giftAidClaimed ? "Yes" : "No"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </HeldSection>
+      <HeldSection id="regularGifts" title="Monthly gifts" rows={data.regularGifts} search={search}>
+        {(rows) => (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Amount</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Name</th>
+                <th scope="col">Day of the month</th>
+                <th scope="col">Status</th>
+                <th scope="col">Started</th>
+                <th scope="col">Cancelled</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((g) => (
+                <tr key={g.giftReference}>
+                  <th scope="row">{g.amount} a month</th>
+                  <td data-label="Reference" className="booking-ref">
+                    {g.giftReference}
+                  </td>
+                  <td data-label="Name">{g.name}</td>
+                  <td data-label="Day of the month">{g.dayOfMonth}</td>
+                  <td data-label="Status">{statusText(g.status)}</td>
+                  <td data-label="Started">{when(g.started)}</td>
+                  <td data-label="Cancelled">{when(g.cancelled)}</td>
                 </tr>
               ))}
             </tbody>
