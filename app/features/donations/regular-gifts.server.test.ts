@@ -215,6 +215,42 @@ describe.each(engines)("monthly gifts on the offline provider, on %s", (engine) 
     expect(await paidRows(gift.regularGiftId)).toEqual([]);
   });
 
+  it("a second try after a declined card gives up the first attempt, so one gift is taken", async () => {
+    const first = (await (await callRoute(giftsRoute, post("/api/regular-gifts", donor), services)).json()) as {
+      regularGiftId: string;
+      clientSecret: string;
+    };
+    await callRoute(
+      confirmRoute,
+      post("/api/payments/offline/confirm", { ...first, card: { ...card, number: "4000 0000 0000 0002" } }),
+      services,
+    );
+    // Someone else's attempt cannot be given up: the client secret is the proof.
+    const forged = await callRoute(
+      giftsRoute,
+      post("/api/regular-gifts", {
+        ...donor,
+        replaces: { regularGiftId: first.regularGiftId, clientSecret: "pi_x_secret_y" },
+      }),
+      services,
+    );
+    const other = (await forged.json()) as { regularGiftId: string };
+    const [kept] = await database.db.select().from(regularGifts).where(eq(regularGifts.id, first.regularGiftId));
+    expect(kept!.status).toBe("incomplete");
+
+    const second = await give({ ...donor, replaces: first });
+    const states = await database.db.select().from(regularGifts);
+    expect(Object.fromEntries(states.map((g) => [g.id, g.status]))).toEqual({
+      [first.regularGiftId]: "cancelled",
+      [other.regularGiftId]: "incomplete",
+      [second.regularGiftId]: "active",
+    });
+    clock.set("2026-12-15T13:00:00Z");
+    expect(await takeDueGiftPayments(services)).toHaveLength(1);
+    expect(await paidRows(first.regularGiftId)).toEqual([]);
+    expect((await paidRows(second.regularGiftId)).map((row) => row.billingMonth)).toEqual(["2026-11", "2026-12"]);
+  });
+
   it("a declined first card leaves the gift waiting, and a good card then starts it", async () => {
     const started = await callRoute(giftsRoute, post("/api/regular-gifts", donor), services);
     const gift = (await started.json()) as { regularGiftId: string; clientSecret: string };
