@@ -165,6 +165,23 @@ describe.each(engines)("monthly gifts on the offline provider, on %s", (engine) 
     ]);
   });
 
+  it("takes and records each month once when two processes run the day's payments at the same moment", async () => {
+    const gifts = [await give(), await give({ ...donor, email: "juma@example.org", name: "Juma Said" })];
+    clock.set("2027-02-15T13:00:00Z");
+    const runs = await Promise.all([takeDueGiftPayments(services), takeDueGiftPayments(services)]);
+    expect(runs.flat()).toHaveLength(6);
+    for (const gift of gifts) {
+      expect((await paidRows(gift.regularGiftId)).map((row) => row.billingMonth)).toEqual([
+        "2026-11",
+        "2026-12",
+        "2027-01",
+        "2027-02",
+      ]);
+    }
+    const receipts = (await database.db.select().from(outbox)).filter((mail) => mail.kind === "regular-gift-receipt");
+    expect(receipts).toHaveLength(6);
+  });
+
   it("never records one month twice, even when asked to in the database", async () => {
     const gift = await give();
     const [first] = await paidRows(gift.regularGiftId);
