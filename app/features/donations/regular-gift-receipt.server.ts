@@ -57,7 +57,7 @@ export function regularGiftReceipt(details: RegularGiftReceiptDetails): Promise<
       paragraph: [
         "To change or stop your gift, reply to this e-mail or write to ",
         { link: charity.email, href: `mailto:${charity.email}` },
-        "; we stop it the same day.",
+        ".",
       ],
     },
   ];
