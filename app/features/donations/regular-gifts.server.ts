@@ -372,8 +372,16 @@ export async function giftPaymentFailed(deps: PaymentDeps, invoiceId: string) {
 export async function catchUpGift(deps: GiftDeps, gift: Pick<GiftRow, "id" | "providerSubscriptionId">) {
   if (!gift.providerSubscriptionId) return [];
   const invoices = await deps.payments.listPaidInvoices(gift.providerSubscriptionId);
+  // Months recorded already are passed over without a transaction: the job runs every minute.
+  const known = await deps.db
+    .select({ invoiceId: donations.providerPaymentId })
+    .from(donations)
+    .where(
+      and(eq(donations.regularGiftId, gift.id), inArray(donations.status, ["paid", "refund_pending", "refunded"])),
+    );
+  const done = new Set(known.map((row) => row.invoiceId));
   const recorded: { donationId: string; welcome: boolean }[] = [];
-  for (const invoice of invoices) {
+  for (const invoice of invoices.filter((paid) => !done.has(paid.id))) {
     const record = await recordGiftInvoice(deps, invoice.id, invoice);
     if (record.outcome === "paid" && record.firstTime) recorded.push(record);
   }
