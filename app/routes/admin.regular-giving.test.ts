@@ -8,6 +8,7 @@ import { engines, freshDatabase } from "../../tests/support/databases";
 import { callRoute, signedInStaff, testServices, type TestServices } from "../../tests/support/services";
 import { TestSmtpServer } from "../../tests/support/smtp";
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import { loader as homeLoader } from "./admin._index";
 import { loader as csvLoader } from "./admin.regular-giving-csv";
 import { loader as listLoader } from "./admin.regular-giving._index";
 import { action as giftAction, loader as giftLoader } from "./admin.regular-giving.id";
@@ -170,5 +171,17 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     );
     expect(text).toContain("Amina Mushi,amina@example.org,£10.00,the 15th,Active,2026-11-27,,1,£10.00,2026-11-27,No");
     expect(await database.db.$count(auditLog, eq(auditLog.action, "regular-gifts.exported"))).toBe(1);
+  });
+
+  it("lists a gift whose payment failed, there and on the staff home's to-do list", async () => {
+    const giftId = await give("Amina Mushi", "amina@example.org", "10.00");
+    await give("Joseph Kimaro", "joseph@example.org", "25.00");
+    // As the provider reports a refused card (the webhook's work, tested with the gifts themselves).
+    await database.db.update(regularGifts).set({ status: "failing" }).where(eq(regularGifts.id, giftId));
+    const page = await listPage();
+    expect(page.summary.failingNow.map((gift) => gift.donorName)).toEqual(["Amina Mushi"]);
+    expect(page.summary).toMatchObject({ active: 1, failing: 1, monthlyPence: 3500 });
+    const home = await callRoute(homeLoader, staffGet("/admin"), services);
+    expect(home.failingGifts).toBe(1);
   });
 });

@@ -389,6 +389,11 @@ export async function sendRegularGiftLink(
   });
 }
 
+/** How many gifts have a failed payment the provider is trying again (for the staff home's to-do list). */
+export async function failingRegularGifts(db: Queryable): Promise<number> {
+  return db.$count(regularGifts, eq(regularGifts.status, "failing"));
+}
+
 /** Every gift, for the CSV download (newest first). */
 export function allRegularGifts(db: Queryable): Promise<StaffRegularGift[]> {
   return giftRows(db, undefined);
