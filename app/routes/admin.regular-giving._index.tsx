@@ -7,13 +7,8 @@ import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
 import { sendAnnualStatements, statementsStanding } from "~/features/donations/annual-statements.server";
-import { regularGiftStatusLabels } from "~/features/donations/schema";
-import {
-  regularGiftFilters,
-  regularGivingPage,
-  type RegularGiftFilter,
-  type StaffRegularGift,
-} from "~/features/donations/staff-regular-gifts.server";
+import { regularGiftFilters, regularGiftStatusLabels, type RegularGiftFilter } from "~/features/donations/schema";
+import { regularGivingPage, type StaffRegularGift } from "~/features/donations/staff-regular-gifts.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { answerForm } from "~/infra/http/form-action.server";

@@ -13,7 +13,7 @@ import { formatPounds } from "~/lib/money";
 import { pageOf, type Paged } from "~/lib/pagination";
 import { auditLog, donations, giftAidDeclarations, regularGiftLinks, regularGifts } from "~db/schema";
 import { giftLinkHash, giftLinkLifetimeMs, type GiftDeps } from "./regular-gifts.server";
-import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftStatus } from "./schema";
+import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftFilter, type RegularGiftStatus } from "./schema";
 
 // Monthly giving as staff see it (/admin/regular-giving, issue 34): every gift with its state, the
 // monthly total and how it has moved over twelve months, the gifts whose payment is failing, each
@@ -22,10 +22,6 @@ import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftStatus } from
 // is made at the provider first, and recorded only once the provider has made it.
 
 type GiftRow = typeof regularGifts.$inferSelect;
-
-/** The statuses staff filter by (and `all`). */
-export const regularGiftFilters = ["all", "active", "failing", "incomplete", "cancelled"] as const;
-export type RegularGiftFilter = (typeof regularGiftFilters)[number];
 
 export interface StaffRegularGift {
   id: string;
