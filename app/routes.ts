@@ -63,6 +63,7 @@ export default [
   route("admin/sign-out", "routes/admin.sign-out.ts"),
   route("admin/events/:id/tickets.csv", "routes/admin.events.id.tickets-csv.ts"),
   route("admin/volunteers.csv", "routes/admin.volunteers-csv.ts"),
+  route("admin/regular-giving.csv", "routes/admin.regular-giving-csv.ts"),
   route("admin/people/export", "routes/admin.people-export.ts"),
   route("admin/gift-aid/claim.csv", "routes/admin.gift-aid.claim-csv.ts"),
   route("admin/gift-aid/claims/:claimId/claim.csv", "routes/admin.gift-aid.claims.id.claim-csv.ts"),
@@ -92,6 +93,9 @@ export default [
     route("people", "routes/admin.people.tsx"),
     route("donations", "routes/admin.donations._index.tsx"),
     route("donations/:donationId", "routes/admin.donations.id.tsx"),
+    // Monthly giving (issue 34).
+    route("regular-giving", "routes/admin.regular-giving._index.tsx"),
+    route("regular-giving/:giftId", "routes/admin.regular-giving.id.tsx"),
     route("gift-aid", "routes/admin.gift-aid._index.tsx"),
     route("gift-aid/claims/:claimId", "routes/admin.gift-aid.claims.id.tsx"),
     route("bookings", "routes/admin.bookings._index.tsx"),

@@ -37,6 +37,7 @@ export const staffSectionGroups: readonly StaffSectionGroup[] = [
     name: "Money",
     sections: [
       { label: "Donations", to: "/admin/donations", capability: "money" },
+      { label: "Monthly giving", to: "/admin/regular-giving", capability: "money" },
       { label: "Gift Aid", to: "/admin/gift-aid", capability: "money" },
     ],
   },

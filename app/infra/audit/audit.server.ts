@@ -18,6 +18,11 @@ export const auditActions = {
   "person.erased": "Erased a person's data",
   "ticket.checked-in": "Let people in at the door",
   "donation.refunded": "Refunded a donation",
+  // Monthly giving as staff run it (app/features/donations/staff-regular-gifts.server.ts).
+  "regular-gift.cancelled": "Cancelled a monthly gift at the donor's request",
+  "regular-gift.link-sent": "Sent a donor a fresh link to their monthly gift",
+  "regular-gifts.exported": "Downloaded the monthly gifts",
+  "regular-gifts.statements-sent": "Sent the monthly donors' statements of a tax year",
   "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
   "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
   "gift-aid.claim-marked": "Marked a Gift Aid claim as made",

@@ -10,6 +10,9 @@ export const mailKinds = {
   // docs/decisions/089-monthly-gifts.md
   "regular-gift-welcome": { label: "Monthly gift: welcome and first receipt", about: "donation id" },
   "regular-gift-receipt": { label: "Monthly gift: receipt", about: "donation id" },
+  "regular-gift-cancelled": { label: "Monthly gift: cancelled", about: "regular gift id" },
+  "regular-gift-statement": { label: "Monthly gift: the tax year's statement", about: "tax year:e-mail" },
+  "regular-gift-link": { label: "Monthly gift: a fresh private link", about: "link token's SHA-256" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
   // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
   "booking-refund": { label: "Refund made", about: "refund id" },
