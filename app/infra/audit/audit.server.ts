@@ -18,6 +18,8 @@ export const auditActions = {
   "person.erased": "Erased a person's data",
   "ticket.checked-in": "Let people in at the door",
   "donation.refunded": "Refunded a donation",
+  // The daily check of monthly gifts with the card payment service (decision 091).
+  "regular-gift.corrected": "A monthly gift corrected from the card payment service",
   "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
   "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
   "gift-aid.claim-marked": "Marked a Gift Aid claim as made",
