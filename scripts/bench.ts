@@ -23,6 +23,7 @@
 //   phone   a cheap phone in Chromium: LCP and bytes per page (not in the default set)
 //
 // BENCH_SITE_NODE_FLAGS are added to the site's node options (for a CPU profile).
+// BENCH_ENGINES=postgres (or embedded) runs the order scenario on that database only.
 //
 // Prints one table per scenario and writes each scenario's result to bench/results/<scenario>.json
 // (pages.json, rush.json, ...), replacing that scenario's last result; Lighthouse's full reports go
@@ -438,7 +439,9 @@ try {
   if (scenarios.has("order")) {
     // A site of its own for each database: its 55 starts would count towards the rush's spike.
     const costs = [];
-    for (const engine of postgresBase ? (["embedded", "postgres"] as const) : (["embedded"] as const)) {
+    const engines = postgresBase ? (["embedded", "postgres"] as const) : (["embedded"] as const);
+    // BENCH_ENGINES=postgres (or embedded) measures one database only, to compare a change quickly.
+    for (const engine of engines.filter((one) => (process.env.BENCH_ENGINES ?? one).split(",").includes(one))) {
       const fresh = await startSite(engine);
       costs.push(
         await orderScenario(

@@ -13,6 +13,7 @@ import { loader as doorListPage } from "./admin.events.id.door-list";
 import { loader as eventPage } from "./admin.events.id";
 import { action as checkInsPost, loader as checkInsGet } from "./api.admin.events.id.check-ins";
 import { loader as guests } from "./api.admin.events.id.guests";
+import { loader as ticketsApi } from "./api.admin.events.id.tickets";
 
 // An event's tickets by type after the sale (decision 082): the CSV, the printed door list, the
 // event's page, and the door's list, check-in and search, through their route handlers.
@@ -88,6 +89,39 @@ describe.each(engines)("an event's tickets by type on %s", (engine) => {
     );
     expect(lines[1]).toMatch(/^Chidi Okafor,chidi@example\.org,2,.*,0,no,2 × Adult$/);
     expect(lines[2]).toMatch(/^Bea Tanner,bea@example\.org,32,.*,0,no,4 × Table of 8$/);
+  });
+
+  it("the staff API's ticket list gives each booking's tickets by type", async () => {
+    const { okafor } = await sell();
+    const response = (await callRoute(ticketsApi, get(`/api/admin/events/${eventId}/tickets`), site, {
+      params: params(),
+    })) as Response;
+    const { tickets } = (await response.json()) as {
+      tickets: { bookingRef: string; quantity: number; ticketTypes: Record<string, unknown>[] }[];
+    };
+    expect(tickets.map((t) => [t.quantity, t.ticketTypes])).toEqual([
+      [
+        3,
+        [
+          { id: types.Adult, name: "Adult", quantity: 2, refunded: 0, pricePence: 1250, seatsPerTicket: 1 },
+          { id: types.Child, name: "Child", quantity: 1, refunded: 0, pricePence: 500, seatsPerTicket: 1 },
+        ],
+      ],
+      [
+        32,
+        [
+          {
+            id: types["Table of 8"],
+            name: "Table of 8",
+            quantity: 4,
+            refunded: 0,
+            pricePence: 8000,
+            seatsPerTicket: 8,
+          },
+        ],
+      ],
+    ]);
+    expect(tickets[0]!.bookingRef).toBe(okafor);
   });
 
   it("the printed door list and the event's ticket list say the types", async () => {

@@ -28,6 +28,15 @@ export const loader = pageWork("A donor's monthly gift page", async ({ params, c
   };
 });
 
+// The token is in the address: never kept by a cache, never sent on as a Referer, never indexed.
+export function headers() {
+  return {
+    "X-Robots-Tag": "noindex, nofollow",
+    "Cache-Control": "private, no-store",
+    "Referrer-Policy": "no-referrer",
+  };
+}
+
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta("Your monthly gift", "Your monthly gift.", { site: matches[0].loaderData?.share, path: "/giving" }),
   // The link is the donor's alone.

@@ -1,8 +1,9 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
+import { itemsOfBooking } from "~/infra/db/booking-items.server";
 import type { OutboxWorker } from "~/infra/email/outbox.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { paymentStatusText } from "~/infra/payments/status";
-import { bookingItems, events, ticketTypes } from "~db/schema";
+import { events, ticketTypes } from "~db/schema";
 import { giftOfBooking } from "./gift.server";
 import { settleBooking } from "./settlement.server";
 import { bookingFeePence } from "./pricing";
@@ -47,31 +48,12 @@ export async function bookingReturn(
   const settlement = await settleBooking(deps, bookingRef);
   if (settlement.outcome === "unknown") return { kind: "unknown" };
   const { booking } = settlement;
-  const [event] =
-    settlement.outcome === "paid" && settlement.event
-      ? [settlement.event]
-      : await deps.db
-          .select({ name: events.name, eventDate: events.eventDate, location: events.location })
-          .from(events)
-          .where(eq(events.id, booking.eventId));
-  const [items, visibleTypes, gift] = await Promise.all([
-    deps.db
-      .select({ name: ticketTypes.name, pricePence: bookingItems.pricePence, quantity: bookingItems.quantity })
-      .from(bookingItems)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
-      .where(eq(bookingItems.bookingRef, bookingRef))
-      .orderBy(asc(ticketTypes.position), asc(ticketTypes.createdAt)),
-    deps.db
-      .select({ id: ticketTypes.id })
-      .from(ticketTypes)
-      .where(
-        and(eq(ticketTypes.eventId, booking.eventId), eq(ticketTypes.hidden, false), isNull(ticketTypes.offSaleAt)),
-      ),
-    giftOfBooking(deps.db, bookingRef),
-  ]);
-  const giftPence = gift?.donation.amountPence ?? 0;
+  // What the confirmation page shows, from the settlement's own reading where it made one (decision 088).
+  const read = settlement.outcome === "paid" ? settlement.read : undefined;
+  const { event, items, gift, visibleTypes } = read ?? (await readAgain(deps, booking.eventId, bookingRef));
+  const giftPence = gift?.amountPence ?? 0;
   // Listed by type when the booking has several, or the event sells several (decision 081).
-  const byType = items.length > 1 || (items.length === 1 && visibleTypes.length > 1);
+  const byType = items.length > 1 || (items.length === 1 && visibleTypes > 1);
   const details: ConfirmedDetails = {
     bookingRef,
     eventName: event?.name ?? "",
@@ -87,7 +69,9 @@ export async function bookingReturn(
           : Math.round((booking.amountPence - bookingFeePence) / booking.quantity),
     totalPence: booking.amountPence + giftPence,
     giftPence,
-    ...(byType && { lines: items }),
+    ...(byType && {
+      lines: items.map(({ name, pricePence, quantity }) => ({ name, pricePence, quantity })),
+    }),
   };
   if (settlement.outcome === "refunded") return { kind: "refunded", details, pending: false };
   if (settlement.outcome === "refunding") return { kind: "refunded", details, pending: true };
@@ -100,5 +84,27 @@ export async function bookingReturn(
     status: paymentStatusText("succeeded"),
     details,
     receiptError: delivery.ok === false ? receiptNotSentYet : null,
+  };
+}
+
+/** The booking's event, tickets by type and gift, for an outcome the settlement answered without them. */
+async function readAgain(deps: PaymentDeps, eventId: string, bookingRef: string) {
+  const [[event], items, visibleTypes, gift] = await Promise.all([
+    deps.db
+      .select({ name: events.name, eventDate: events.eventDate, location: events.location })
+      .from(events)
+      .where(eq(events.id, eventId)),
+    itemsOfBooking(deps.db, bookingRef),
+    deps.db.$count(
+      ticketTypes,
+      and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.hidden, false), isNull(ticketTypes.offSaleAt)),
+    ),
+    giftOfBooking(deps.db, bookingRef),
+  ]);
+  return {
+    event,
+    items,
+    visibleTypes,
+    gift: gift ? { amountPence: gift.donation.amountPence, wording: gift.declaration?.wording ?? null } : null,
   };
 }

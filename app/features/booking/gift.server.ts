@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQLWrapper } from "drizzle-orm";
+import { and, eq, inArray, sql, type AnyColumn, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { AppError } from "~/lib/errors";
 import { declarationWording } from "~/lib/gift-aid-declaration";
@@ -80,6 +80,24 @@ export async function giftOfBooking(
     .leftJoin(giftAidDeclarations, eq(giftAidDeclarations.donationId, donations.id))
     .where(eq(donations.bookingRef, bookingRef));
   return row;
+}
+
+/** What a receipt and the confirmation page say of a booking's gift at checkout: its amount and declaration. */
+export interface GiftSaid {
+  amountPence: number;
+  /** The Gift Aid declaration's words, when the donor made one. */
+  wording: string | null;
+}
+
+/**
+ * The booking's gift (GiftSaid) as JSON, or null, for a column of a query that reads the booking
+ * itself: its reference column is `bookingRef` (decision 088).
+ */
+export function giftJsonOf(bookingRef: AnyColumn): SQL<GiftSaid | null> {
+  return sql<GiftSaid | null>`(select json_build_object('amountPence', ${donations.amountPence},
+      'wording', ${giftAidDeclarations.wording})
+    from ${donations} left join ${giftAidDeclarations} on ${giftAidDeclarations.donationId} = ${donations.id}
+    where ${donations.bookingRef} = ${bookingRef} limit 1)`;
 }
 
 // A gift not (yet) paid: waiting, or its attempt given up. A late payment that keeps its seats still pays it.

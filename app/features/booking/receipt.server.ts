@@ -196,6 +196,8 @@ function calendarFile(details: ReceiptDetails): string | undefined {
     location: details.event.location,
     description: `Booking reference ${details.bookingRef}: ${details.quantity} ticket(s).`,
     organizer: { name: details.charity.name, email: details.charity.email },
+    // Made when it was paid for: the same file each time the receipt is made again.
+    madeAt: details.paidAt,
   });
 }
 

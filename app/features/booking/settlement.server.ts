@@ -1,9 +1,11 @@
-import { and, asc, eq, gt, isNotNull, lte } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lte, not, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { answersOfBooking } from "~/infra/db/questions.server";
-import { itemsOfBooking } from "~/infra/db/booking-items.server";
+import { answersJsonOf } from "~/infra/db/questions.server";
+import { itemsJsonOf } from "~/infra/db/booking-items.server";
 import { holdCounts, holdSettlingMs, seatsOf, takenByType } from "~/infra/db/seats.server";
 import { isUuid } from "~/lib/ids";
+import type { BookedItem } from "~/lib/booking-items";
+import type { ShownAnswer } from "~/lib/questions";
 import { mailInsert, queueMail } from "~/infra/email/outbox.server";
 import { changeNotice } from "~/infra/live/changes.server";
 import { writeTogether } from "~/infra/db/write-together.server";
@@ -13,7 +15,7 @@ import { releaseUnpaidHold } from "./release.server";
 import { historyInsert, recordHistory } from "./history.server";
 import { ticketPriceOf } from "./pricing";
 import { bookingReceipt, receiptItems, refundNotice } from "./receipt.server";
-import { giftNotPaid, giftOfBooking, giftPaidWrite } from "./gift.server";
+import { giftJsonOf, giftNotPaid, giftOfBooking, giftPaidWrite, type GiftSaid } from "./gift.server";
 import { codeStillFits, promoOfBooking } from "./promo-codes.server";
 
 // Settling a booking's payment (decisions 006, 028, 030): a ticket only from what the provider
@@ -47,9 +49,19 @@ async function stillFits(tx: Queryable, booking: BookingRow, event: EventRow, no
   return typesFit && (await codeStillFits(tx, booking, now));
 }
 
+/** What the first reading of a booking brings with it, for the receipt and the confirmation page. */
+export interface BookingRead {
+  event: EventRow | null;
+  items: BookedItem[];
+  gift: GiftSaid | null;
+  answers: ShownAnswer[];
+  /** The event's ticket types a buyer can choose now (not hidden, not off sale). */
+  visibleTypes: number;
+}
+
 export type Settlement =
-  /** `event`: the booking's event as read with it, when it was (the confirmation page needs no other reading). */
-  | { outcome: "paid"; booking: BookingRow; firstTime: boolean; event?: EventRow | null }
+  /** `read`: the booking's event, tickets and gift as read with it, when they were (the confirmation page needs no other reading). */
+  | { outcome: "paid"; booking: BookingRow; firstTime: boolean; read?: BookingRead }
   | { outcome: "refunded"; booking: BookingRow }
   /** The payment is to be given back, but the provider has not yet done it: asked again later. */
   | { outcome: "refunding"; booking: BookingRow }
@@ -86,26 +98,34 @@ type RefundReason = keyof typeof refundReasons;
  */
 export async function settleBooking(deps: PaymentDeps, bookingRef: string, known?: Payment): Promise<Settlement> {
   if (!isUuid(bookingRef)) return { outcome: "unknown" };
-  // The booking and its event. A booking already settled (the confirmation page, a webhook after
-  // the return page) is answered from them alone: one query.
+  // The booking, its event, its tickets by type (which never change while it is unpaid), its gift
+  // at checkout (paid by the same payment, decision 085) and its answers, in one statement
+  // (decision 088): for the receipt, drawn before the locks. A booking already settled (the
+  // confirmation page, a webhook after the return page) is answered from this one reading.
   const [found] = await deps.db
-    .select({ booking: bookings, event: events })
+    .select({
+      booking: bookings,
+      event: events,
+      items: itemsJsonOf(bookings.bookingRef),
+      gift: giftJsonOf(bookings.bookingRef),
+      answers: answersJsonOf(bookings.bookingRef),
+      visibleTypes: sql<number>`(select count(*)::int from ${ticketTypes} where ${and(
+        eq(ticketTypes.eventId, bookings.eventId),
+        not(ticketTypes.hidden),
+        isNull(ticketTypes.offSaleAt),
+      )})`,
+    })
     .from(bookings)
     .leftJoin(events, eq(events.id, bookings.eventId))
     .where(eq(bookings.bookingRef, bookingRef));
   const booking = found?.booking;
   const free = booking?.provider === freeProvider && booking.amountPence === 0;
-  if (!booking || (!booking.providerPaymentId && !free)) return { outcome: "unknown" };
-  if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false, event: found.event };
+  if (!found || !booking || (!booking.providerPaymentId && !free)) return { outcome: "unknown" };
+  const { items, gift, answers } = found;
+  const read: BookingRead = { event: found.event, items, gift, answers, visibleTypes: found.visibleTypes };
+  if (booking.status === "paid") return { outcome: "paid", booking, firstTime: false, read };
   if (booking.status === "refunded") return { outcome: "refunded", booking };
   if (booking.status === "refund_pending") return finishRefund(deps, booking);
-  // Its tickets by type (which never change while it is unpaid), gift and answers: for the
-  // receipt, drawn before the locks.
-  const [items, gift, answers] = await Promise.all([
-    itemsOfBooking(deps.db, bookingRef),
-    giftOfBooking(deps.db, bookingRef), // A gift at checkout, paid by the same payment (decision 085).
-    answersOfBooking(deps.db, bookingRef),
-  ]);
 
   const payment = free
     ? freePayment(booking)
@@ -113,7 +133,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       ? known
       : await deps.payments.retrievePayment(booking.providerPaymentId!);
   if (payment.status !== "succeeded") return { outcome: "pending", booking, status: payment.status };
-  const paying = booking.amountPence + (gift?.donation.amountPence ?? 0);
+  const paying = booking.amountPence + (gift?.amountPence ?? 0);
   if (payment.amountPence !== paying || payment.metadata.booking_ref !== bookingRef) {
     console.error(`Payment ${payment.id} does not match booking ${bookingRef}: not issuing tickets.`);
     return { outcome: "pending", booking, status: "amount_mismatch" };
@@ -130,7 +150,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       items: receiptItems(items, { quantity: row.quantity, pricePence: ticketPriceOf(row) }),
       paidAt,
       card: payment.card,
-      gift: gift && { amountPence: gift.donation.amountPence, giftAidWording: gift.declaration?.wording ?? null },
+      gift: gift && { amountPence: gift.amountPence, giftAidWording: gift.wording },
       answers,
       promo,
     };
@@ -222,7 +242,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
       changeNotice("availability"),
     );
     const updated: BookingRow = { ...locked, ...paid };
-    return { outcome: "paid", booking: updated, firstTime: true } as const;
+    return { outcome: "paid", booking: updated, firstTime: true, read: { ...read, event: event! } } as const;
   });
   if (result.outcome === "refund") return finishRefund(deps, result.booking);
   return result;

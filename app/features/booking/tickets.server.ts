@@ -117,7 +117,10 @@ export async function allTickets(
 /** An event's ticket records with the specification's field names, for staff. */
 export async function ticketsForEvent({ db }: { db: Queryable }, eventId: string) {
   if (!isUuid(eventId)) return [];
-  const rows = await db.select().from(tickets).where(eq(tickets.eventId, eventId)).orderBy(tickets.dateSold);
+  const [rows, items] = await Promise.all([
+    db.select().from(tickets).where(eq(tickets.eventId, eventId)).orderBy(tickets.dateSold),
+    itemsOfEvent(db, eventId),
+  ]);
   return rows.map((t) => ({
     id: t.id,
     ticketHolderName: t.ticketHolderName,
@@ -129,5 +132,14 @@ export async function ticketsForEvent({ db }: { db: Queryable }, eventId: string
     dateSold: t.dateSold.toISOString(),
     checkedInAt: t.checkedInAt?.toISOString() ?? null,
     checkedInCount: t.checkedInCount,
+    // Its tickets by type (decision 082): the type, how many, how many given back, at what price.
+    ticketTypes: (items.get(t.bookingRef) ?? []).map((item) => ({
+      id: item.ticketTypeId,
+      name: item.name,
+      quantity: item.quantity,
+      refunded: item.refunded,
+      pricePence: item.pricePence,
+      seatsPerTicket: item.seatsPerTicket,
+    })),
   }));
 }

@@ -53,6 +53,13 @@ export function regularGiftReceipt(details: RegularGiftReceiptDetails): Promise<
         ". Please keep it to yourself: anyone with it can see your gift.",
       ],
     },
+    {
+      paragraph: [
+        "To change or stop your gift, reply to this e-mail or write to ",
+        { link: charity.email, href: `mailto:${charity.email}` },
+        ".",
+      ],
+    },
   ];
   const giftAidBlocks: Block[] = giftAid
     ? [

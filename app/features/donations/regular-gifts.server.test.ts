@@ -165,6 +165,23 @@ describe.each(engines)("monthly gifts on the offline provider, on %s", (engine) 
     ]);
   });
 
+  it("takes and records each month once when two processes run the day's payments at the same moment", async () => {
+    const gifts = [await give(), await give({ ...donor, email: "juma@example.org", name: "Juma Said" })];
+    clock.set("2027-02-15T13:00:00Z");
+    const runs = await Promise.all([takeDueGiftPayments(services), takeDueGiftPayments(services)]);
+    expect(runs.flat()).toHaveLength(6);
+    for (const gift of gifts) {
+      expect((await paidRows(gift.regularGiftId)).map((row) => row.billingMonth)).toEqual([
+        "2026-11",
+        "2026-12",
+        "2027-01",
+        "2027-02",
+      ]);
+    }
+    const receipts = (await database.db.select().from(outbox)).filter((mail) => mail.kind === "regular-gift-receipt");
+    expect(receipts).toHaveLength(6);
+  });
+
   it("never records one month twice, even when asked to in the database", async () => {
     const gift = await give();
     const [first] = await paidRows(gift.regularGiftId);
@@ -213,6 +230,42 @@ describe.each(engines)("monthly gifts on the offline provider, on %s", (engine) 
     clock.set("2027-01-20T12:00:00Z");
     expect(await takeDueGiftPayments(services)).toEqual([]);
     expect(await paidRows(gift.regularGiftId)).toEqual([]);
+  });
+
+  it("a second try after a declined card gives up the first attempt, so one gift is taken", async () => {
+    const first = (await (await callRoute(giftsRoute, post("/api/regular-gifts", donor), services)).json()) as {
+      regularGiftId: string;
+      clientSecret: string;
+    };
+    await callRoute(
+      confirmRoute,
+      post("/api/payments/offline/confirm", { ...first, card: { ...card, number: "4000 0000 0000 0002" } }),
+      services,
+    );
+    // Someone else's attempt cannot be given up: the client secret is the proof.
+    const forged = await callRoute(
+      giftsRoute,
+      post("/api/regular-gifts", {
+        ...donor,
+        replaces: { regularGiftId: first.regularGiftId, clientSecret: "pi_x_secret_y" },
+      }),
+      services,
+    );
+    const other = (await forged.json()) as { regularGiftId: string };
+    const [kept] = await database.db.select().from(regularGifts).where(eq(regularGifts.id, first.regularGiftId));
+    expect(kept!.status).toBe("incomplete");
+
+    const second = await give({ ...donor, replaces: first });
+    const states = await database.db.select().from(regularGifts);
+    expect(Object.fromEntries(states.map((g) => [g.id, g.status]))).toEqual({
+      [first.regularGiftId]: "cancelled",
+      [other.regularGiftId]: "incomplete",
+      [second.regularGiftId]: "active",
+    });
+    clock.set("2026-12-15T13:00:00Z");
+    expect(await takeDueGiftPayments(services)).toHaveLength(1);
+    expect(await paidRows(first.regularGiftId)).toEqual([]);
+    expect((await paidRows(second.regularGiftId)).map((row) => row.billingMonth)).toEqual(["2026-11", "2026-12"]);
   });
 
   it("a declined first card leaves the gift waiting, and a good card then starts it", async () => {

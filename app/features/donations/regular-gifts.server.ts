@@ -14,6 +14,7 @@ import {
   declarationWording,
   donationMessages,
   validateRegularGift,
+  type OwnGiftAttempt,
   type RegularGiftStatus,
   type StartedRegularGift,
 } from "./schema";
@@ -43,12 +44,15 @@ export function giftLinkHash(token: string): string {
 export async function startRegularGift(
   deps: PaymentDeps,
   input: unknown,
+  /** The visitor's earlier attempt (a declined card, then another try): given up first. */
+  replaces?: OwnGiftAttempt,
   /** The visitor's address as its keyed hash (app/infra/visitors.server.ts). */
   clientKey: string | null = null,
 ): Promise<StartedRegularGift> {
   const validation = validateRegularGift(input);
   if (!validation.ok) throw new AppError("invalid", donationMessages.summary, { fields: validation.errors });
   const { amountPence, name, email, giftAid, dayOfMonth } = validation.data;
+  if (replaces) await giveUpOwnAttempt(deps, replaces);
   const now = deps.clock.now();
   const regularGiftId = crypto.randomUUID();
   const donationId = crypto.randomUUID();
@@ -298,6 +302,32 @@ export async function followSubscription(deps: PaymentDeps, subscriptionId: stri
     .where(eq(regularGifts.id, gift.id))
     .returning();
   return updated;
+}
+
+/**
+ * Gives up the visitor's own earlier attempt, still waiting for its first payment, so a second try
+ * never leaves two gifts: only the browser that started it can (its first payment's client secret
+ * is the proof); anything else is left alone. If it was paid after all, it stands.
+ */
+async function giveUpOwnAttempt(deps: PaymentDeps, attempt: OwnGiftAttempt) {
+  if (!isUuid(attempt.regularGiftId)) return;
+  const [first] = await deps.db
+    .select({ invoiceId: donations.providerPaymentId, status: regularGifts.status })
+    .from(donations)
+    .innerJoin(regularGifts, eq(regularGifts.id, donations.regularGiftId))
+    .where(and(eq(donations.regularGiftId, attempt.regularGiftId), eq(donations.status, "pending")));
+  if (first?.status !== "incomplete" || !first.invoiceId) return;
+  const invoice = await deps.payments.retrieveInvoice(first.invoiceId).catch(() => undefined);
+  if (!invoice?.clientSecret || !sameSecret(attempt.clientSecret, invoice.clientSecret)) return;
+  await giveUpRegularGift(deps, attempt.regularGiftId).catch((error: unknown) => {
+    console.error(`Giving up regular gift ${attempt.regularGiftId} failed:`, (error as Error).message);
+  });
+}
+
+function sameSecret(given: string, actual: string) {
+  const a = Buffer.from(given);
+  const b = Buffer.from(actual);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
 /**

@@ -255,6 +255,13 @@ export function validateRegularGift(
   return { ok: true, data: { ...base.data, giftAid, dayOfMonth: day } };
 }
 
+/** The visitor's own earlier attempt at a monthly gift, proved by its first payment's client secret. */
+export const ownGiftAttemptSchema = z.object({
+  regularGiftId: z.string().max(60),
+  clientSecret: z.string().min(1).max(200),
+});
+export type OwnGiftAttempt = z.output<typeof ownGiftAttemptSchema>;
+
 /** What POST /api/regular-gifts answers: the gift, its first payment, and what the card form needs. */
 export interface StartedRegularGift {
   regularGiftId: string;

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, type SQL } from "drizzle-orm";
+import { asc, eq, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { BookedItem } from "~/lib/booking-items";
 import { bookingItems, ticketTypes } from "~db/schema";
 import type { Queryable } from "./database.server";
@@ -44,4 +44,19 @@ export async function itemsOfBooking(db: Queryable, bookingRef: string): Promise
 /** The tickets by type of every booking of an event (one query, whatever its size), by booking reference. */
 export async function itemsOfEvent(db: Queryable, eventId: string): Promise<Map<string, BookedItem[]>> {
   return itemsWhere(db, eq(ticketTypes.eventId, eventId));
+}
+
+/**
+ * One booking's tickets by type as a JSON array (BookedItem's fields, in the same order), for a
+ * column of a query that reads the booking itself: its reference column is `bookingRef`. One round
+ * trip for the booking and what follows it, where a checkout is settled (decision 088).
+ */
+export function itemsJsonOf(bookingRef: AnyColumn): SQL<BookedItem[]> {
+  return sql<BookedItem[]>`(select coalesce(json_agg(json_build_object(
+      'ticketTypeId', ${bookingItems.ticketTypeId}, 'name', ${ticketTypes.name},
+      'quantity', ${bookingItems.quantity}, 'refunded', ${bookingItems.refunded},
+      'pricePence', ${bookingItems.pricePence}, 'seatsPerTicket', ${bookingItems.seatsPerTicket})
+      order by ${ticketTypes.position}, ${ticketTypes.createdAt}, ${ticketTypes.id}), '[]'::json)
+    from ${bookingItems} inner join ${ticketTypes} on ${ticketTypes.id} = ${bookingItems.ticketTypeId}
+    where ${bookingItems.bookingRef} = ${bookingRef})`;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { AskedQuestion, ShownAnswer } from "~/lib/questions";
 import { bookingAnswers, eventQuestions, ticketTypes } from "~db/schema";
 import type { Queryable } from "./database.server";
@@ -115,6 +115,20 @@ export async function answersOfBooking(db: Queryable, bookingRef: string): Promi
 /** Every answer to an event's questions (one query), by booking reference. */
 export async function answersOfEvent(db: Queryable, eventId: string): Promise<Map<string, ShownAnswer[]>> {
   return answersWhere(db, eq(eventQuestions.eventId, eventId));
+}
+
+/**
+ * One booking's answers as a JSON array (ShownAnswer's fields, in answersOfBooking's order), for a
+ * column of a query that reads the booking itself: its reference column is `bookingRef` (decision 088).
+ */
+export function answersJsonOf(bookingRef: AnyColumn): SQL<ShownAnswer[]> {
+  return sql<ShownAnswer[]>`(select coalesce(json_agg(json_build_object(
+      'questionId', ${bookingAnswers.questionId}, 'question', ${eventQuestions.question},
+      'attendee', ${bookingAnswers.attendee}, 'answer', ${bookingAnswers.answer},
+      'shownAtDoor', ${eventQuestions.shownAtDoor})
+      order by ${eventQuestions.position}, ${eventQuestions.createdAt}, ${eventQuestions.id}, ${bookingAnswers.attendee}), '[]'::json)
+    from ${bookingAnswers} inner join ${eventQuestions} on ${eventQuestions.id} = ${bookingAnswers.questionId}
+    where ${bookingAnswers.bookingRef} = ${bookingRef})`;
 }
 
 /** Erasure: every answer of the bookings made with this e-mail address goes (answers may be health data). */

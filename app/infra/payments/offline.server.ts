@@ -56,6 +56,7 @@ function toInvoice(row: Row): SubscriptionInvoice {
     paidAt: row.status === "succeeded" ? row.succeededAt : null,
     card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
     paymentId: row.id,
+    clientSecret: row.clientSecret,
   };
 }
 

@@ -89,6 +89,8 @@ export interface SubscriptionInvoice {
   card: PaymentCard | null;
   /** The card payment that pays it, where there is one (the first one's is confirmed in the browser). */
   paymentId: string | null;
+  /** The client secret the browser confirms it with, while it is open; the proof of a donor's own attempt. */
+  clientSecret: string | null;
 }
 
 /** A subscription just made: its first invoice, and the client secret the browser confirms it with. */

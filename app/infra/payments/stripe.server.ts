@@ -80,6 +80,7 @@ function toInvoice(invoice: Stripe.Invoice): SubscriptionInvoice {
     paidAt: invoice.status_transitions.paid_at ? new Date(invoice.status_transitions.paid_at * 1000) : null,
     card: null,
     paymentId: idOf(payment?.payment_intent),
+    clientSecret: invoice.confirmation_secret?.client_secret ?? null,
   };
 }
 
@@ -158,7 +159,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       return toSubscription(await stripe.subscriptions.retrieve(id));
     },
     async retrieveInvoice(id: string) {
-      return toInvoice(await stripe.invoices.retrieve(id, { expand: ["payments"] }));
+      return toInvoice(await stripe.invoices.retrieve(id, { expand: ["payments", "confirmation_secret"] }));
     },
     async listPaidInvoices(subscriptionId: string) {
       const invoices = await stripe.invoices

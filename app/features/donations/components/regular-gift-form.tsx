@@ -21,6 +21,7 @@ import {
   type DonationErrors,
   type DonationField,
   type GiftAidScope,
+  type OwnGiftAttempt,
   type StartedRegularGift,
 } from "../schema";
 
@@ -73,6 +74,7 @@ export function RegularGiftForm({
   });
   const payment = useCardPayment();
   const proofOfWork = useProofOfWork();
+  const previousAttempt = useRef<OwnGiftAttempt | undefined>(undefined);
   const extraPence = giftAidPence(amountPence);
   const typedByDonor = useRef({ firstName: false, surname: false });
 
@@ -95,18 +97,20 @@ export function RegularGiftForm({
     if (!validation.ok) return showErrors(validation.errors);
     showErrors({});
     await payment.pay(async () => {
-      let answer = await postJson<StartedRegularGift>("/api/regular-gifts", form);
+      const body = { ...form, replaces: previousAttempt.current };
+      let answer = await postJson<StartedRegularGift>("/api/regular-gifts", body);
       // During a spike of payments the server asks for a moment's proof of work first.
       if (!answer.ok && answer.code === "challenge-required") {
         const challenge = await proofOfWork.solve().catch(() => {
           throw new PaymentStartError(answer.ok ? "" : answer.error);
         });
-        answer = await postJson<StartedRegularGift>("/api/regular-gifts", { ...form, challenge });
+        answer = await postJson<StartedRegularGift>("/api/regular-gifts", { ...body, challenge });
       }
       if (!answer.ok) {
         if (answer.fields) return void showErrors(answer.fields as Errors);
         throw new PaymentStartError(answer.code === "too-many-requests" ? answer.error : unexpectedError(answer.error));
       }
+      previousAttempt.current = { regularGiftId: answer.data.regularGiftId, clientSecret: answer.data.clientSecret };
       return {
         clientSecret: answer.data.clientSecret,
         returnUrl: regularGiftReturnUrl(amountPence, answer.data.regularGiftId),
