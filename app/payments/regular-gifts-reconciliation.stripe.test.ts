@@ -110,6 +110,38 @@ describe.each(engines)("the monthly gifts' daily check on Stripe, on %s", (engin
     expect(stripe.requests.length).toBe(asked);
   });
 
+  it("tells the donor once when a month's payment fails, with a link to change their card", async () => {
+    const { giftId, subscriptionId } = await paidGift();
+    clock.set("2026-12-05T12:00:00Z");
+    const december = stripe.makeInvoice(subscriptionId);
+    stripe.setSubscriptionStatus(subscriptionId, "past_due");
+    // Stripe's first failure, the same event again, and its retry failing two days later.
+    for (const id of ["evt_failed_1", "evt_failed_1", "evt_failed_2"]) {
+      await callRoute(webhookRoute, signedDelivery(invoiceEvent(id, "invoice.payment_failed", december)), services);
+    }
+    expect(await gift(giftId)).toMatchObject({ status: "failing" });
+    const notices = (await database.db.select().from(outbox)).filter((m) => m.kind === "regular-gift-payment-failed");
+    expect(notices.map((m) => [m.recipient, m.payload.subject])).toEqual([
+      [
+        "Amina Mushi <amina@example.org>",
+        "Your monthly gift of £10.00 to Kilele Village Trust: this month's payment did not go through",
+      ],
+    ]);
+    expect(notices[0]!.payload.text).toContain("/giving/{{token}}");
+    expect(notices[0]!.sealed).not.toBeNull();
+    // Paid by Stripe's retry: a late copy of the failure says nothing more.
+    stripe.payInvoice(december);
+    stripe.setSubscriptionStatus(subscriptionId, "active");
+    await callRoute(
+      webhookRoute,
+      signedDelivery(invoiceEvent("evt_failed_late", "invoice.payment_failed", december)),
+      services,
+    );
+    expect(
+      (await database.db.select().from(outbox)).filter((m) => m.kind === "regular-gift-payment-failed"),
+    ).toHaveLength(1);
+  });
+
   it("runs once a London day, from five in the morning, whichever process claims it", async () => {
     clock.set("2026-11-28T04:59:00Z");
     expect(await claimDailyReconciliation(database.db, clock.now())).toBe(false);

@@ -10,6 +10,7 @@ export const mailKinds = {
   // docs/decisions/089-monthly-gifts.md
   "regular-gift-welcome": { label: "Monthly gift: welcome and first receipt", about: "donation id" },
   "regular-gift-receipt": { label: "Monthly gift: receipt", about: "donation id" },
+  "regular-gift-payment-failed": { label: "Monthly gift: a payment did not go through", about: "provider's bill id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
   // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
   "booking-refund": { label: "Refund made", about: "refund id" },
