@@ -13,6 +13,7 @@ import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
 import { takeDueGiftPayments } from "~/features/donations/regular-gifts.server";
+import { reconcileOncePerDay } from "~/features/donations/reconciliation.server";
 import { ensureFirstStaffUser } from "~/features/staff/staff.server";
 import { passwordResetLimits, type PasswordResetLimits } from "~/features/staff/password-reset.server";
 import { staffSignInLimits, type StaffSignInLimits } from "~/features/staff/sign-in.server";
@@ -197,8 +198,11 @@ export async function createServices(
     const regularGifts = new BackgroundJob(
       "The monthly gifts' payments",
       async () => {
-        const recorded = await takeDueGiftPayments(await jobDeps());
-        if (recorded.length > 0) void outbox.deliverDue();
+        const deps = await jobDeps();
+        const recorded = await takeDueGiftPayments(deps);
+        // Once a day, every gift checked with the provider, the truth (decision 091).
+        const corrected = await reconcileOncePerDay(deps);
+        if (recorded.length > 0 || (corrected?.length ?? 0) > 0) void outbox.deliverDue();
       },
       60_000,
     );

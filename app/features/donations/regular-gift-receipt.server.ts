@@ -128,3 +128,41 @@ export function regularGiftReceipt(details: RegularGiftReceiptDetails): Promise<
     ],
   });
 }
+
+/**
+ * A month's payment that did not go through: said once per bill, with the donor's private link
+ * (sealed `{{token}}`) to change their card. The provider tries the card again over the next days;
+ * nothing is asked of the donor if their card is fine.
+ */
+export function paymentFailedNotice(details: {
+  donorName: string;
+  email: string;
+  amountPence: number;
+  link: string;
+  charity: Charity;
+}): Promise<MailMessage> {
+  const amount = formatPounds(details.amountPence);
+  return composeLetter({
+    to: { name: details.donorName, address: details.email },
+    subject: `Your monthly gift of ${amount} to ${details.charity.name}: this month's payment did not go through`,
+    title: "This month's payment did not go through",
+    greeting: `Dear ${details.donorName},`,
+    blocks: [
+      {
+        paragraph: `Your bank or card company did not accept this month's payment of ${amount} for your monthly gift. Nothing has been taken. We will try the card again over the next few days.`,
+      },
+      {
+        paragraph: [
+          "If your card has expired or changed, you can give us your new one through your private link: ",
+          { link: "your monthly gift", href: details.link },
+          ". Please keep it to yourself: anyone with it can see your gift.",
+        ],
+      },
+      {
+        paragraph:
+          "If you would rather stop your gift, reply to this e-mail and we will do it for you. Thank you for all you have given.",
+      },
+    ],
+    charity: details.charity,
+  });
+}

@@ -1,15 +1,15 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
-import { queueMail } from "~/infra/email/outbox.server";
+import { mailInsert, queueMail } from "~/infra/email/outbox.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import { providerUnavailable, type PaymentDeps, type SubscriptionInvoice } from "~/infra/payments/provider.server";
 import { billingMonthOf, firstMonthlyPaymentAfter, monthAfter, monthlyPaymentDate } from "~/lib/billing-month";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
-import { donations, giftAidDeclarations, regularGiftLinks, regularGifts } from "~db/schema";
+import { donations, giftAidDeclarations, outbox, regularGiftLinks, regularGifts } from "~db/schema";
 import { giftAidPence } from "./amount";
-import { regularGiftReceipt } from "./regular-gift-receipt.server";
+import { paymentFailedNotice, regularGiftReceipt } from "./regular-gift-receipt.server";
 import {
   declarationWording,
   donationMessages,
@@ -356,12 +356,43 @@ export async function giveUpRegularGift(deps: PaymentDeps, giftId: string) {
 
 /**
  * A month's payment failed (Stripe's `invoice.payment_failed`): the gift is failing while the
- * provider retries, if the provider says so. Telling the donor and staff is a later slice's.
+ * provider retries, if the provider says so, and the donor is told once for that month's bill,
+ * with a fresh private link to change their card (issue 34). Staff see the gift under "Failed
+ * payments" on /admin/regular-giving and on their home page's to-do list.
  */
-export async function giftPaymentFailed(deps: PaymentDeps, invoiceId: string) {
+export async function giftPaymentFailed(deps: GiftDeps, invoiceId: string) {
   const invoice = await deps.payments.retrieveInvoice(invoiceId);
   if (!invoice.subscriptionId) return undefined;
-  return followSubscription(deps, invoice.subscriptionId);
+  const gift = await followSubscription(deps, invoice.subscriptionId);
+  // Only a bill still unpaid: a late-delivered failure of a month since paid says nothing.
+  if (!gift || gift.status === "cancelled" || invoice.status === "paid" || invoice.paidAt) return gift;
+  const now = deps.clock.now();
+  const token = crypto.randomBytes(32).toString("base64url");
+  const message = await paymentFailedNotice({
+    donorName: gift.donorName,
+    email: gift.email,
+    amountPence: invoice.amountPence,
+    link: `${deps.charity.website.replace(/\/$/, "")}/giving/{{token}}`,
+    charity: deps.charity,
+  });
+  await deps.db.transaction(async (tx) => {
+    const queued = await mailInsert(tx, {
+      kind: "regular-gift-payment-failed",
+      about: invoice.id,
+      message,
+      sealed: deps.outbox.seal({ token }),
+      now,
+    }).returning({ id: outbox.id });
+    // Told before for this bill (the provider's retries fail again, the webhook comes twice): no new link either.
+    if (queued.length === 0) return;
+    await tx.insert(regularGiftLinks).values({
+      tokenHash: giftLinkHash(token),
+      regularGiftId: gift.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + giftLinkLifetimeMs),
+    });
+  });
+  return gift;
 }
 
 /**

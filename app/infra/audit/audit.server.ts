@@ -23,6 +23,8 @@ export const auditActions = {
   "regular-gift.link-sent": "Sent a donor a fresh link to their monthly gift",
   "regular-gifts.exported": "Downloaded the monthly gifts",
   "regular-gifts.statements-sent": "Sent the monthly donors' statements of a tax year",
+  // The daily check of monthly gifts with the card payment service (decision 091).
+  "regular-gift.corrected": "A monthly gift corrected from the card payment service",
   "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
   "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
   "gift-aid.claim-marked": "Marked a Gift Aid claim as made",

@@ -13,6 +13,7 @@ export const mailKinds = {
   "regular-gift-cancelled": { label: "Monthly gift: cancelled", about: "regular gift id" },
   "regular-gift-statement": { label: "Monthly gift: the tax year's statement", about: "tax year:e-mail" },
   "regular-gift-link": { label: "Monthly gift: a fresh private link", about: "link token's SHA-256" },
+  "regular-gift-payment-failed": { label: "Monthly gift: a payment did not go through", about: "provider's bill id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
   // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
   "booking-refund": { label: "Refund made", about: "refund id" },
