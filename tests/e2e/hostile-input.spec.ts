@@ -571,7 +571,9 @@ test("hostile input at every route: no 5xx, nothing stored, no person's data sho
           const answer = await send(site, request);
           const summary = `${signedIn ? "staff" : "visitor"} ${verb} ${urlPath.slice(0, 120)} ${body.contentType ?? ""}`;
           if (answer.status >= 500) problems.push(`${answer.status} for ${summary}: ${answer.text.slice(0, 200)}`);
-          if (!signedIn && personal.some((pattern) => pattern.test(answer.text))) {
+          // A fuzzed path or body that happens to spell the person's name may be echoed back: not a leak.
+          const asked = `${urlPath} ${JSON.stringify(body)}`;
+          if (!signedIn && personal.some((pattern) => pattern.test(answer.text) && !pattern.test(asked))) {
             problems.push(`a person's data in the answer to ${summary}`);
           }
           if (!signedIn && /^api\/admin\//.test(route.pattern) && route.pattern !== "api/admin/session") {
