@@ -34,6 +34,11 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/fundraising-event.calendar.ts": none,
   "routes/fundraising-event.waiting-list.tsx": { body: "form", fields: ["name", "email", "tickets", "ticketTypeId"] },
   "routes/waiting-list.decline.tsx": { body: "form", fields: ["offer"] },
+  "routes/giving.tsx": { body: "form", fields: ["email"] },
+  "routes/giving.token.tsx": {
+    body: "form",
+    fields: ["intent", "amount", "dayOfMonth", "months", "firstName", "surname", "houseNameOrNumber", "postcode"],
+  },
   "routes/mock-event.tsx": none,
   "routes/book-event.redirect.ts": none,
   "routes/book-event.tsx": none,

@@ -268,6 +268,7 @@ export const regularGiftStatusLabels = {
   incomplete: "Waiting for the first payment",
   active: "Active",
   failing: "A payment failed: the card is being tried again",
+  paused: "Paused",
   cancelled: "Cancelled",
 } as const;
 export type RegularGiftStatus = keyof typeof regularGiftStatusLabels;

@@ -24,7 +24,7 @@ import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftStatus } from
 type GiftRow = typeof regularGifts.$inferSelect;
 
 /** The statuses staff filter by (and `all`). */
-export const regularGiftFilters = ["all", "active", "failing", "incomplete", "cancelled"] as const;
+export const regularGiftFilters = ["all", "active", "failing", "paused", "incomplete", "cancelled"] as const;
 export type RegularGiftFilter = (typeof regularGiftFilters)[number];
 
 export interface StaffRegularGift {

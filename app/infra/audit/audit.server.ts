@@ -22,6 +22,15 @@ export const auditActions = {
   "regular-gift.cancelled": "Cancelled a monthly gift at the donor's request",
   "regular-gift.link-sent": "Sent a donor a fresh link to their monthly gift",
   "regular-gifts.exported": "Downloaded the monthly gifts",
+  // What the donor changes on their gift's own page (docs/decisions/090-donors-manage-their-gift.md).
+  "regular-gift.amount-changed": "Changed a monthly gift's amount",
+  "regular-gift.day-changed": "Changed a monthly gift's day",
+  "regular-gift.card-changed": "Changed a monthly gift's card",
+  "regular-gift.paused": "Paused a monthly gift",
+  "regular-gift.resumed": "Resumed a monthly gift",
+  "regular-gift.cancelled-by-donor": "Cancelled a monthly gift",
+  "regular-gift.gift-aid-declared": "Declared Gift Aid on a monthly gift",
+  "regular-gift.gift-aid-withdrawn": "Withdrew Gift Aid on a monthly gift",
   "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
   "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
   "gift-aid.claim-marked": "Marked a Gift Aid claim as made",
@@ -72,7 +81,14 @@ export interface AuditEntry {
  */
 export async function recordAudit(
   db: Queryable,
-  entry: { staff: { id: string; email: string }; action: AuditAction; subject: string; summary: string; at: Date },
+  entry: {
+    /** Who did it; a donor acting through their private link has no account (`id` null). */
+    staff: { id: string | null; email: string };
+    action: AuditAction;
+    subject: string;
+    summary: string;
+    at: Date;
+  },
 ) {
   await db.insert(auditLog).values({
     at: entry.at,

@@ -12,6 +12,8 @@ export const mailKinds = {
   "regular-gift-receipt": { label: "Monthly gift: receipt", about: "donation id" },
   "regular-gift-cancelled": { label: "Monthly gift: cancelled", about: "regular gift id" },
   "regular-gift-link": { label: "Monthly gift: a fresh private link", about: "link token's SHA-256" },
+  // docs/decisions/090-donors-manage-their-gift.md
+  "regular-gift-changed": { label: "Monthly gift: a change the donor made", about: "change id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
   // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
   "booking-refund": { label: "Refund made", about: "refund id" },

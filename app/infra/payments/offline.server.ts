@@ -10,6 +10,7 @@ import type {
   Payment,
   PaymentProvider,
   Subscription,
+  SubscriptionChange,
   SubscriptionInvoice,
 } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
@@ -208,6 +209,22 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         .update(offlineSubscriptions)
         .set({ status: "canceled", canceledAt: clock.now() })
         .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`));
+    },
+    async changeSubscription(id: string, change: SubscriptionChange) {
+      // A pause is the next payment moved past it: the site gives `nextPaymentAt` with every pause
+      // and resumption, so the months between are never charged.
+      const set = {
+        ...(change.amountPence !== undefined && { amountPence: change.amountPence }),
+        ...(change.dayOfMonth !== undefined && { dayOfMonth: change.dayOfMonth }),
+        ...(change.nextPaymentAt !== undefined && { nextChargeAt: change.nextPaymentAt }),
+      };
+      if (Object.keys(set).length === 0) return;
+      const [row] = await db
+        .update(offlineSubscriptions)
+        .set(set)
+        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
+        .returning({ id: offlineSubscriptions.id });
+      if (!row) throw new PaymentNotFoundError("No such running subscription.");
     },
     async chargeDueSubscriptions() {
       const now = clock.now();
