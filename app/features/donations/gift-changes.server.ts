@@ -455,7 +455,7 @@ export async function withdrawGiftAid(deps: ChangeDeps, token: string) {
       summary: "Withdrew the Gift Aid declaration: later payments are not claimed",
       subject: "Gift Aid withdrawn",
       lines: [
-        `Your Gift Aid declaration is withdrawn from today, ${day(now)}: we will not claim Gift Aid on your later payments. Payments made before today stay Gift Aided.`,
+        `Your Gift Aid declaration is withdrawn from today, ${day(now)}: we will not claim Gift Aid on your later payments, nor on other gifts you make to us from today. Payments made before today stay Gift Aided.`,
       ],
     },
     async (tx, at) => {
