@@ -271,6 +271,52 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     ]);
   });
 
+  it("saves a new card only when the provider takes it, and says why beside the field when it does not", async () => {
+    const { giftId, token } = await give();
+    const subscriptionOf = async () =>
+      (
+        await database.db
+          .select()
+          .from(offlineSubscriptions)
+          .where(eq(offlineSubscriptions.id, (await gift(giftId)).providerSubscriptionId!))
+      )[0]!;
+    const declined = await post(token, {
+      intent: "card",
+      cardnumber: "4000 0000 0000 0002",
+      "exp-date": "12 / 34",
+      cvc: "123",
+    });
+    expect(declined.data).toMatchObject({ ok: false, fields: { cardnumber: "Your card was declined." } });
+    expect(
+      (await post(token, { intent: "card", cardnumber: "4242 4242 4242 4242", "exp-date": "01 / 20", cvc: "1" })).data
+        .fields,
+    ).toEqual({ "exp-date": "Your card's expiration year is in the past." });
+    expect(await history(giftId)).toEqual([]);
+
+    await database.db
+      .update(offlineSubscriptions)
+      .set({ cardLast4: "0000" })
+      .where(eq(offlineSubscriptions.id, (await subscriptionOf()).id));
+    const saved = await post(token, {
+      intent: "card",
+      cardnumber: "4242 4242 4242 4242",
+      "exp-date": "12 / 34",
+      cvc: "123",
+    });
+    expect(saved.data.message).toBe(
+      "Your new card is saved: your Visa card ending 4242 pays your gift from Tuesday 15 December 2026.",
+    );
+    expect(await subscriptionOf()).toMatchObject({ cardBrand: "visa", cardLast4: "4242" });
+    expect((await history(giftId)).map((entry) => entry.action)).toEqual(["regular-gift.card-changed"]);
+    expect(await changeMails()).toContain("Your monthly gift to Kilele Village Trust: new card saved");
+    await runDay("2026-12-15T12:01:00Z");
+    const [december] = await database.db
+      .select()
+      .from(donations)
+      .where(and(eq(donations.regularGiftId, giftId), eq(donations.billingMonth, "2026-12")));
+    expect(december).toMatchObject({ status: "paid", cardLast4: "4242" });
+  });
+
   it("takes a Gift Aid declaration from the next payment on, and a withdrawal stops later payments only", async () => {
     const { giftId, token } = await give();
     const refused = await post(token, {

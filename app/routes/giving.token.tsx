@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { lazy, Suspense } from "react";
+import { Form, Link, useSubmit } from "react-router";
 import type { Route } from "./+types/giving.token";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Field, FieldGroup } from "~/components/ui/field";
@@ -7,6 +8,9 @@ import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import {
   cancelGiftByDonor,
   changeGiftAmount,
+  changeGiftCard,
+  finishGiftCardChange,
+  startGiftCardChange,
   changeGiftDay,
   declareGiftAid,
   giftPage,
@@ -34,15 +38,27 @@ import { pageMeta } from "~/lib/page-meta";
 // /giving (docs/decisions/090-donors-manage-their-gift.md). Opening it changes nothing (mail
 // programs open links to scan them); each of its forms posts here and works without JavaScript:
 // the amount and the day, a pause or its end, Gift Aid, and a cancellation asked once (`?confirm=
-// cancel` shows the question). An unknown or expired link says so, and where to get a fresh one.
+// cancel` shows the question), and a new card (the offline provider's test card form; on Stripe the
+// Payment Element confirms a SetupIntent, which the server saves once Stripe says it is confirmed).
+// An unknown or expired link says so, and where to get a fresh one.
+
+// Stripe's code is loaded only where Stripe takes the payments.
+const StripeCardChange = lazy(() => import("~/features/donations/components/stripe-card-change"));
+
 export const loader = pageWork(
   "A donor's monthly gift page",
   async ({ params, context, request }: Route.LoaderArgs) => {
     const { services } = context;
     const gift = await giftPage(services.db, params.token.slice(0, 200), services.clock.now());
     const { site } = await services.content();
-    const confirming = new URL(request.url).searchParams.get("confirm") === "cancel";
+    const search = new URL(request.url).searchParams;
+    const confirming = search.get("confirm") === "cancel";
+    // Back from the card's bank check: the page asks for the card to be saved (a GET saves nothing).
+    const setupIntent = search.get("setup_intent") ?? "";
     return {
+      provider: services.payments.name,
+      publishableKey: services.payments.publishableKey ?? null,
+      returnedSetup: /^seti_\w{1,100}$/.test(setupIntent) ? setupIntent : null,
       email: site.email,
       charityName: site.charityName,
       token: gift ? params.token : "",
@@ -86,6 +102,18 @@ export const action = pageWork(
           postcode: formText(form, "postcode", 40),
         }),
       withdraw: async () => withdrawGiftAid(services, token),
+      card: async (form) =>
+        changeGiftCard(services, token, {
+          number: formText(form, "cardnumber", 40),
+          expiry: formText(form, "exp-date", 20),
+          cvc: formText(form, "cvc", 10),
+        }),
+      "card-start": async () => {
+        const { setupId, clientSecret } = await startGiftCardChange(services, token);
+        const values: Record<string, string> = { setupId, clientSecret };
+        return { message: "Enter your new card's details.", values };
+      },
+      "card-finish": async (form) => finishGiftCardChange(services, token, formText(form, "setup", 120)),
     });
   },
 );
@@ -107,8 +135,10 @@ function monthName(month: string) {
 const days = Array.from({ length: giftDays.last - giftDays.first + 1 }, (_, i) => giftDays.first + i);
 
 export default function Giving({ loaderData, actionData }: Route.ComponentProps) {
-  const { gift, email, token, confirmCancel, charityName } = loaderData;
+  const { gift, email, token, confirmCancel, charityName, provider, publishableKey, returnedSetup } = loaderData;
   const notice = useNoticeFocus(actionData);
+  const submit = useSubmit();
+  const setup = actionData?.ok && actionData.intent === "card-start" ? actionData.values : undefined;
   const action = `/giving/${token}`;
   /** A refusal's message for a field of the form `intent`, and what was typed in it. */
   const errorOf = (intent: string, field: string) =>
@@ -311,6 +341,55 @@ export default function Giving({ loaderData, actionData }: Route.ComponentProps)
                 )}
               </section>
 
+              <section aria-labelledby="card-heading">
+                <h2 id="card-heading">Change your card</h2>
+                {provider === "offline" ? (
+                  <Form method="post" action={action} className="form" noValidate>
+                    <input type="hidden" name="intent" value="card" />
+                    <p className="test-banner">
+                      Test payments: no real money is charged. Use card <code>4242 4242 4242 4242</code> (succeeds) or{" "}
+                      <code>4000 0000 0000 0002</code> (declined), any future expiry date and any 3-digit security code.
+                    </p>
+                    <div className="card-fields">
+                      {cardField("cardnumber", "Card number", "cc-number", "1234 1234 1234 1234")}
+                      {cardField("exp-date", "Expiration date", "cc-exp", "MM / YY")}
+                      {cardField("cvc", "Security code", "cc-csc", "CVC")}
+                    </div>
+                    <button type="submit" className="button">
+                      Save my new card
+                    </button>
+                  </Form>
+                ) : returnedSetup ? (
+                  <Form method="post" action={action} className="form">
+                    <input type="hidden" name="intent" value="card-finish" />
+                    <input type="hidden" name="setup" value={returnedSetup} />
+                    <p>Your bank has checked your new card.</p>
+                    <button type="submit" className="button">
+                      Save my new card
+                    </button>
+                  </Form>
+                ) : setup?.clientSecret && publishableKey ? (
+                  <Suspense fallback={<p>Loading the card form…</p>}>
+                    <StripeCardChange
+                      publishableKey={publishableKey}
+                      clientSecret={setup.clientSecret}
+                      returnUrl={action}
+                      onConfirmed={(setupId) =>
+                        void submit({ intent: "card-finish", setup: setupId }, { method: "post", action })
+                      }
+                    />
+                  </Suspense>
+                ) : (
+                  <Form method="post" action={action} className="form">
+                    <input type="hidden" name="intent" value="card-start" />
+                    <p>Your later payments are taken from the new card; the old one is not used again.</p>
+                    <button type="submit" className="button">
+                      Change my card
+                    </button>
+                  </Form>
+                )}
+              </section>
+
               <section aria-labelledby="cancel-heading">
                 <h2 id="cancel-heading">Cancel your gift</h2>
                 <p>
@@ -339,6 +418,22 @@ export default function Giving({ loaderData, actionData }: Route.ComponentProps)
       )}
     </main>
   );
+
+  function cardField(
+    name: "cardnumber" | "exp-date" | "cvc",
+    label: string,
+    autoComplete: string,
+    placeholder: string,
+  ) {
+    return (
+      <Field
+        id={`card-${name}`}
+        label={label}
+        input={{ name, inputMode: "numeric", autoComplete, placeholder, maxLength: 23, defaultValue: "" }}
+        error={errorOf("card", name)}
+      />
+    );
+  }
 
   function declarationField(
     field: "firstName" | "surname" | "houseNameOrNumber" | "postcode",

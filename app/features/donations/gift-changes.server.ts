@@ -5,6 +5,7 @@ import type { Queryable } from "~/infra/db/database.server";
 import { composeLetter, type Block, type Line } from "~/infra/email/letter.server";
 import { queueMail } from "~/infra/email/outbox.server";
 import { providerUnavailable, type PaymentDeps, type SubscriptionChange } from "~/infra/payments/provider.server";
+import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { RateLimiter } from "~/infra/rate-limit.server";
 import {
   billingMonthOf,
@@ -20,6 +21,8 @@ import { giftAidSchema } from "~/lib/gift-aid-declaration";
 import { fieldErrors } from "~/lib/forms";
 import { londonDayWords } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
+import type { PaymentCard } from "~/lib/payment-card";
+import type { CardDetails } from "~/lib/test-cards";
 import { emailField } from "~/lib/validation";
 import { donations, giftAidDeclarations, regularGiftLinks, regularGifts, type WaitingDeclaration } from "~db/schema";
 import { giftLinkHash, type GiftDeps } from "./regular-gifts.server";
@@ -557,4 +560,91 @@ export async function giftPage(db: Queryable, token: string, now: Date): Promise
     giftAidFromNext: gift.declarationWaiting !== null,
     donorName: gift.donorName,
   };
+}
+
+/** Which of the card form's fields a card problem is about (Stripe's words, app/lib/test-cards.ts). */
+function cardField(problem: string): "cardnumber" | "exp-date" | "cvc" {
+  if (/expiration/.test(problem)) return "exp-date";
+  if (/security code/.test(problem)) return "cvc";
+  return "cardnumber";
+}
+
+/** Records a card the provider has saved for the gift's later payments: its history and letter. */
+async function recordCard(deps: ChangeDeps, gift: GiftRow, card: PaymentCard | null) {
+  const now = deps.clock.now();
+  const next = await nextPaymentOf(deps.db, gift, now);
+  const which = card ? `your ${cardBrandName(card.brand)} card ending ${card.last4}` : "your new card";
+  await record(
+    deps,
+    gift,
+    (locked) => locked.status !== "cancelled",
+    {},
+    {
+      action: "regular-gift.card-changed",
+      summary: `Changed the card for later payments${next ? `, from the payment on ${day(next)}` : ""}`,
+      subject: "new card saved",
+      lines: [
+        `Your monthly gift is now paid from ${which}${next ? `, from your next payment on ${day(next)}` : ""}. The old card is not used again for it.`,
+      ],
+    },
+  );
+  return { message: `Your new card is saved: ${which} pays your gift${next ? ` from ${day(next)}` : ""}.` };
+}
+
+const cardBrandName = (brand: string) =>
+  brand === "amex" ? "American Express" : brand[0]!.toUpperCase() + brand.slice(1);
+
+/**
+ * A new card on the offline provider (the embedded default and the tests): Stripe's test cards,
+ * checked as the card form checks them; a refused card changes nothing and says why beside its field.
+ */
+export async function changeGiftCard(deps: ChangeDeps, token: string, card: CardDetails) {
+  const now = deps.clock.now();
+  const gift = await giftOfLink(deps.db, token, now);
+  changeable(gift);
+  const offline = deps.payments as Partial<OfflineProvider>;
+  if (!offline.changeSubscriptionCard || !gift.providerSubscriptionId) {
+    throw new AppError("invalid", "Please use the card form on your gift's page to change your card.");
+  }
+  let result: Awaited<ReturnType<OfflineProvider["changeSubscriptionCard"]>>;
+  try {
+    result = await offline.changeSubscriptionCard(gift.providerSubscriptionId, card);
+  } catch (error) {
+    throw providerUnavailable(error, `changing the card of monthly gift ${gift.id}`);
+  }
+  if ("error" in result)
+    throw new AppError("card-declined", result.error, { fields: { [cardField(result.error)]: result.error } });
+  return recordCard(deps, gift, result.card);
+}
+
+/** Stripe: a SetupIntent for the gift's customer, for the page's Payment Element to confirm. */
+export async function startGiftCardChange(deps: ChangeDeps, token: string) {
+  const gift = await giftOfLink(deps.db, token, deps.clock.now());
+  changeable(gift);
+  if (!gift.providerSubscriptionId) throw new AppError("conflict", giftChangeMessages.notStarted);
+  try {
+    return await deps.payments.startCardChange(gift.providerSubscriptionId);
+  } catch (error) {
+    throw providerUnavailable(error, `starting a card change of monthly gift ${gift.id}`);
+  }
+}
+
+/**
+ * Stripe: the SetupIntent the browser confirmed becomes the subscription's default payment method,
+ * once Stripe says it succeeded (never on the browser's word), and the change is recorded.
+ */
+export async function finishGiftCardChange(deps: ChangeDeps, token: string, setupId: string) {
+  const gift = await giftOfLink(deps.db, token, deps.clock.now());
+  changeable(gift);
+  if (!gift.providerSubscriptionId || !/^seti_\w{1,100}$/.test(setupId)) {
+    throw new AppError("invalid", "Your card was not confirmed, so nothing has changed.");
+  }
+  let result: Awaited<ReturnType<ChangeDeps["payments"]["finishCardChange"]>>;
+  try {
+    result = await deps.payments.finishCardChange(gift.providerSubscriptionId, setupId);
+  } catch (error) {
+    throw providerUnavailable(error, `saving the new card of monthly gift ${gift.id}`);
+  }
+  if ("error" in result) throw new AppError("card-declined", result.error);
+  return recordCard(deps, gift, result.card);
 }

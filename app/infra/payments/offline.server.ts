@@ -14,7 +14,7 @@ import type {
   SubscriptionInvoice,
 } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
-import { cardBrandOf } from "~/lib/payment-card";
+import { cardBrandOf, type PaymentCard } from "~/lib/payment-card";
 import { cardDigits, cardProblem, testCards, type CardDetails } from "~/lib/test-cards";
 
 export type { CardDetails };
@@ -35,6 +35,8 @@ export interface OfflineProvider extends PaymentProvider {
    * (app/payments/regular-gifts.server.ts), as it would on Stripe's `invoice.paid`.
    */
   chargeDueSubscriptions(): Promise<SubscriptionInvoice[]>;
+  /** A new test card for a subscription's later payments: checked as the card form checks it (decision 090). */
+  changeSubscriptionCard(id: string, card: CardDetails): Promise<{ card: PaymentCard } | { error: string }>;
 }
 
 type Row = typeof offlinePayments.$inferSelect;
@@ -225,6 +227,27 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
         .returning({ id: offlineSubscriptions.id });
       if (!row) throw new PaymentNotFoundError("No such running subscription.");
+    },
+    async startCardChange(): Promise<never> {
+      throw new Error("The offline test provider takes a new card by its own form (changeSubscriptionCard).");
+    },
+    async finishCardChange(): Promise<never> {
+      throw new Error("The offline test provider takes a new card by its own form (changeSubscriptionCard).");
+    },
+    async changeSubscriptionCard(id: string, card: CardDetails) {
+      const problem = cardProblem(card, clock.now());
+      if (problem) return { error: problem };
+      const result = testCards[cardDigits(card.number)]!;
+      if (result.outcome === "declined") return { error: result.message };
+      const digits = cardDigits(card.number);
+      const saved = { brand: cardBrandOf(digits), last4: digits.slice(-4) };
+      const [row] = await db
+        .update(offlineSubscriptions)
+        .set({ cardBrand: saved.brand, cardLast4: saved.last4 })
+        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
+        .returning({ id: offlineSubscriptions.id });
+      if (!row) throw new PaymentNotFoundError("No such running subscription.");
+      return { card: saved };
     },
     async chargeDueSubscriptions() {
       const now = clock.now();

@@ -141,6 +141,13 @@ export interface PaymentProvider {
   cancelSubscription(id: string): Promise<void>;
   /** Changes what later payments take and when (decision 090). */
   changeSubscription(id: string, change: SubscriptionChange): Promise<void>;
+  /**
+   * A new card for the subscription's later payments (Stripe: a SetupIntent for its customer, which
+   * the browser confirms with the Payment Element); `finishCardChange` then makes the confirmed card
+   * the subscription's own, once the provider says it is confirmed.
+   */
+  startCardChange(subscriptionId: string): Promise<{ setupId: string; clientSecret: string }>;
+  finishCardChange(subscriptionId: string, setupId: string): Promise<{ card: PaymentCard | null } | { error: string }>;
 }
 
 /**

@@ -206,6 +206,28 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       }
       await stripe.subscriptions.update(id, params);
     },
+    async startCardChange(subscriptionId: string) {
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+      const setup = await stripe.setupIntents.create({
+        customer: idOf(subscription.customer) ?? undefined,
+        usage: "off_session",
+        automatic_payment_methods: { enabled: true },
+        metadata: { subscription_id: subscriptionId },
+      });
+      return { setupId: setup.id, clientSecret: setup.client_secret ?? "" };
+    },
+    async finishCardChange(subscriptionId: string, setupId: string) {
+      // Read from Stripe, never from the return address: the card is saved only if Stripe says so.
+      const setup = await stripe.setupIntents.retrieve(setupId, { expand: ["payment_method"] });
+      if (setup.metadata?.subscription_id !== subscriptionId) return { error: "That card change is not this gift's." };
+      if (setup.status !== "succeeded" || !setup.payment_method) {
+        return { error: setup.last_setup_error?.message ?? "Your card was not confirmed, so nothing has changed." };
+      }
+      const method = setup.payment_method;
+      await stripe.subscriptions.update(subscriptionId, { default_payment_method: idOf(method) ?? undefined });
+      const card = typeof method === "string" ? undefined : method.card;
+      return { card: isPaymentCard(card) ? { brand: card.brand, last4: card.last4 } : null };
+    },
     async createPayment(input: NewPayment) {
       const intent = await stripe.paymentIntents.create(
         {
