@@ -6,13 +6,8 @@ import { Pagination } from "~/components/ui/pagination";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
-import { regularGiftStatusLabels } from "~/features/donations/schema";
-import {
-  regularGiftFilters,
-  regularGivingPage,
-  type RegularGiftFilter,
-  type StaffRegularGift,
-} from "~/features/donations/staff-regular-gifts.server";
+import { regularGiftFilters, regularGiftStatusLabels, type RegularGiftFilter } from "~/features/donations/schema";
+import { regularGivingPage, type StaffRegularGift } from "~/features/donations/staff-regular-gifts.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
 import { pageWork } from "~/infra/http/page.server";

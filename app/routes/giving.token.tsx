@@ -14,7 +14,6 @@ import {
   changeGiftDay,
   declareGiftAid,
   giftPage,
-  longestPause,
   pauseGift,
   resumeGift,
   withdrawGiftAid,
@@ -23,6 +22,7 @@ import {
   dayOfMonthWords,
   declarationWording,
   giftDays,
+  longestPause,
   regularGiftScope,
   regularGiftStatusLabels,
 } from "~/features/donations/schema";

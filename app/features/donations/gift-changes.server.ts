@@ -31,6 +31,7 @@ import {
   declarationWording,
   donationMessages,
   giftDays,
+  longestPause,
   regularGiftMessages,
   regularGiftScope,
   type RegularGiftStatus,
@@ -47,9 +48,6 @@ type GiftRow = typeof regularGifts.$inferSelect;
 
 /** Who the audit log names for a change made through the private link: there is no account. */
 export const donorByLink = { id: null, email: "the donor, by their private link" } as const;
-
-/** The longest pause a donor can choose, in months. */
-export const longestPause = 3;
 
 export const giftChangeMessages = {
   gone: "This link has expired or is not right. Ask for a fresh one at /giving.",

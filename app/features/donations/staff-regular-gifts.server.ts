@@ -13,7 +13,7 @@ import { formatPounds } from "~/lib/money";
 import { pageOf, type Paged } from "~/lib/pagination";
 import { auditLog, donations, giftAidDeclarations, regularGiftLinks, regularGifts } from "~db/schema";
 import { giftLinkHash, giftLinkLifetimeMs, type GiftDeps } from "./regular-gifts.server";
-import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftStatus } from "./schema";
+import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftFilter, type RegularGiftStatus } from "./schema";
 
 // Monthly giving as staff see it (/admin/regular-giving, issue 34): every gift with its state, the
 // monthly total and how it has moved over twelve months, the gifts whose payment is failing, each
@@ -23,9 +23,8 @@ import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftStatus } from
 
 type GiftRow = typeof regularGifts.$inferSelect;
 
-/** The statuses staff filter by (and `all`). */
-export const regularGiftFilters = ["all", "active", "failing", "paused", "incomplete", "cancelled"] as const;
-export type RegularGiftFilter = (typeof regularGiftFilters)[number];
+// The states staff filter by live with the page's other browser-safe words (./schema.ts).
+export { regularGiftFilters, type RegularGiftFilter } from "./schema";
 
 export interface StaffRegularGift {
   id: string;
