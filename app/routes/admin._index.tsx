@@ -4,6 +4,7 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { useQuery } from "~/components/ui/use-query";
 import { claimSummary, donationsReadyToClaim } from "~/features/donations/gift-aid-claims.server";
+import { failingRegularGifts } from "~/features/donations/staff-regular-gifts.server";
 import { unsentEmails } from "~/features/emails/emails.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { staffHome, type HomeEvent, type Takings } from "~/features/staff/home.server";
@@ -25,9 +26,11 @@ export const loader = pageWork("The staff home page", async ({ request, context 
   const { db, clock, config } = services;
   const now = clock.now();
   const site = can(staff.role, "site");
-  const [home, giftAid, emails, problems] = await Promise.all([
+  const money = can(staff.role, "money");
+  const [home, giftAid, failingGifts, emails, problems] = await Promise.all([
     staffHome(services, staff, now),
-    can(staff.role, "money") ? donationsReadyToClaim(services).then(claimSummary) : null,
+    money ? donationsReadyToClaim(services).then(claimSummary) : null,
+    money ? failingRegularGifts(db) : 0,
     site ? unsentEmails(services) : null,
     site ? currentProblems(db, now, { backupsSetUp: Boolean(config.backups.dir) }) : [],
   ]);
@@ -36,6 +39,7 @@ export const loader = pageWork("The staff home page", async ({ request, context 
     events: home.events ? slicePage(home.events, requestedPage(new URL(request.url).searchParams.get("page"))) : null,
     toWatch: home.events?.filter((event) => event.sale !== null) ?? [],
     giftAid,
+    failingGifts,
     emails,
     problems,
     // Stored page content the site passed over because it no longer passes the schema (decision 031).
@@ -81,6 +85,7 @@ function TakingsCard({ label, span, takings }: { label: string; span: string; ta
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
   const { periods, sinceLastVisit, invitationsWaiting, events, toWatch, giftAid, emails, problems } = loaderData;
+  const { failingGifts } = loaderData;
   const { contentWarnings, backupsNotSetUp } = loaderData;
   const search = useQuery();
   const toDo = [
@@ -104,6 +109,13 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
             <Link to="/admin/gift-aid">{formatPounds(giftAid.giftAidPence)} of Gift Aid is ready to claim</Link> on{" "}
             {counted(giftAid.count, "donation")} ({formatPounds(giftAid.totalPence)})
           </>,
+        ]
+      : []),
+    ...(failingGifts > 0
+      ? [
+          <Link to="/admin/regular-giving?status=failing">
+            {counted(failingGifts, "monthly gift has", "monthly gifts have")} a failed payment
+          </Link>,
         ]
       : []),
     ...(invitationsWaiting

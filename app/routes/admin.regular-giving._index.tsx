@@ -6,12 +6,17 @@ import { Pagination } from "~/components/ui/pagination";
 import { BusyButton } from "~/components/ui/spinner";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { useQuery } from "~/components/ui/use-query";
+import { sendAnnualStatements, statementsStanding } from "~/features/donations/annual-statements.server";
 import { regularGiftFilters, regularGiftStatusLabels, type RegularGiftFilter } from "~/features/donations/schema";
 import { regularGivingPage, type StaffRegularGift } from "~/features/donations/staff-regular-gifts.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
 import { requireStaffPage } from "~/features/staff/staff.server";
+import { answerForm } from "~/infra/http/form-action.server";
 import { pageWork } from "~/infra/http/page.server";
-import { londonDate } from "~/lib/london-time";
+import { londonDate, londonWhen } from "~/lib/london-time";
+import { plural } from "~/lib/plural";
+import { FormNotice } from "~/components/ui/form-notice";
+import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import { formatPounds } from "~/lib/money";
 import { requestedPage } from "~/lib/pagination";
 
@@ -26,19 +31,38 @@ export const loader = pageWork("The monthly giving page", async ({ request, cont
   const status: RegularGiftFilter = (regularGiftFilters as readonly string[]).includes(asked)
     ? (asked as RegularGiftFilter)
     : "all";
-  const page = await regularGivingPage(
-    context.services.db,
-    { q, status },
-    requestedPage(search.get("page")),
-    context.services.clock.now(),
-  );
-  return { ...page, values: { q, status } };
+  const now = context.services.clock.now();
+  const [page, statements] = await Promise.all([
+    regularGivingPage(context.services.db, { q, status }, requestedPage(search.get("page")), now),
+    statementsStanding(context.services.db, now),
+  ]);
+  return { ...page, statements, values: { q, status } };
+});
+
+export const action = pageWork("Sending the donors' statements", async ({ request, context }: Route.ActionArgs) => {
+  const staff = await requireStaffPage(context.services, request, "money");
+  const { services } = context;
+  return answerForm(request, {
+    statements: async () => {
+      const sent = await sendAnnualStatements(services, staff, services.clock.now());
+      return {
+        message:
+          sent.queued === 0 && sent.already === 0
+            ? "No monthly donor gave in that tax year: there is no statement to send."
+            : `${plural(sent.queued, "statement")} on ${sent.queued === 1 ? "its" : "their"} way${sent.already > 0 ? `; ${plural(sent.already, "donor")} had theirs already, and ${sent.already === 1 ? "is" : "are"} not sent it twice` : ""}.`,
+      };
+    },
+  });
 });
 
 export const meta: Route.MetaFunction = () => adminMeta("Monthly giving");
 
-export default function AdminRegularGiving({ loaderData: { summary, gifts, values } }: Route.ComponentProps) {
+export default function AdminRegularGiving({
+  loaderData: { summary, gifts, statements, values },
+  actionData,
+}: Route.ComponentProps) {
   const search = useQuery();
+  const notice = useNoticeFocus(actionData);
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/admin/regular-giving";
   const thisMonth = summary.months[0]!;
@@ -46,6 +70,11 @@ export default function AdminRegularGiving({ loaderData: { summary, gifts, value
   return (
     <main id="main" className="page">
       <h1>Monthly giving</h1>
+      {actionData ? (
+        <FormNotice ok={actionData.ok} focusRef={notice}>
+          {actionData.message}
+        </FormNotice>
+      ) : null}
       <dl className="donation-details" aria-label="Monthly giving now">
         <dt>Monthly gifts running</dt>
         <dd>
@@ -109,6 +138,22 @@ export default function AdminRegularGiving({ loaderData: { summary, gifts, value
         </TableScroll>
       </section>
 
+      <section className="section" aria-labelledby="statements-heading">
+        <h2 id="statements-heading">Statements for the tax year {statements.year.label}</h2>
+        <p>
+          Each monthly donor can be sent a statement of their gifts from {londonDate(statements.year.start)} to{" "}
+          {londonDate(new Date(Date.parse(statements.year.end) - 12 * 3_600_000))}, and the Gift Aid on them. Each donor
+          gets theirs once, however often this is pressed.
+        </p>
+        <p>
+          {plural(statements.donors, "monthly donor")} gave in that tax year.
+          {statements.lastSent
+            ? ` Last sent ${londonWhen(statements.lastSent.at)} by ${statements.lastSent.by}.`
+            : " Not sent yet."}
+        </p>
+        {statements.donors > 0 ? <StatementsForm label={statements.year.label} /> : null}
+      </section>
+
       <section className="section" aria-labelledby="gifts-heading">
         <h2 id="gifts-heading">Monthly gifts</h2>
         <Form method="get" className="donation-filters" aria-label="Find monthly gifts" role="search">
@@ -159,6 +204,19 @@ export default function AdminRegularGiving({ loaderData: { summary, gifts, value
         />
       </section>
     </main>
+  );
+}
+
+function StatementsForm({ label }: { label: string }) {
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "statements";
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="statements" />
+      <BusyButton busy={sending} busyLabel="Sending…" className="button">
+        Send the {label} statements
+      </BusyButton>
+    </Form>
   );
 }
 

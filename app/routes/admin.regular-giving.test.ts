@@ -8,8 +8,10 @@ import { engines, freshDatabase } from "../../tests/support/databases";
 import { callRoute, signedInStaff, testServices, type TestServices } from "../../tests/support/services";
 import { TestSmtpServer } from "../../tests/support/smtp";
 import type { DatabaseHandle } from "~/infra/db/database.server";
+import { loader as homeLoader } from "./admin._index";
 import { loader as csvLoader } from "./admin.regular-giving-csv";
-import { loader as listLoader } from "./admin.regular-giving._index";
+import { action as listAction, loader as listLoader } from "./admin.regular-giving._index";
+import { lastTaxYear } from "~/features/donations/annual-statements.server";
 import { action as giftAction, loader as giftLoader } from "./admin.regular-giving.id";
 import { action as giftsRoute } from "./api.regular-gifts";
 import { action as confirmRoute } from "./api.payments.offline.confirm";
@@ -47,10 +49,11 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     await smtp.stop();
   });
 
-  async function give(name: string, email: string, amount: string, dayOfMonth = "15") {
+  async function give(name: string, email: string, amount: string, dayOfMonth = "15", giftAid = false) {
+    const declaration = { giftAid, firstName: "Amina", surname: "Mushi", houseNameOrNumber: "1", postcode: "M1 1AE" };
     const started = await callRoute(
       giftsRoute,
-      post("/api/regular-gifts", { amount, dayOfMonth, name, email, giftAid: false }),
+      post("/api/regular-gifts", { amount, dayOfMonth, name, email, ...(giftAid ? declaration : { giftAid }) }),
       services,
     );
     expect(started.status, await started.clone().text()).toBe(201);
@@ -170,5 +173,62 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     );
     expect(text).toContain("Amina Mushi,amina@example.org,£10.00,the 15th,Active,2026-11-27,,1,£10.00,2026-11-27,No");
     expect(await database.db.$count(auditLog, eq(auditLog.action, "regular-gifts.exported"))).toBe(1);
+  });
+
+  it("lists a gift whose payment failed, there and on the staff home's to-do list", async () => {
+    const giftId = await give("Amina Mushi", "amina@example.org", "10.00");
+    await give("Joseph Kimaro", "joseph@example.org", "25.00");
+    // As the provider reports a refused card (the webhook's work, tested with the gifts themselves).
+    await database.db.update(regularGifts).set({ status: "failing" }).where(eq(regularGifts.id, giftId));
+    const page = await listPage();
+    expect(page.summary.failingNow.map((gift) => gift.donorName)).toEqual(["Amina Mushi"]);
+    expect(page.summary).toMatchObject({ active: 1, failing: 1, monthlyPence: 3500 });
+    const home = await callRoute(homeLoader, staffGet("/admin"), services);
+    expect(home.failingGifts).toBe(1);
+  });
+
+  it("knows the last tax year: 6 April to 5 April, London time", () => {
+    expect(lastTaxYear(new Date("2026-04-05T22:59:00Z"))).toMatchObject({ key: "2024-25", label: "2024–25" });
+    expect(lastTaxYear(new Date("2026-04-05T23:00:00Z"))).toMatchObject({ key: "2025-26" });
+    expect(lastTaxYear(new Date("2026-11-27T12:00:00Z")).start.toISOString()).toBe("2025-04-05T23:00:00.000Z");
+    expect(lastTaxYear(new Date("2027-01-10T12:00:00Z")).end.toISOString()).toBe("2026-04-05T23:00:00.000Z");
+  });
+
+  it("sends each monthly donor one statement of the last tax year, with its Gift Aid, however often it is pressed", async () => {
+    clock.set("2026-01-20T10:00:00Z");
+    await give("Amina Mushi", "amina@example.org", "10.00", "15", true);
+    clock.set("2026-02-15T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2026-03-15T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2026-04-15T12:01:00Z"); // The next tax year's first month: not on the statement.
+    await takeDueGiftPayments(services);
+    clock.set("2026-05-02T09:00:00Z");
+    await signInAgain();
+    await services.outbox.deliverDue();
+
+    expect((await listPage()).statements).toMatchObject({ year: { label: "2025–26" }, donors: 1, lastSent: null });
+    const press = async () => {
+      const body = new FormData();
+      body.append("intent", "statements");
+      const request = new Request("http://localhost/admin/regular-giving", {
+        method: "POST",
+        body,
+        headers: { cookie },
+      });
+      return ((await callRoute(listAction, request, services)) as unknown as { data: { message: string } }).data;
+    };
+    expect((await press()).message).toBe("1 statement on its way.");
+    expect((await press()).message).toBe(
+      "0 statements on their way; 1 donor had theirs already, and is not sent it twice.",
+    );
+    await services.outbox.deliverDue();
+    const statements = smtp.received.filter((mail) => mail.subject?.includes("in the tax year 2025–26"));
+    expect(statements).toHaveLength(1);
+    const text = statements[0]!.text!.replace(/\s+/g, " ");
+    expect(text).toContain("Your gifts: £30.00");
+    expect(text).toContain("Gift Aid we claimed or will claim on them: £7.50");
+    expect(text).not.toContain("15 April 2026");
+    expect((await listPage()).statements.lastSent).not.toBeNull();
   });
 });

@@ -175,7 +175,7 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/admin.people.tsx": { body: "form", fields: ["intent", "email"] },
   "routes/admin.donations._index.tsx": none,
   "routes/admin.donations.id.tsx": { body: "form", fields: ["intent", "amount", "key"] },
-  "routes/admin.regular-giving._index.tsx": none,
+  "routes/admin.regular-giving._index.tsx": { body: "form", fields: ["intent"] },
   "routes/admin.regular-giving.id.tsx": { body: "form", fields: ["intent"] },
   "routes/admin.gift-aid._index.tsx": { body: "form", fields: ["intent", "claimedOn", "donationId"] },
   "routes/admin.gift-aid.claims.id.tsx": none,

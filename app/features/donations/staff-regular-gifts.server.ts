@@ -23,9 +23,6 @@ import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftFilter, type 
 
 type GiftRow = typeof regularGifts.$inferSelect;
 
-// The states staff filter by live with the page's other browser-safe words (./schema.ts).
-export { regularGiftFilters, type RegularGiftFilter } from "./schema";
-
 export interface StaffRegularGift {
   id: string;
   donorName: string;
@@ -386,6 +383,11 @@ export async function sendRegularGiftLink(
       });
     }
   });
+}
+
+/** How many gifts have a failed payment the provider is trying again (for the staff home's to-do list). */
+export async function failingRegularGifts(db: Queryable): Promise<number> {
+  return db.$count(regularGifts, eq(regularGifts.status, "failing"));
 }
 
 /** Every gift, for the CSV download (newest first). */

@@ -22,6 +22,7 @@ export const auditActions = {
   "regular-gift.cancelled": "Cancelled a monthly gift at the donor's request",
   "regular-gift.link-sent": "Sent a donor a fresh link to their monthly gift",
   "regular-gifts.exported": "Downloaded the monthly gifts",
+  "regular-gifts.statements-sent": "Sent the monthly donors' statements of a tax year",
   // What the donor changes on their gift's own page (docs/decisions/090-donors-manage-their-gift.md).
   "regular-gift.amount-changed": "Changed a monthly gift's amount",
   "regular-gift.day-changed": "Changed a monthly gift's day",

@@ -11,6 +11,7 @@ export const mailKinds = {
   "regular-gift-welcome": { label: "Monthly gift: welcome and first receipt", about: "donation id" },
   "regular-gift-receipt": { label: "Monthly gift: receipt", about: "donation id" },
   "regular-gift-cancelled": { label: "Monthly gift: cancelled", about: "regular gift id" },
+  "regular-gift-statement": { label: "Monthly gift: the tax year's statement", about: "tax year:e-mail" },
   "regular-gift-link": { label: "Monthly gift: a fresh private link", about: "link token's SHA-256" },
   // docs/decisions/090-donors-manage-their-gift.md
   "regular-gift-changed": { label: "Monthly gift: a change the donor made", about: "change id" },

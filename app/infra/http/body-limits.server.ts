@@ -77,6 +77,7 @@ export const routeBodyLimits = {
   "admin/events/:id/waiting-list": "staff",
   "admin/people": "staff",
   "admin/donations/:donationId": "staff",
+  "admin/regular-giving": "staff",
   "admin/regular-giving/:giftId": "staff",
   "admin/gift-aid": "staff",
   "admin/bookings/:bookingRef": "staff",
