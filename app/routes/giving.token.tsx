@@ -118,6 +118,15 @@ export const action = pageWork(
   },
 );
 
+// The token is in the address: never kept by a cache, never sent on as a Referer, never indexed.
+export function headers() {
+  return {
+    "X-Robots-Tag": "noindex, nofollow",
+    "Cache-Control": "private, no-store",
+    "Referrer-Policy": "no-referrer",
+  };
+}
+
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta("Your monthly gift", "Your monthly gift.", { site: matches[0].loaderData?.share, path: "/giving" }),
   // The link is the donor's alone.
