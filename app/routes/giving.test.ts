@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { giftAidDeclarationFor } from "~/features/donations/gift-aid";
 import { loadDonationsAndDeclarations } from "~/features/donations/staff-donations.server";
 import { takeDueGiftPayments } from "~/features/donations/regular-gifts.server";
+import { cancelRegularGiftForDonor } from "~/features/donations/staff-regular-gifts.server";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { auditLog, donations, giftAidDeclarations, offlineSubscriptions, outbox, regularGifts } from "~db/schema";
 import type { Services } from "../../server/services";
@@ -269,6 +270,14 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
         by: "the donor, by their private link",
       }),
     ]);
+  });
+
+  it("lets staff cancel a paused gift at the donor's request", async () => {
+    const { giftId, token } = await give();
+    await post(token, { intent: "pause", months: "3" });
+    const { staff } = await signedInStaff(database.db, clock.now(), { role: "treasurer" });
+    expect(await cancelRegularGiftForDonor(services, staff, giftId)).toBe("cancelled");
+    expect(await gift(giftId)).toMatchObject({ status: "cancelled", pausedUntil: null });
   });
 
   it("saves a new card only when the provider takes it, and says why beside the field when it does not", async () => {

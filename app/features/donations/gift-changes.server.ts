@@ -302,7 +302,8 @@ export async function pauseGift(deps: ChangeDeps, token: string, input: { months
   await record(
     deps,
     gift,
-    (locked) => locked.status === "active",
+    // A pause whose end has come (not yet recorded by the day's run) may be followed by another.
+    (locked) => locked.status === "active" || (locked.status === "paused" && pauseOf(locked, now) === null),
     { status: "paused", pausedUntil },
     {
       action: "regular-gift.paused",
@@ -328,7 +329,7 @@ export async function resumeGift(deps: ChangeDeps, token: string) {
   await record(
     deps,
     gift,
-    (locked) => locked.status === "paused",
+    (locked) => pauseOf(locked, now) !== null,
     { status: "active", pausedUntil: null },
     {
       action: "regular-gift.resumed",

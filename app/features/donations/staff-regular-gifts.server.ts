@@ -284,7 +284,7 @@ export async function cancelRegularGiftForDonor(
   return deps.db.transaction(async (tx) => {
     const [cancelled] = await tx
       .update(regularGifts)
-      .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+      .set({ status: "cancelled", cancelledAt: now, pausedUntil: null, updatedAt: now })
       .where(and(eq(regularGifts.id, gift.id), sql`${regularGifts.status} <> 'cancelled'`))
       .returning();
     if (!cancelled) return "already" as const;
