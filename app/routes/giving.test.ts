@@ -385,6 +385,38 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     );
   });
 
+  it("withdraws the declaration made with the monthly form: its receipts then say Gift Aid is not declared", async () => {
+    const { giftId, token } = await give(true);
+    expect((await page(token)).gift).toMatchObject({ giftAid: true, giftAidFromNext: false });
+    expect(
+      (
+        await post(token, {
+          intent: "declare",
+          firstName: "A",
+          surname: "M",
+          houseNameOrNumber: "4",
+          postcode: "SW1A 1AA",
+        })
+      ).data.message,
+    ).toBe("Gift Aid is already declared on your gift.");
+    await post(token, { intent: "withdraw" });
+    const [declaration] = await database.db.select().from(giftAidDeclarations);
+    expect(declaration).toMatchObject({ cancelledBy: "the donor, by their private link" });
+    expect(declaration!.cancelledAt).toEqual(clock.now());
+    expect((await page(token)).gift).toMatchObject({ giftAid: false });
+    expect((await post(token, { intent: "withdraw" })).data.message).toBe(
+      "There is no Gift Aid declaration on your gift to withdraw.",
+    );
+    const before = smtp.received.length;
+    await runDay("2026-12-15T12:01:00Z");
+    await services.outbox.deliverDue();
+    const receipt = smtp.received
+      .slice(before)
+      .find((mail) => !mail.subject?.includes("Gift Aid withdrawn") && mail.text?.includes("Gift Aid"));
+    expect(receipt?.text).toMatch(/Gift Aid:?\s+Not declared/);
+    expect(await paidMonths(giftId)).toEqual(["2026-11 1000", "2026-12 1000"]);
+  });
+
   it("sends fresh links from /giving, the same answer for any address, limited per address", async () => {
     const { giftId } = await give();
     const ask = async (email: string, clientAddress = "203.0.113.9") => {
