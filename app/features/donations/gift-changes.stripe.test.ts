@@ -208,7 +208,7 @@ describe.each(engines)("a donor's changes on Stripe, on %s", (engine) => {
     expect(await database.db.$count(auditLog, eq(auditLog.action, "regular-gift.card-changed"))).toBe(1);
   });
 
-  it("follows a pause Stripe reports, and its end", async () => {
+  it("follows a pause Stripe reports, its end, and a price changed there", async () => {
     stripe.subscription.pause_collection = {
       behavior: "void",
       resumes_at: Math.floor(Date.parse("2027-02-15T00:00:00Z") / 1000),
@@ -218,5 +218,12 @@ describe.each(engines)("a donor's changes on Stripe, on %s", (engine) => {
     stripe.subscription.pause_collection = null;
     await followSubscription(services, "sub_1");
     expect(await gift()).toMatchObject({ status: "active", pausedUntil: null });
+    // A price changed at Stripe (by hand, in its dashboard) is the gift's amount from then on.
+    stripe.subscription.items = {
+      object: "list",
+      data: [{ id: "si_1", object: "subscription_item", price: { id: "price_2", object: "price", unit_amount: 2000 } }],
+    };
+    await followSubscription(services, "sub_1");
+    expect(await gift()).toMatchObject({ status: "active", amountPence: 2000 });
   });
 });

@@ -305,7 +305,7 @@ async function giftDeclaration(db: Queryable, giftId: string) {
 }
 
 /**
- * Sets the gift's state to what the provider says of its subscription (Stripe's
+ * Sets the gift's state, pause and amount to what the provider says of its subscription (Stripe's
  * `customer.subscription.updated` and `.deleted`, re-read, never taken from the payload).
  */
 export async function followSubscription(deps: PaymentDeps, subscriptionId: string): Promise<GiftRow | undefined> {
@@ -316,24 +316,25 @@ export async function followSubscription(deps: PaymentDeps, subscriptionId: stri
   // A running gift whose collection the provider has paused is paused until it says (decision 090).
   const pausedUntil = status === "active" && subscription.pausedUntil ? subscription.pausedUntil : null;
   if (pausedUntil) status = "paused";
-  if (status === "paused" && gift.status === "paused" && gift.pausedUntil?.getTime() !== pausedUntil?.getTime()) {
-    const [moved] = await deps.db
-      .update(regularGifts)
-      .set({ pausedUntil, updatedAt: deps.clock.now() })
-      .where(eq(regularGifts.id, gift.id))
-      .returning();
-    return moved;
-  }
-  if (!status || status === gift.status) return gift;
   // A gift is only ever started by its first payment (recordGiftInvoice): the provider's
   // "incomplete" never sets one back.
-  if (status === "incomplete") return gift;
+  if (!status || status === "incomplete") status = gift.status as RegularGiftStatus;
+  const amountPence = subscription.amountPence && status !== "cancelled" ? subscription.amountPence : gift.amountPence;
+  const keptPause = status === "paused" ? (pausedUntil ?? gift.pausedUntil) : null;
+  if (
+    status === gift.status &&
+    amountPence === gift.amountPence &&
+    keptPause?.getTime() === gift.pausedUntil?.getTime()
+  ) {
+    return gift;
+  }
   const now = deps.clock.now();
   const [updated] = await deps.db
     .update(regularGifts)
     .set({
       status,
-      pausedUntil,
+      pausedUntil: keptPause,
+      amountPence,
       updatedAt: now,
       ...(status === "cancelled" && { cancelledAt: gift.cancelledAt ?? now }),
     })

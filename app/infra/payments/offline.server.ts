@@ -43,7 +43,13 @@ type Row = typeof offlinePayments.$inferSelect;
 type SubscriptionRow = typeof offlineSubscriptions.$inferSelect;
 
 function toSubscription(row: SubscriptionRow): Subscription {
-  return { id: row.id, customerId: row.customerId, status: row.status, metadata: row.metadata };
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    status: row.status,
+    metadata: row.metadata,
+    amountPence: row.amountPence,
+  };
 }
 
 /** An offline invoice is its one payment: paid once the payment succeeded. */

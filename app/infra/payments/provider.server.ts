@@ -74,6 +74,8 @@ export interface Subscription {
   metadata: Record<string, string>;
   /** While collection is paused (Stripe's `pause_collection`): when it starts again. */
   pausedUntil?: Date | null;
+  /** What each month takes now (Stripe: the item's price), where the provider says. */
+  amountPence?: number;
 }
 
 /**

@@ -65,6 +65,7 @@ function toSubscription(subscription: Stripe.Subscription): Subscription {
     customerId: idOf(subscription.customer) ?? "",
     status: subscription.status,
     metadata: { ...subscription.metadata },
+    amountPence: subscription.items?.data[0]?.price?.unit_amount ?? undefined,
     pausedUntil: subscription.pause_collection
       ? subscription.pause_collection.resumes_at
         ? new Date(subscription.pause_collection.resumes_at * 1000)
