@@ -19,6 +19,8 @@ export default [
   route("book-event/:id", "routes/book-event.tsx"),
   route("confirmation", "routes/confirmation.tsx"),
   route("payment", "routes/payment.tsx"),
+  // Donors manage their monthly gift (docs/decisions/090-donors-manage-their-gift.md).
+  route("giving", "routes/giving.tsx"),
   route("giving/:token", "routes/giving.token.tsx"),
   // Specification calls 1 and 2 (docs/specification.md, section 7): page texts as JSON, by folder
   // name and by page key.

@@ -933,11 +933,22 @@ export const waitingListOffers = pgTable(
   ],
 );
 
+/** A Gift Aid declaration made on a monthly gift's page, before the payment it is made with. */
+export interface WaitingDeclaration {
+  firstName: string;
+  surname: string;
+  houseNameOrNumber: string;
+  postcode: string;
+  wording: string;
+  /** ISO 8601: when the donor made it. */
+  declaredAt: string;
+}
+
 /**
  * A regular (monthly) gift by card (decision 089): the provider's subscription, and what the donor
  * chose. The provider is the truth for its state; `status` is our copy of what it last said:
  * `incomplete` until the first payment succeeds, then `active`, `failing` (a payment failed and the
- * provider is retrying) or `cancelled`. Each successful payment is a row of `donations`.
+ * provider is retrying), `paused` (by the donor, until `paused_until`) or `cancelled`. Each successful payment is a row of `donations`.
  */
 export const regularGifts = pgTable(
   "regular_gifts",
@@ -957,12 +968,23 @@ export const regularGifts = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /**
+     * While `status` is `paused`: when the pause ends, the start of the London day of the first
+     * payment after it (decision 090). No payment is taken before it.
+     */
+    pausedUntil: timestamp("paused_until", { withTimezone: true }),
+    /**
+     * A Gift Aid declaration the donor made on their gift's page, waiting for the next payment: it
+     * becomes a row of `gift_aid_declarations` made with that payment's donation (decision 090).
+     */
+    declarationWaiting: jsonb("declaration_waiting").$type<WaitingDeclaration>(),
   },
   (t) => [
     index("regular_gifts_email_idx").on(t.email),
     check("regular_gifts_amount_range", sql`${t.amountPence} between 100 and 1000000`),
     check("regular_gifts_day_range", sql`${t.dayOfMonth} between 1 and 28`),
-    check("regular_gifts_status_known", sql`${t.status} in ('incomplete', 'active', 'failing', 'cancelled')`),
+    check("regular_gifts_status_known", sql`${t.status} in ('incomplete', 'active', 'failing', 'paused', 'cancelled')`),
+    check("regular_gifts_paused_until", sql`(${t.status} = 'paused') = (${t.pausedUntil} is not null)`),
   ],
 );
 

@@ -28,6 +28,7 @@ const notKept: Record<string, string> = {
   "routes/book-event.tsx": "the booking form, which starts a payment",
   "routes/payment.tsx": "reads its query string: an amount, or a donor back from the payment provider",
   "routes/giving.token.tsx": "one donor's monthly gift, opened by their private link",
+  "routes/giving.tsx": "answers a visitor's own form: a fresh link to their monthly gift",
   "routes/confirmation.tsx": "one visitor's booking, asked of the payment provider, and streamed",
   "routes/mock-event.tsx": "the trustees' test events page, kept out of search engines and the navigation",
   "routes/not-found.tsx": "a 404, which is never kept",

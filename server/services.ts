@@ -95,6 +95,9 @@ export interface SiteServices {
     paymentStarts: RateLimiter;
     /** Joining an event's waiting list, per address (decision 086). */
     waitingListJoins: RateLimiter;
+    /** Asking /giving for fresh links to one's monthly gifts, per address and per e-mail address (decision 090). */
+    givingLinksByAddress: RateLimiter;
+    givingLinksByEmail: RateLimiter;
   };
   /** What a request gets: these services, with the charity's details as published now. */
   forRequest(): Promise<Services>;
@@ -271,6 +274,8 @@ export async function createServices(
         passwordResets: passwordResetLimits(db),
         paymentStarts: new RateLimiter(db, { name: "payment-starts", ...paymentStartsPerAddress }),
         waitingListJoins: new RateLimiter(db, { name: "waiting-list-joins", limit: 10, windowMs: 15 * 60_000 }),
+        givingLinksByAddress: new RateLimiter(db, { name: "giving-links-address", limit: 10, windowMs: 15 * 60_000 }),
+        givingLinksByEmail: new RateLimiter(db, { name: "giving-links-email", limit: 3, windowMs: 60 * 60_000 }),
       },
       forRequest: async () => ({ ...services, charity: await charityNow() }),
       async start() {

@@ -34,3 +34,38 @@ export function monthInWords(month: string): string {
   const [year, number] = month.split("-").map(Number) as [number, number];
   return monthNames.format(new Date(Date.UTC(year, number - 1, 1)));
 }
+
+/** Midnight in London at the start of `day` of a YYYY-MM month: where a pause before that day's payment ends. */
+export function startOfPaymentDay(month: string, day: number): Date {
+  const moment = fromLondonInput(`${month}-${String(day).padStart(2, "0")}T00:00`);
+  if (!moment) throw new Error(`No such day: ${month}-${day}.`);
+  return new Date(moment);
+}
+
+/**
+ * When a gift's next payment is taken (decision 090): on the donor's day of the first month not
+ * yet paid whose payment is still ahead, and not before a pause ends. So no month is paid twice,
+ * and a month is skipped only when its day has passed unpaid (the donor is told).
+ */
+export function nextPaymentDate(gift: {
+  dayOfMonth: number;
+  /** The latest month paid (YYYY-MM), if any. */
+  lastPaidMonth: string | null;
+  pausedUntil: Date | null;
+  now: Date;
+}): Date {
+  let month = billingMonthOf(gift.now);
+  if (gift.lastPaidMonth && gift.lastPaidMonth >= month) month = monthAfter(gift.lastPaidMonth);
+  for (;;) {
+    const date = monthlyPaymentDate(month, gift.dayOfMonth);
+    if (date > gift.now && (!gift.pausedUntil || date >= gift.pausedUntil)) return date;
+    month = monthAfter(month);
+  }
+}
+
+/** The months from `first` to `last` (YYYY-MM), both included. */
+export function monthsBetween(first: string, last: string): string[] {
+  const months: string[] = [];
+  for (let month = first; month <= last; month = monthAfter(month)) months.push(month);
+  return months;
+}

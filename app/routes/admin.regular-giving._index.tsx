@@ -80,6 +80,7 @@ export default function AdminRegularGiving({
         <dd>
           {summary.active + summary.failing}
           {summary.failing > 0 ? ` (${summary.failing} with a failed payment)` : ""}
+          {summary.paused > 0 ? `; ${summary.paused} paused by the donor` : ""}
         </dd>
         <dt>Given each month</dt>
         <dd>{formatPounds(summary.monthlyPence)}</dd>

@@ -3,7 +3,8 @@ import type { Queryable } from "~/infra/db/database.server";
 import { londonHour } from "~/infra/db/automatic-backups.server";
 import { londonDay } from "~/lib/london-time";
 import { auditLog, regularGifts, siteSettings } from "~db/schema";
-import { catchUpGift, giftStatusFor, type GiftDeps } from "./regular-gifts.server";
+import { formatPounds } from "~/lib/money";
+import { catchUpGift, followSubscription, type GiftDeps } from "./regular-gifts.server";
 import { regularGiftStatusLabels, type RegularGiftStatus } from "./schema";
 
 // The daily check of monthly gifts against the payment provider (issue 34, decision 091): the
@@ -27,6 +28,8 @@ export interface GiftCorrection {
   from: RegularGiftStatus;
   to: RegularGiftStatus;
   monthsRecorded: number;
+  /** The amount the provider takes each month, where it differed from ours. */
+  amountPence?: { from: number; to: number };
 }
 
 /**
@@ -69,29 +72,21 @@ export async function reconcileRegularGifts(deps: GiftDeps): Promise<GiftCorrect
   const corrections: GiftCorrection[] = [];
   for (const gift of gifts) {
     try {
-      const subscription = await deps.payments.retrieveSubscription(gift.providerSubscriptionId!);
+      // Months it says are paid, recorded once; then the state, pause and amount it reports, as
+      // the webhooks would have set them (a first payment just recorded makes the gift active).
       const recorded = await catchUpGift(deps, gift);
-      // The months just recorded may have moved the gift on (a first payment makes it active).
-      const [now] = await deps.db.select().from(regularGifts).where(eq(regularGifts.id, gift.id));
+      const after = (await followSubscription(deps, gift.providerSubscriptionId!)) ?? gift;
       const before = gift.status as RegularGiftStatus;
-      const said = giftStatusFor(subscription.status);
-      // The provider's "incomplete" never sets back a gift that has been paid for.
-      const target = said && !(said === "incomplete" && now!.status !== "incomplete") ? said : undefined;
-      let after = now!.status as RegularGiftStatus;
-      if (target && target !== after) {
-        const at = deps.clock.now();
-        await deps.db
-          .update(regularGifts)
-          .set({
-            status: target,
-            updatedAt: at,
-            ...(target === "cancelled" && { cancelledAt: now!.cancelledAt ?? at }),
-          })
-          .where(eq(regularGifts.id, gift.id));
-        after = target;
-      }
-      if (after === before && recorded.length === 0) continue;
-      const correction = { giftId: gift.id, from: before, to: after, monthsRecorded: recorded.length };
+      const to = after.status as RegularGiftStatus;
+      const amountChanged = after.amountPence !== gift.amountPence;
+      if (to === before && recorded.length === 0 && !amountChanged) continue;
+      const correction: GiftCorrection = {
+        giftId: gift.id,
+        from: before,
+        to,
+        monthsRecorded: recorded.length,
+        ...(amountChanged && { amountPence: { from: gift.amountPence, to: after.amountPence } }),
+      };
       corrections.push(correction);
       await recordCorrection(deps.db, correction, deps.clock.now());
     } catch (error) {
@@ -113,6 +108,11 @@ async function recordCorrection(db: Queryable, correction: GiftCorrection, at: D
     ...(correction.from !== correction.to
       ? [
           `the card payment service says "${regularGiftStatusLabels[correction.to]}" where this site said "${regularGiftStatusLabels[correction.from]}"`,
+        ]
+      : []),
+    ...(correction.amountPence
+      ? [
+          `it takes ${formatPounds(correction.amountPence.to)} a month where this site said ${formatPounds(correction.amountPence.from)}`,
         ]
       : []),
     ...(correction.monthsRecorded > 0

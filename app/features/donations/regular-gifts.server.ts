@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
-import { and, asc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
-import type { Queryable } from "~/infra/db/database.server";
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, or } from "drizzle-orm";
+import { recordAudit } from "~/infra/audit/audit.server";
+import type { Database, Queryable } from "~/infra/db/database.server";
 import { mailInsert, queueMail } from "~/infra/email/outbox.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import { providerUnavailable, type PaymentDeps, type SubscriptionInvoice } from "~/infra/payments/provider.server";
@@ -13,6 +14,7 @@ import { paymentFailedNotice, regularGiftReceipt } from "./regular-gift-receipt.
 import {
   declarationWording,
   donationMessages,
+  regularGiftScope,
   validateRegularGift,
   type OwnGiftAttempt,
   type RegularGiftStatus,
@@ -233,6 +235,27 @@ export async function recordGiftInvoice(
     if (gift!.status === "incomplete" || gift!.status === "failing") {
       await tx.update(regularGifts).set({ status: "active", updatedAt: now }).where(eq(regularGifts.id, gift!.id));
     }
+    // A declaration the donor made on the gift's page is made with this payment (decision 090).
+    const waiting = gift!.declarationWaiting;
+    if (waiting) {
+      await tx
+        .insert(giftAidDeclarations)
+        .values({
+          donationId,
+          firstName: waiting.firstName,
+          surname: waiting.surname,
+          houseNameOrNumber: waiting.houseNameOrNumber,
+          postcode: waiting.postcode,
+          scope: regularGiftScope,
+          wording: waiting.wording,
+          declaredAt: new Date(waiting.declaredAt),
+        })
+        .onConflictDoNothing({ target: giftAidDeclarations.donationId });
+      await tx
+        .update(regularGifts)
+        .set({ declarationWaiting: null, updatedAt: now })
+        .where(eq(regularGifts.id, gift!.id));
+    }
     const declaration = await giftDeclaration(tx, gift!.id);
     const token = crypto.randomBytes(32).toString("base64url");
     await tx.insert(regularGiftLinks).values({
@@ -266,7 +289,10 @@ export async function recordGiftInvoice(
   });
 }
 
-/** The Gift Aid declaration made with the gift's first donation, if the donor made one. */
+/**
+ * The gift's Gift Aid declaration as it stands: the latest made with one of its donations (the
+ * first, or one declared later on the gift's page), cancelled or not; null if the donor made none.
+ */
 async function giftDeclaration(db: Queryable, giftId: string) {
   const [row] = await db
     .select({
@@ -277,28 +303,45 @@ async function giftDeclaration(db: Queryable, giftId: string) {
     .from(giftAidDeclarations)
     .innerJoin(donations, eq(donations.id, giftAidDeclarations.donationId))
     .where(eq(donations.regularGiftId, giftId))
-    .orderBy(asc(giftAidDeclarations.declaredAt))
+    .orderBy(desc(giftAidDeclarations.declaredAt))
     .limit(1);
   return row ?? null;
 }
 
 /**
- * Sets the gift's state to what the provider says of its subscription (Stripe's
+ * Sets the gift's state, pause and amount to what the provider says of its subscription (Stripe's
  * `customer.subscription.updated` and `.deleted`, re-read, never taken from the payload).
  */
 export async function followSubscription(deps: PaymentDeps, subscriptionId: string): Promise<GiftRow | undefined> {
   const gift = await giftBySubscription(deps.db, subscriptionId);
   if (!gift) return undefined;
   const subscription = await deps.payments.retrieveSubscription(subscriptionId);
-  const status = giftStatusFor(subscription.status);
-  if (!status || status === gift.status) return gift;
+  let status = giftStatusFor(subscription.status);
+  // A running gift whose collection the provider has paused is paused until it says (decision 090).
+  const pausedUntil = status === "active" && subscription.pausedUntil ? subscription.pausedUntil : null;
+  if (pausedUntil) status = "paused";
   // A gift is only ever started by its first payment (recordGiftInvoice): the provider's
   // "incomplete" never sets one back.
-  if (status === "incomplete") return gift;
+  if (!status || status === "incomplete") status = gift.status as RegularGiftStatus;
+  const amountPence = subscription.amountPence && status !== "cancelled" ? subscription.amountPence : gift.amountPence;
+  const keptPause = status === "paused" ? (pausedUntil ?? gift.pausedUntil) : null;
+  if (
+    status === gift.status &&
+    amountPence === gift.amountPence &&
+    keptPause?.getTime() === gift.pausedUntil?.getTime()
+  ) {
+    return gift;
+  }
   const now = deps.clock.now();
   const [updated] = await deps.db
     .update(regularGifts)
-    .set({ status, updatedAt: now, ...(status === "cancelled" && { cancelledAt: gift.cancelledAt ?? now }) })
+    .set({
+      status,
+      pausedUntil: keptPause,
+      amountPence,
+      updatedAt: now,
+      ...(status === "cancelled" && { cancelledAt: gift.cancelledAt ?? now }),
+    })
     .where(eq(regularGifts.id, gift.id))
     .returning();
   return updated;
@@ -427,7 +470,7 @@ export async function runningOfflineGifts(db: Queryable) {
     .where(
       and(
         eq(regularGifts.provider, "offline"),
-        inArray(regularGifts.status, ["active", "failing"]),
+        inArray(regularGifts.status, ["active", "failing", "paused"]),
         isNotNull(regularGifts.providerSubscriptionId),
       ),
     );
@@ -502,21 +545,48 @@ export async function giftByLink(db: Queryable, token: string, now: Date): Promi
     status: link.gift.status as RegularGiftStatus,
     startedAt: link.gift.createdAt,
     payments: paid.map((d) => ({ month: d.billingMonth!, amountPence: d.amountPence, paidAt: d.paidAt! })),
-    giftAid: (await giftDeclaration(db, link.gift.id)) !== null,
+    giftAid: (await giftDeclaration(db, link.gift.id))?.cancelledAt === null,
   };
 }
 
 /**
  * The offline provider's day of payment (the embedded default and the tests): every monthly payment
  * due by the site's clock is taken, then every month paid and not yet recorded is recorded, with
- * its receipt: those just taken, and any a crash left between the charge and our record. On Stripe
- * this is nothing: Stripe takes the payments and says so through `invoice.paid`.
+ * its receipt: those just taken, and any a crash left between the charge and our record. Pauses
+ * whose end has come end first. On Stripe that is all: Stripe takes the payments and says so
+ * through `invoice.paid`.
  */
 export async function takeDueGiftPayments(deps: GiftDeps) {
   const offline = deps.payments as Partial<OfflineProvider> & PaymentDeps["payments"];
+  await endFinishedPauses(deps);
   if (offline.name !== "offline" || !offline.chargeDueSubscriptions) return [];
   await offline.chargeDueSubscriptions();
   const recorded: { donationId: string; welcome: boolean }[] = [];
   for (const gift of await runningOfflineGifts(deps.db)) recorded.push(...(await catchUpGift(deps, gift)));
   return recorded;
+}
+
+/**
+ * Pauses whose end has come: the gift runs again (the provider resumes by itself on its side), with
+ * an entry in its history. Run before the day's payments are taken.
+ */
+export async function endFinishedPauses(deps: { db: Database; clock: { now(): Date } }) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const ended = await tx
+      .update(regularGifts)
+      .set({ status: "active", pausedUntil: null, updatedAt: now })
+      .where(and(eq(regularGifts.status, "paused"), lte(regularGifts.pausedUntil, now)))
+      .returning({ id: regularGifts.id });
+    for (const { id } of ended) {
+      await recordAudit(tx, {
+        staff: { id: null, email: "the site, when the pause ended" },
+        action: "regular-gift.resumed",
+        subject: `regular-gift:${id}`,
+        summary: "The pause ended: the monthly gift runs again",
+        at: now,
+      });
+    }
+    return ended.length;
+  });
 }

@@ -275,13 +275,17 @@ export const regularGiftStatusLabels = {
   incomplete: "Waiting for the first payment",
   active: "Active",
   failing: "A payment failed: the card is being tried again",
+  paused: "Paused",
   cancelled: "Cancelled",
 } as const;
 export type RegularGiftStatus = keyof typeof regularGiftStatusLabels;
 
 /** The states staff filter monthly gifts by on /admin/regular-giving (and `all`). */
-export const regularGiftFilters = ["all", "active", "failing", "incomplete", "cancelled"] as const;
+export const regularGiftFilters = ["all", "active", "failing", "paused", "incomplete", "cancelled"] as const;
 export type RegularGiftFilter = (typeof regularGiftFilters)[number];
+
+/** The longest pause a donor can choose for their monthly gift, in months (decision 090). */
+export const longestPause = 3;
 
 /** "the 5th", "the 22nd": the day a monthly payment is taken. */
 export function dayOfMonthWords(day: number): string {

@@ -56,6 +56,8 @@ export interface GivingMonth {
 export interface RegularGivingSummary {
   active: number;
   failing: number;
+  /** Gifts the donor paused (no payment until the pause ends): not counted as running. */
+  paused: number;
   /** What the running gifts (active or failing) give each month. */
   monthlyPence: number;
   /** The last twelve London months, this one first. */
@@ -154,6 +156,7 @@ export async function regularGivingSummary(db: Queryable, now: Date): Promise<Re
       .select({
         active: sql<number>`count(*) filter (where ${regularGifts.status} = 'active')`.mapWith(Number),
         failing: sql<number>`count(*) filter (where ${regularGifts.status} = 'failing')`.mapWith(Number),
+        paused: sql<number>`count(*) filter (where ${regularGifts.status} = 'paused')`.mapWith(Number),
         monthlyPence: sql<number>`coalesce(sum(${regularGifts.amountPence}) filter (where ${running}), 0)`.mapWith(
           Number,
         ),
@@ -172,6 +175,7 @@ export async function regularGivingSummary(db: Queryable, now: Date): Promise<Re
   return {
     active: totals?.active ?? 0,
     failing: totals?.failing ?? 0,
+    paused: totals?.paused ?? 0,
     monthlyPence: totals?.monthlyPence ?? 0,
     months: months.map((month) => {
       const end = month === months[0] ? now : monthStart(monthAfter(month));
@@ -284,7 +288,7 @@ export async function cancelRegularGiftForDonor(
   return deps.db.transaction(async (tx) => {
     const [cancelled] = await tx
       .update(regularGifts)
-      .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+      .set({ status: "cancelled", cancelledAt: now, pausedUntil: null, updatedAt: now })
       .where(and(eq(regularGifts.id, gift.id), sql`${regularGifts.status} <> 'cancelled'`))
       .returning();
     if (!cancelled) return "already" as const;

@@ -25,6 +25,15 @@ export const auditActions = {
   "regular-gifts.statements-sent": "Sent the monthly donors' statements of a tax year",
   // The daily check of monthly gifts with the card payment service (decision 091).
   "regular-gift.corrected": "A monthly gift corrected from the card payment service",
+  // What the donor changes on their gift's own page (docs/decisions/090-donors-manage-their-gift.md).
+  "regular-gift.amount-changed": "Changed a monthly gift's amount",
+  "regular-gift.day-changed": "Changed a monthly gift's day",
+  "regular-gift.card-changed": "Changed a monthly gift's card",
+  "regular-gift.paused": "Paused a monthly gift",
+  "regular-gift.resumed": "Resumed a monthly gift",
+  "regular-gift.cancelled-by-donor": "Cancelled a monthly gift",
+  "regular-gift.gift-aid-declared": "Declared Gift Aid on a monthly gift",
+  "regular-gift.gift-aid-withdrawn": "Withdrew Gift Aid on a monthly gift",
   "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
   "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
   "gift-aid.claim-marked": "Marked a Gift Aid claim as made",
@@ -75,7 +84,14 @@ export interface AuditEntry {
  */
 export async function recordAudit(
   db: Queryable,
-  entry: { staff: { id: string; email: string }; action: AuditAction; subject: string; summary: string; at: Date },
+  entry: {
+    /** Who did it; a donor acting through their private link has no account (`id` null). */
+    staff: { id: string | null; email: string };
+    action: AuditAction;
+    subject: string;
+    summary: string;
+    at: Date;
+  },
 ) {
   await db.insert(auditLog).values({
     at: entry.at,

@@ -14,6 +14,8 @@ export const mailKinds = {
   "regular-gift-statement": { label: "Monthly gift: the tax year's statement", about: "tax year:e-mail" },
   "regular-gift-link": { label: "Monthly gift: a fresh private link", about: "link token's SHA-256" },
   "regular-gift-payment-failed": { label: "Monthly gift: a payment did not go through", about: "provider's bill id" },
+  // docs/decisions/090-donors-manage-their-gift.md
+  "regular-gift-changed": { label: "Monthly gift: a change the donor made", about: "change id" },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
   // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
   "booking-refund": { label: "Refund made", about: "refund id" },

@@ -50,6 +50,8 @@ export const routeBodyLimits = {
   "api/waiting-list/offer": "form",
   "fundraising-event/:id/waiting-list": "form",
   "waiting-list/decline": "form",
+  giving: "form",
+  "giving/:token": "form",
   "api/payments/offline/confirm": "form",
   "api/payments/webhook": "webhook",
   "api/admin/session": "form",

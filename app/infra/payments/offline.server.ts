@@ -10,10 +10,11 @@ import type {
   Payment,
   PaymentProvider,
   Subscription,
+  SubscriptionChange,
   SubscriptionInvoice,
 } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
-import { cardBrandOf } from "~/lib/payment-card";
+import { cardBrandOf, type PaymentCard } from "~/lib/payment-card";
 import { cardDigits, cardProblem, testCards, type CardDetails } from "~/lib/test-cards";
 
 export type { CardDetails };
@@ -34,13 +35,21 @@ export interface OfflineProvider extends PaymentProvider {
    * (app/payments/regular-gifts.server.ts), as it would on Stripe's `invoice.paid`.
    */
   chargeDueSubscriptions(): Promise<SubscriptionInvoice[]>;
+  /** A new test card for a subscription's later payments: checked as the card form checks it (decision 090). */
+  changeSubscriptionCard(id: string, card: CardDetails): Promise<{ card: PaymentCard } | { error: string }>;
 }
 
 type Row = typeof offlinePayments.$inferSelect;
 type SubscriptionRow = typeof offlineSubscriptions.$inferSelect;
 
 function toSubscription(row: SubscriptionRow): Subscription {
-  return { id: row.id, customerId: row.customerId, status: row.status, metadata: row.metadata };
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    status: row.status,
+    metadata: row.metadata,
+    amountPence: row.amountPence,
+  };
 }
 
 /** An offline invoice is its one payment: paid once the payment succeeded. */
@@ -222,6 +231,43 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
             ),
           );
       }
+    },
+    async changeSubscription(id: string, change: SubscriptionChange) {
+      // A pause is the next payment moved past it: the site gives `nextPaymentAt` with every pause
+      // and resumption, so the months between are never charged.
+      const set = {
+        ...(change.amountPence !== undefined && { amountPence: change.amountPence }),
+        ...(change.dayOfMonth !== undefined && { dayOfMonth: change.dayOfMonth }),
+        ...(change.nextPaymentAt !== undefined && { nextChargeAt: change.nextPaymentAt }),
+      };
+      if (Object.keys(set).length === 0) return;
+      const [row] = await db
+        .update(offlineSubscriptions)
+        .set(set)
+        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
+        .returning({ id: offlineSubscriptions.id });
+      if (!row) throw new PaymentNotFoundError("No such running subscription.");
+    },
+    async startCardChange(): Promise<never> {
+      throw new Error("The offline test provider takes a new card by its own form (changeSubscriptionCard).");
+    },
+    async finishCardChange(): Promise<never> {
+      throw new Error("The offline test provider takes a new card by its own form (changeSubscriptionCard).");
+    },
+    async changeSubscriptionCard(id: string, card: CardDetails) {
+      const problem = cardProblem(card, clock.now());
+      if (problem) return { error: problem };
+      const result = testCards[cardDigits(card.number)]!;
+      if (result.outcome === "declined") return { error: result.message };
+      const digits = cardDigits(card.number);
+      const saved = { brand: cardBrandOf(digits), last4: digits.slice(-4) };
+      const [row] = await db
+        .update(offlineSubscriptions)
+        .set({ cardBrand: saved.brand, cardLast4: saved.last4 })
+        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
+        .returning({ id: offlineSubscriptions.id });
+      if (!row) throw new PaymentNotFoundError("No such running subscription.");
+      return { card: saved };
     },
     async chargeDueSubscriptions() {
       const now = clock.now();

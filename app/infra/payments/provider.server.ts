@@ -72,6 +72,22 @@ export interface Subscription {
   /** Stripe's subscription statuses: incomplete, incomplete_expired, active, past_due, unpaid, canceled, paused. */
   status: string;
   metadata: Record<string, string>;
+  /** While collection is paused (Stripe's `pause_collection`): when it starts again. */
+  pausedUntil?: Date | null;
+  /** What each month takes now (Stripe: the item's price), where the provider says. */
+  amountPence?: number;
+}
+
+/**
+ * A change the donor makes to their gift (decision 090). The amount is taken from the next payment;
+ * `nextPaymentAt` moves the schedule (a new day of the month: monthly from then on); `pause` takes
+ * no payment before `resumesAt`, and null ends a pause now.
+ */
+export interface SubscriptionChange {
+  amountPence?: number;
+  dayOfMonth?: number;
+  nextPaymentAt?: Date;
+  pause?: { resumesAt: Date } | null;
 }
 
 /** One month's bill of a regular gift (Stripe: an invoice), and whether it was paid. */
@@ -127,6 +143,15 @@ export interface PaymentProvider {
   listPaidInvoices(subscriptionId: string): Promise<SubscriptionInvoice[]>;
   /** Ends the subscription at once: no further payment is taken. Cancelling a cancelled one does nothing. */
   cancelSubscription(id: string): Promise<void>;
+  /** Changes what later payments take and when (decision 090). */
+  changeSubscription(id: string, change: SubscriptionChange): Promise<void>;
+  /**
+   * A new card for the subscription's later payments (Stripe: a SetupIntent for its customer, which
+   * the browser confirms with the Payment Element); `finishCardChange` then makes the confirmed card
+   * the subscription's own, once the provider says it is confirmed.
+   */
+  startCardChange(subscriptionId: string): Promise<{ setupId: string; clientSecret: string }>;
+  finishCardChange(subscriptionId: string, setupId: string): Promise<{ card: PaymentCard | null } | { error: string }>;
 }
 
 /**

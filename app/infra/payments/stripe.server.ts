@@ -6,6 +6,7 @@ import type {
   Payment,
   PaymentProvider,
   Subscription,
+  SubscriptionChange,
   SubscriptionInvoice,
   WebhookEvent,
 } from "./provider.server";
@@ -64,6 +65,12 @@ function toSubscription(subscription: Stripe.Subscription): Subscription {
     customerId: idOf(subscription.customer) ?? "",
     status: subscription.status,
     metadata: { ...subscription.metadata },
+    amountPence: subscription.items?.data[0]?.price?.unit_amount ?? undefined,
+    pausedUntil: subscription.pause_collection
+      ? subscription.pause_collection.resumes_at
+        ? new Date(subscription.pause_collection.resumes_at * 1000)
+        : null
+      : null,
   };
 }
 
@@ -171,6 +178,57 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       const subscription = await stripe.subscriptions.retrieve(id);
       if (subscription.status === "canceled" || subscription.status === "incomplete_expired") return;
       await stripe.subscriptions.cancel(id);
+    },
+    async changeSubscription(id: string, change: SubscriptionChange) {
+      const params: Stripe.SubscriptionUpdateParams = { proration_behavior: "none" };
+      if (change.amountPence !== undefined) {
+        // The monthly price is the gift's own: its item gets a new one, taken from the next invoice.
+        const subscription = await stripe.subscriptions.retrieve(id);
+        const item = subscription.items.data[0];
+        if (!item) throw new Error(`Stripe's subscription ${id} has no item to change.`);
+        params.items = [
+          {
+            id: item.id,
+            price_data: {
+              currency: "gbp",
+              product: await giftProduct(),
+              unit_amount: change.amountPence,
+              recurring: { interval: "month" },
+            },
+          },
+        ];
+      }
+      // A new day: nothing is billed until the next payment, which anchors the months from then on.
+      if (change.dayOfMonth !== undefined && change.nextPaymentAt) {
+        params.trial_end = seconds(change.nextPaymentAt);
+        params.metadata = { day_of_month: String(change.dayOfMonth) };
+      }
+      if (change.pause !== undefined) {
+        params.pause_collection = change.pause ? { behavior: "void", resumes_at: seconds(change.pause.resumesAt) } : "";
+      }
+      await stripe.subscriptions.update(id, params);
+    },
+    async startCardChange(subscriptionId: string) {
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+      const setup = await stripe.setupIntents.create({
+        customer: idOf(subscription.customer) ?? undefined,
+        usage: "off_session",
+        automatic_payment_methods: { enabled: true },
+        metadata: { subscription_id: subscriptionId },
+      });
+      return { setupId: setup.id, clientSecret: setup.client_secret ?? "" };
+    },
+    async finishCardChange(subscriptionId: string, setupId: string) {
+      // Read from Stripe, never from the return address: the card is saved only if Stripe says so.
+      const setup = await stripe.setupIntents.retrieve(setupId, { expand: ["payment_method"] });
+      if (setup.metadata?.subscription_id !== subscriptionId) return { error: "That card change is not this gift's." };
+      if (setup.status !== "succeeded" || !setup.payment_method) {
+        return { error: setup.last_setup_error?.message ?? "Your card was not confirmed, so nothing has changed." };
+      }
+      const method = setup.payment_method;
+      await stripe.subscriptions.update(subscriptionId, { default_payment_method: idOf(method) ?? undefined });
+      const card = typeof method === "string" ? undefined : method.card;
+      return { card: isPaymentCard(card) ? { brand: card.brand, last4: card.last4 } : null };
     },
     async createPayment(input: NewPayment) {
       const intent = await stripe.paymentIntents.create(
