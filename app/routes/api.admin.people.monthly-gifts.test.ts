@@ -105,4 +105,52 @@ describe.each(engines)("a person's monthly gift, exported and erased, on %s", (e
       ["Amina", "Mushi", "Rose Cottage", "M1 1AE"],
     ]);
   });
+
+  it("erases a paused gift and the Gift Aid declaration it was holding for its next payment", async () => {
+    const started = await callRoute(
+      giftsRoute,
+      post("/api/regular-gifts", { amount: "5.00", dayOfMonth: "9", name: "Bea Tanner", email: "bea@example.org" }),
+      services,
+    );
+    const gift = (await started.json()) as { regularGiftId: string; clientSecret: string };
+    await callRoute(confirmRoute, post("/api/payments/offline/confirm", { ...gift, card }), services);
+    // Paused on her page, with a declaration made there that waits for the next payment.
+    const waiting = {
+      firstName: "Bea",
+      surname: "Tanner",
+      houseNameOrNumber: "The Old Forge",
+      postcode: "HR8 1AA",
+      wording: "I want to Gift Aid my monthly gift…",
+      declaredAt: clock.now().toISOString(),
+    };
+    await database.db
+      .update(regularGifts)
+      .set({ status: "paused", pausedUntil: new Date("2027-02-09T00:00:00Z"), declarationWaiting: waiting })
+      .where(eq(regularGifts.id, gift.regularGiftId));
+
+    const { cookie } = await signedInStaff(database.db, clock.now());
+    const exported = await callRoute(
+      exportRoute,
+      new Request("http://localhost/api/admin/people?email=bea@example.org", { headers: { Cookie: cookie } }),
+      services,
+    );
+    const data = (await exported.json()) as { regularGifts: Record<string, unknown>[] };
+    expect(data.regularGifts).toMatchObject([
+      { status: "paused", pausedUntil: "2027-02-09T00:00:00.000Z", giftAidDeclarationWaiting: waiting },
+    ]);
+
+    const erased = await callRoute(
+      eraseRoute,
+      post("/api/admin/people/erase", { email: "bea@example.org" }, cookie),
+      services,
+    );
+    expect(erased.status, await erased.clone().text()).toBe(200);
+    const [stored] = await database.db.select().from(regularGifts).where(eq(regularGifts.id, gift.regularGiftId));
+    expect(stored).toMatchObject({
+      status: "cancelled",
+      pausedUntil: null,
+      declarationWaiting: null,
+      donorName: "Erased",
+    });
+  });
 });

@@ -237,6 +237,9 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       status: g.status,
       started: g.createdAt.toISOString(),
       cancelled: iso(g.cancelledAt),
+      pausedUntil: iso(g.pausedUntil),
+      // A Gift Aid declaration made on the gift's page, kept until the next payment is made with it.
+      giftAidDeclarationWaiting: g.declarationWaiting ?? null,
     })),
     giftAidDeclarations: declarationRows.map((g) => ({
       donationReference: g.donationId,
@@ -433,6 +436,9 @@ export async function erasePersonData(
           email: erasedAddress(gift.id),
           clientKey: null,
           status: "cancelled",
+          pausedUntil: null,
+          // A Gift Aid declaration made on the gift's page and not yet used: her name and address.
+          declarationWaiting: null,
           cancelledAt: gift.cancelledAt ?? now,
           updatedAt: now,
         })
