@@ -40,6 +40,19 @@ for (const width of [390, 1280]) {
     });
     expect(claim.status(), await claim.text()).toBe(201);
     sample.claimId = ((await claim.json()) as { claimId: string }).claimId;
+    // A monthly gift, paid with the offline test card: its staff page.
+    const gift = await api.post("/api/regular-gifts", {
+      data: { amount: "10.00", dayOfMonth: "15", name: "Bea Tanner", email: "bea@example.org", giftAid: false },
+      headers: { Origin: ownSite.url },
+    });
+    expect(gift.status(), await gift.text()).toBe(201);
+    const started = (await gift.json()) as { regularGiftId: string; clientSecret: string };
+    const paid = await api.post("/api/payments/offline/confirm", {
+      data: { ...started, card: { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } },
+      headers: { Origin: ownSite.url },
+    });
+    expect(paid.status(), await paid.text()).toBe(200);
+    sample.giftId = started.regularGiftId;
     // A booking of another event, so that the event's own pages stay as they were (its door list, printed, is not for a phone).
     const booked = await createEvent(api, { name: "Barn Dance" });
     sample.bookingRef = await buyTickets(api, booked.id, {
