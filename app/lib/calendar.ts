@@ -19,13 +19,13 @@ export interface CalendarEntry {
   organizer?: { name: string; email: string };
   /** A cancelled event: the entry says so (and replaces the one imported before). */
   cancelled?: boolean;
-  /** When the file was made (its DTSTAMP), from the site's clock; the library's own time without it. */
-  madeAt?: Date;
+  /** When the file was made (its DTSTAMP), from the site's clock. */
+  madeAt: Date;
 }
 
 /** The calendar file's text, or undefined (with the reason logged) if the entry cannot be written. */
 export function calendarFile(entry: CalendarEntry): string | undefined {
-  if (Number.isNaN(entry.start.getTime()) || (entry.madeAt && Number.isNaN(entry.madeAt.getTime()))) {
+  if (Number.isNaN(entry.start.getTime()) || Number.isNaN(entry.madeAt.getTime())) {
     console.error(`Could not make the calendar file: ${entry.uid} has no valid time.`);
     return undefined;
   }
@@ -38,7 +38,7 @@ export function calendarFile(entry: CalendarEntry): string | undefined {
     "BEGIN:VEVENT",
     `UID:${text(entry.uid)}`,
     `SUMMARY:${text(entry.cancelled ? `Cancelled: ${entry.title}` : entry.title)}`,
-    `DTSTAMP:${utc(entry.madeAt ?? new Date())}`,
+    `DTSTAMP:${utc(entry.madeAt)}`,
     `DTSTART:${utc(entry.start)}`,
     // A later version of the same entry: calendars replace the one they have.
     `SEQUENCE:${entry.cancelled ? 1 : 0}`,
