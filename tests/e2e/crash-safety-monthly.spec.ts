@@ -3,7 +3,8 @@ import pg from "pg";
 import Stripe from "stripe";
 import { expect, test } from "@playwright/test";
 import { createPostgresDatabase } from "../support/databases";
-import { newSiteDataDir, startSiteProcess, type RunningSite } from "../support/site-process";
+import { newSiteDataDir, type RunningSite } from "../support/site-process";
+import { dayOf, siteClock, startSiteAt } from "../support/site-clock";
 import { staffApi } from "../support/staff-api";
 import { TestSmtpServer } from "../support/smtp";
 import { invoiceEvent, StripeStandIn, webhookSecret } from "../support/stripe-standin";
@@ -12,30 +13,12 @@ import { newVisitorAddress } from "../support/visitors";
 // Crash safety of monthly gifts (decisions 028, 089, 093): a SIGKILL between the provider's charge
 // and our record of it loses nothing, and the month is recorded and receipted once when the site
 // comes back. A real production build, killed and restarted on the same data; real SMTP on
-// loopback; Stripe as the stand-in at its HTTP boundary. The site's clock is set with libfaketime
-// ("start at", then it runs) to days counted from the month after next, whatever today is; the
-// test's own clock (webhook signatures, the stand-in's bills) follows it.
+// loopback; Stripe as the stand-in at its HTTP boundary. The site's clock is set to days counted
+// from the month after next, whatever today is (tests/support/site-clock.ts).
 
-const faketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
 const welcomeSubject = "Welcome, and thank you for your monthly gift of £10.00 to Kilele Village Trust";
 const receiptSubject = "Your monthly gift of £10.00 to Kilele Village Trust: receipt";
 const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
-
-const today = new Date();
-/** `hour`:00 UTC on `day` of the month `months` after this one. */
-const dayOf = (months: number, day: number, hour: number) =>
-  new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + months, day, hour));
-
-/** The site's clock, as the test reads it: where the last site started was set to, running on since. */
-let offsetMs = 0;
-const siteClock = { now: () => new Date(Date.now() + offsetMs) };
-
-/** A site whose clock starts at `at` (UTC) and runs on. */
-function startSiteAt(at: Date, env: Record<string, string>) {
-  offsetMs = at.getTime() - Date.now();
-  const stamp = at.toISOString().slice(0, 19).replace("T", " ");
-  return startSiteProcess({ ...env, LD_PRELOAD: faketime, FAKETIME: `@${stamp}`, TZ: "UTC" });
-}
 
 async function kill(site: RunningSite) {
   const exited = new Promise((resolve) => site.process.once("exit", resolve));
