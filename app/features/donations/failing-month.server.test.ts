@@ -239,4 +239,43 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     expect(await run("2027-01-15T12:01:00Z")).toEqual([]);
     expect((await subjects()).filter((s) => s === failedSubject)).toHaveLength(1);
   });
+
+  it("tells a failed month charged before a crash, once, when the site comes back", async () => {
+    const giftId = await giftWithFailingCard();
+    clock.set("2026-12-15T12:01:00Z");
+    // The provider declines December's charge; the site stops before hearing of it.
+    expect(await (services.payments as OfflineProvider).chargeDueSubscriptions()).toEqual([]);
+    expect((await gift(giftId)).status).toBe("active");
+    expect(await run("2026-12-15T12:05:00Z")).toEqual([]);
+    expect((await gift(giftId)).status).toBe("failing");
+    await run("2026-12-15T12:06:00Z");
+    expect((await subjects()).filter((s) => s === failedSubject)).toHaveLength(1);
+  });
+
+  it("a donor who cancels a failing gift: its open bill is voided, never tried again", async () => {
+    const giftId = await giftWithFailingCard();
+    await run("2026-12-15T12:01:00Z");
+    const token = await tokenFrom(failedSubject);
+    const body = new FormData();
+    body.append("intent", "cancel");
+    const answer = (await callRoute(
+      pageAction,
+      new Request(`http://localhost/giving/${token}`, { method: "POST", body }),
+      services,
+      { params: { token } },
+    )) as unknown as { data: { ok: boolean } };
+    expect(answer.data.ok).toBe(true);
+    expect((await gift(giftId)).status).toBe("cancelled");
+    const subscriptionId = (await gift(giftId)).providerSubscriptionId!;
+    expect(await (services.payments as OfflineProvider).listOpenInvoices(subscriptionId)).toEqual([]);
+    expect(await run("2026-12-18T12:02:00Z")).toEqual([]);
+    expect(await run("2026-12-20T12:02:00Z")).toEqual([]);
+    const [bill] = await database.db
+      .select()
+      .from(offlinePayments)
+      .where(eq(offlinePayments.description, "Monthly gift, 2026-12"));
+    expect(bill).toMatchObject({ status: "canceled" });
+    expect(bill!.metadata.attempts).toBe("1");
+    expect(await paidMonths(giftId)).toEqual(["2026-11"]);
+  });
 });
