@@ -7,11 +7,29 @@ export interface CardDetails {
   cvc: string;
 }
 
-export const testCards: Record<string, { outcome: "succeeded" } | { outcome: "declined"; message: string }> = {
+export type TestCard =
+  | { outcome: "succeeded" }
+  /** `attaches`: saved as a customer's card (a card change succeeds), though every charge on it is declined. */
+  | { outcome: "declined"; message: string; attaches?: true };
+
+export const testCards: Record<string, TestCard> = {
   "4242424242424242": { outcome: "succeeded" },
   "4000000000000002": { outcome: "declined", message: "Your card was declined." },
   "4000000000009995": { outcome: "declined", message: "Your card has insufficient funds." },
+  "4000000000000341": { outcome: "declined", message: "Your card was declined.", attaches: true },
 };
+
+/**
+ * How a charge on a saved card ends, known by its last four digits (all the offline provider keeps):
+ * the decline of a card that attaches but is never paid by (4000 0000 0000 0341); undefined when paid.
+ */
+export function savedCardDecline(last4: string | null): string | undefined {
+  if (!last4) return undefined;
+  for (const [number, card] of Object.entries(testCards)) {
+    if (number.endsWith(last4) && card.outcome === "declined" && card.attaches) return card.message;
+  }
+  return undefined;
+}
 
 export function cardDigits(number: string) {
   return number.replace(/[\s-]/g, "");

@@ -350,7 +350,8 @@ export default function Giving({ loaderData, actionData }: Route.ComponentProps)
                     <input type="hidden" name="intent" value="card" />
                     <p className="test-banner">
                       Test payments: no real money is charged. Use card <code>4242 4242 4242 4242</code> (succeeds) or{" "}
-                      <code>4000 0000 0000 0002</code> (declined), any future expiry date and any 3-digit security code.
+                      <code>4000 0000 0000 0002</code> (declined), any future expiry date and any 3-digit security code.{" "}
+                      <code>4000 0000 0000 0341</code> is saved, but every later payment on it fails.
                     </p>
                     <div className="card-fields">
                       {cardField("cardnumber", "Card number", "cc-number", "1234 1234 1234 1234")}

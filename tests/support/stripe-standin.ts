@@ -115,10 +115,16 @@ export class StripeStandIn {
           this.refunds.push(refund);
           return reply(200, refund);
         }
-        if (
-          this.answerBilling(req.method ?? "", path, form, query, String(req.headers["idempotency-key"] ?? ""), reply)
-        )
+        const billing = () =>
+          this.answerBilling(req.method ?? "", path, form, query, String(req.headers["idempotency-key"] ?? ""), reply);
+        const invoiceRead = req.method === "GET" ? /^\/v1\/invoices\/([^/]+)$/.exec(path) : null;
+        if (invoiceRead && this.heldInvoiceReads) {
+          const waiting = this.heldInvoiceReads.get(invoiceRead[1]!) ?? [];
+          waiting.push(() => void billing());
+          this.heldInvoiceReads.set(invoiceRead[1]!, waiting);
           return;
+        }
+        if (billing()) return;
         reply(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${path})` } });
       });
     });
@@ -286,6 +292,28 @@ export class StripeStandIn {
     return () => {
       this.readsHeld = undefined;
       release();
+    };
+  }
+
+  private heldInvoiceReads: Map<string, (() => void)[]> | undefined;
+
+  /**
+   * Makes every read of one invoice wait until it is released, one invoice at a time or all:
+   * webhooks caught mid-flight. Releasing all ends the hold.
+   */
+  holdInvoiceReads() {
+    const held = new Map<string, (() => void)[]>();
+    this.heldInvoiceReads = held;
+    const release = (invoiceId: string) => {
+      for (const answer of held.get(invoiceId) ?? []) answer();
+      held.delete(invoiceId);
+    };
+    return {
+      release,
+      releaseAll: () => {
+        if (this.heldInvoiceReads === held) this.heldInvoiceReads = undefined;
+        for (const invoiceId of [...held.keys()]) release(invoiceId);
+      },
     };
   }
 

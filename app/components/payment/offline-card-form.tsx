@@ -30,7 +30,8 @@ export function OfflineCardForm({ ref, onReady }: { ref: Ref<CardFormHandle>; on
       <p className="test-banner">
         Test payments: no real money is charged. Use card <code>4242 4242 4242 4242</code> (succeeds),{" "}
         <code>4000 0000 0000 0002</code> (declined) or <code>4000 0000 0000 9995</code> (insufficient funds), any future
-        expiry date and any 3-digit security code.
+        expiry date and any 3-digit security code. <code>4000 0000 0000 0341</code> is declined here too (saved as a
+        monthly gift's new card, every payment on it fails).
       </p>
       <div className="card-fields">
         <CardField

@@ -25,7 +25,7 @@ import type { PaymentCard } from "~/lib/payment-card";
 import type { CardDetails } from "~/lib/test-cards";
 import { emailField } from "~/lib/validation";
 import { donations, giftAidDeclarations, regularGiftLinks, regularGifts, type WaitingDeclaration } from "~db/schema";
-import { giftLinkHash, type GiftDeps } from "./regular-gifts.server";
+import { catchUpGift, giftLinkHash, type GiftDeps } from "./regular-gifts.server";
 import {
   dayOfMonthWords,
   declarationWording,
@@ -613,6 +613,14 @@ export async function changeGiftCard(deps: ChangeDeps, token: string, card: Card
   }
   if ("error" in result)
     throw new AppError("card-declined", result.error, { fields: { [cardField(result.error)]: result.error } });
+  // A failed month's bill the new card has just paid is recorded and receipted now (decision 093);
+  // if this fails, the minute's payment run records it.
+  await catchUpGift(deps, gift).catch((error: unknown) => {
+    console.error(
+      `Recording the months of monthly gift ${gift.id} after its card change failed:`,
+      (error as Error).message,
+    );
+  });
   return recordCard(deps, gift, result.card);
 }
 

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, or } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
+import { mailKey } from "~/infra/email/mail-kinds";
 import { mailInsert, queueMail } from "~/infra/email/outbox.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import { providerUnavailable, type PaymentDeps, type SubscriptionInvoice } from "~/infra/payments/provider.server";
@@ -465,7 +466,11 @@ export async function catchUpGift(deps: GiftDeps, gift: Pick<GiftRow, "id" | "pr
 /** The gifts whose payments the offline provider takes: running ones (a later month may be due). */
 export async function runningOfflineGifts(db: Queryable) {
   return db
-    .select({ id: regularGifts.id, providerSubscriptionId: regularGifts.providerSubscriptionId })
+    .select({
+      id: regularGifts.id,
+      status: regularGifts.status,
+      providerSubscriptionId: regularGifts.providerSubscriptionId,
+    })
     .from(regularGifts)
     .where(
       and(
@@ -552,9 +557,10 @@ export async function giftByLink(db: Queryable, token: string, now: Date): Promi
 /**
  * The offline provider's day of payment (the embedded default and the tests): every monthly payment
  * due by the site's clock is taken, then every month paid and not yet recorded is recorded, with
- * its receipt: those just taken, and any a crash left between the charge and our record. Pauses
- * whose end has come end first. On Stripe that is all: Stripe takes the payments and says so
- * through `invoice.paid`.
+ * its receipt: those just taken, and any a crash left between the charge and our record. A month
+ * whose charge failed is told as Stripe's `invoice.payment_failed` is, once per bill (decision 093).
+ * Pauses whose end has come end first. On Stripe that is all: Stripe takes the payments and says so
+ * through `invoice.paid` and `invoice.payment_failed`.
  */
 export async function takeDueGiftPayments(deps: GiftDeps) {
   const offline = deps.payments as Partial<OfflineProvider> & PaymentDeps["payments"];
@@ -562,8 +568,34 @@ export async function takeDueGiftPayments(deps: GiftDeps) {
   if (offline.name !== "offline" || !offline.chargeDueSubscriptions) return [];
   await offline.chargeDueSubscriptions();
   const recorded: { donationId: string; welcome: boolean }[] = [];
-  for (const gift of await runningOfflineGifts(deps.db)) recorded.push(...(await catchUpGift(deps, gift)));
+  for (const gift of await runningOfflineGifts(deps.db)) {
+    recorded.push(...(await catchUpGift(deps, gift)));
+    await followFailedMonths(deps, offline as OfflineProvider, gift);
+  }
   return recorded;
+}
+
+/**
+ * The offline provider's failed months, as Stripe's `invoice.payment_failed` and
+ * `customer.subscription.deleted` would tell them: each open bill not yet told is told
+ * (`giftPaymentFailed`, once per bill by the outbox's key), and a failing gift follows its
+ * subscription (active again once paid, cancelled when every retry failed). Asked every run, so a
+ * crash between the failed charge and the telling loses nothing.
+ */
+async function followFailedMonths(
+  deps: GiftDeps,
+  offline: OfflineProvider,
+  gift: Pick<GiftRow, "status" | "providerSubscriptionId">,
+) {
+  const open = await offline.listOpenInvoices(gift.providerSubscriptionId!);
+  for (const bill of open) {
+    const [told] = await deps.db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(eq(outbox.dedupeKey, mailKey("regular-gift-payment-failed", bill.id)));
+    if (!told) await giftPaymentFailed(deps, bill.id);
+  }
+  if (open.length > 0 || gift.status === "failing") await followSubscription(deps, gift.providerSubscriptionId!);
 }
 
 /**

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, lte, sql, sum } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, or, sql, sum } from "drizzle-orm";
 import type { Clock } from "~/lib/clock";
 import type { Database } from "../db/database.server";
 import { offlinePayments, offlineRefunds, offlineSubscriptions } from "~db/schema";
@@ -15,7 +15,7 @@ import type {
 } from "./provider.server";
 import { WebhookSignatureError } from "./provider.server";
 import { cardBrandOf, type PaymentCard } from "~/lib/payment-card";
-import { cardDigits, cardProblem, testCards, type CardDetails } from "~/lib/test-cards";
+import { cardDigits, cardProblem, savedCardDecline, testCards, type CardDetails } from "~/lib/test-cards";
 
 export type { CardDetails };
 
@@ -31,12 +31,18 @@ export interface OfflineProvider extends PaymentProvider {
   /**
    * Takes every monthly payment due by the clock's time, as Stripe Billing would on the day: each
    * month once (its payment's id is made from the subscription and the month), from the card the
-   * first payment was made with. Answers the invoices it paid; the site records them
+   * subscription keeps, and tries again the bills of failed months whose retry has come
+   * (`offlineRetryDays`, decision 093). Answers the invoices it paid; the site records them
    * (app/payments/regular-gifts.server.ts), as it would on Stripe's `invoice.paid`.
    */
   chargeDueSubscriptions(): Promise<SubscriptionInvoice[]>;
-  /** A new test card for a subscription's later payments: checked as the card form checks it (decision 090). */
+  /**
+   * A new test card for a subscription's later payments: checked as the card form checks it (decision
+   * 090); any bill a failed month left open is tried on it at once (decision 093).
+   */
   changeSubscriptionCard(id: string, card: CardDetails): Promise<{ card: PaymentCard } | { error: string }>;
+  /** A subscription's bills whose payment failed and that are still open, oldest first (Stripe's open invoices). */
+  listOpenInvoices(subscriptionId: string): Promise<SubscriptionInvoice[]>;
 }
 
 type Row = typeof offlinePayments.$inferSelect;
@@ -69,6 +75,30 @@ function toInvoice(row: Row): SubscriptionInvoice {
   };
 }
 
+/**
+ * A failed month's bill is tried again this many days after its first attempt; when the last of
+ * these fails too, the subscription is cancelled, as Stripe's default "cancel the subscription"
+ * after its retries (decision 093).
+ */
+export const offlineRetryDays = [3, 5];
+const dayMs = 24 * 60 * 60_000;
+
+/** A bill (a monthly payment, never the first) whose charge failed and that nobody has paid or voided. */
+const openBill = () =>
+  and(eq(offlinePayments.status, "requires_payment_method"), sql`${offlinePayments.metadata}->>'attempts' is not null`);
+
+/** A failed bill's attempts so far, as its metadata keeps them, with the next retry if one is left. */
+function failedAttempts(attempts: number, firstAt: Date): Record<string, string> {
+  const delay = offlineRetryDays[attempts - 1];
+  return {
+    attempts: String(attempts),
+    first_attempt_at: firstAt.toISOString(),
+    ...(delay !== undefined && { next_attempt_at: new Date(firstAt.getTime() + delay * dayMs).toISOString() }),
+  };
+}
+
+const withoutRetry = ({ next_attempt_at: _, ...metadata }: Record<string, string>) => metadata;
+
 const hashed = (text: string) => crypto.createHash("sha256").update(text).digest("hex").slice(0, 24);
 
 function toPayment(row: Row): Payment {
@@ -91,6 +121,81 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
     const [row] = await db.select().from(offlinePayments).where(where);
     if (!row) throw new PaymentNotFoundError("No such payment.");
     return row;
+  }
+  /** Stripe's subscription status while it runs: past_due while a bill is open, else active. */
+  async function runningStatus(tx: Pick<Database, "select">, subscriptionId: string) {
+    const open = await tx
+      .select({ id: offlinePayments.id })
+      .from(offlinePayments)
+      .where(and(openBill(), sql`${offlinePayments.metadata}->>'subscription_id' = ${subscriptionId}`))
+      .limit(1);
+    return open.length > 0 ? "past_due" : "active";
+  }
+  /**
+   * Tries an open bill again on the subscription's card: on its schedule (a failure counts, and the
+   * last one cancels the subscription), or at once after a card change (a failure changes nothing).
+   */
+  async function retryBill(paymentId: string, scheduled: boolean) {
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const [bill] = await tx.select().from(offlinePayments).where(eq(offlinePayments.id, paymentId));
+      const subscriptionId = bill?.metadata.subscription_id;
+      if (!subscriptionId) return undefined;
+      // The subscription first, as the monthly run locks it, then the bill.
+      const [sub] = await tx
+        .select()
+        .from(offlineSubscriptions)
+        .where(eq(offlineSubscriptions.id, subscriptionId))
+        .for("update");
+      const [locked] = await tx.select().from(offlinePayments).where(eq(offlinePayments.id, paymentId)).for("update");
+      if (!sub || sub.status === "canceled" || !locked || locked.status !== "requires_payment_method") return undefined;
+      const due = locked.metadata.next_attempt_at;
+      if (scheduled && (!due || Date.parse(due) > now.getTime())) return undefined;
+      const declined = savedCardDecline(sub.cardLast4);
+      if (!declined) {
+        const [paid] = await tx
+          .update(offlinePayments)
+          .set({
+            status: "succeeded",
+            lastError: null,
+            cardBrand: sub.cardBrand,
+            cardLast4: sub.cardLast4,
+            succeededAt: now,
+            metadata: withoutRetry(locked.metadata),
+          })
+          .where(eq(offlinePayments.id, paymentId))
+          .returning();
+        await tx
+          .update(offlineSubscriptions)
+          .set({ status: await runningStatus(tx, sub.id) })
+          .where(eq(offlineSubscriptions.id, sub.id));
+        return toInvoice(paid!);
+      }
+      if (!scheduled) {
+        await tx.update(offlinePayments).set({ lastError: declined }).where(eq(offlinePayments.id, paymentId));
+        return toInvoice(locked);
+      }
+      const attempts = failedAttempts(
+        Number(locked.metadata.attempts ?? "1") + 1,
+        new Date(locked.metadata.first_attempt_at ?? locked.createdAt),
+      );
+      await tx
+        .update(offlinePayments)
+        .set({ lastError: declined, metadata: { ...withoutRetry(locked.metadata), ...attempts } })
+        .where(eq(offlinePayments.id, paymentId));
+      if (!attempts.next_attempt_at) {
+        // Every retry failed: the subscription is cancelled and its open bills voided.
+        await tx
+          .update(offlineSubscriptions)
+          .set({ status: "canceled", canceledAt: now })
+          .where(eq(offlineSubscriptions.id, sub.id));
+        await tx
+          .update(offlinePayments)
+          .set({ status: "canceled" })
+          .where(and(openBill(), sql`${offlinePayments.metadata}->>'subscription_id' = ${sub.id}`));
+      }
+      return undefined;
+    });
   }
   const provider: OfflineProvider = {
     name: "offline",
@@ -219,15 +324,19 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         .set({ status: "canceled", canceledAt: clock.now() })
         .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
         .returning();
-      // As Stripe voids an incomplete subscription's open first invoice: no card can pay it now.
+      // As Stripe voids an incomplete subscription's open first invoice: no card can pay it now. A
+      // failed month's open bill is voided too, and never tried again.
       if (cancelled) {
         await db
           .update(offlinePayments)
           .set({ status: "canceled" })
           .where(
-            and(
-              eq(offlinePayments.id, cancelled.firstPaymentId),
-              eq(offlinePayments.status, "requires_payment_method"),
+            or(
+              and(
+                eq(offlinePayments.id, cancelled.firstPaymentId),
+                eq(offlinePayments.status, "requires_payment_method"),
+              ),
+              and(openBill(), sql`${offlinePayments.metadata}->>'subscription_id' = ${id}`),
             ),
           );
       }
@@ -258,7 +367,8 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
       const problem = cardProblem(card, clock.now());
       if (problem) return { error: problem };
       const result = testCards[cardDigits(card.number)]!;
-      if (result.outcome === "declined") return { error: result.message };
+      // A card that attaches (4000 0000 0000 0341) is saved, as Stripe's SetupIntent saves it.
+      if (result.outcome === "declined" && !result.attaches) return { error: result.message };
       const digits = cardDigits(card.number);
       const saved = { brand: cardBrandOf(digits), last4: digits.slice(-4) };
       const [row] = await db
@@ -267,7 +377,17 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
         .returning({ id: offlineSubscriptions.id });
       if (!row) throw new PaymentNotFoundError("No such running subscription.");
+      // Sooner than Stripe's retries would: a bill a failed month left open is tried on the new card now.
+      for (const bill of await provider.listOpenInvoices(id)) await retryBill(bill.id, false);
       return { card: saved };
+    },
+    async listOpenInvoices(subscriptionId: string) {
+      const rows = await db
+        .select()
+        .from(offlinePayments)
+        .where(and(openBill(), sql`${offlinePayments.metadata}->>'subscription_id' = ${subscriptionId}`))
+        .orderBy(asc(offlinePayments.createdAt));
+      return rows.map(toInvoice);
     },
     async chargeDueSubscriptions() {
       const now = clock.now();
@@ -280,7 +400,6 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
             lte(offlineSubscriptions.nextChargeAt, now),
           ),
         );
-      // Every test card a subscription can start with succeeds again; a failing month is a later slice's.
       const paid: SubscriptionInvoice[] = [];
       for (const { id } of due) {
         // Month by month, so a site that was stopped for a while takes each month it missed, once.
@@ -294,6 +413,8 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
             if (!sub || sub.status === "canceled" || sub.nextChargeAt.getTime() > now.getTime()) return undefined;
             const month = billingMonthOf(sub.nextChargeAt);
             const paymentId = `pi_offline_${hashed(`${sub.id}:${month}`)}`;
+            // A saved card that attaches but is never paid by (4000 0000 0000 0341) fails the month.
+            const declined = savedCardDecline(sub.cardLast4);
             const [row] = await tx
               .insert(offlinePayments)
               .values({
@@ -302,12 +423,13 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
                 amountPence: sub.amountPence,
                 currency: "gbp",
                 description: `Monthly gift, ${month}`,
-                metadata: { ...sub.metadata, subscription_id: sub.id },
+                metadata: { ...sub.metadata, subscription_id: sub.id, ...(declined && failedAttempts(1, now)) },
                 receiptEmail: sub.email,
-                status: "succeeded",
+                status: declined ? "requires_payment_method" : "succeeded",
+                lastError: declined ?? null,
                 cardBrand: sub.cardBrand,
                 cardLast4: sub.cardLast4,
-                succeededAt: now,
+                succeededAt: declined ? null : now,
                 // The bill is made on the month's day, whenever it is taken.
                 createdAt: sub.nextChargeAt,
               })
@@ -316,7 +438,7 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
             await tx
               .update(offlineSubscriptions)
               .set({
-                status: "active",
+                status: await runningStatus(tx, sub.id),
                 nextChargeAt: monthlyPaymentDate(monthAfter(month), sub.dayOfMonth),
               })
               .where(eq(offlineSubscriptions.id, sub.id));
@@ -325,6 +447,15 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
           if (invoice === undefined) break;
           if (invoice?.status === "paid") paid.push(invoice);
         }
+      }
+      // Failed months' bills whose retry has come (offlineRetryDays).
+      const retries = await db
+        .select({ id: offlinePayments.id })
+        .from(offlinePayments)
+        .where(and(openBill(), sql`${offlinePayments.metadata}->>'next_attempt_at' <= ${now.toISOString()}`));
+      for (const { id } of retries) {
+        const invoice = await retryBill(id, true);
+        if (invoice?.status === "paid") paid.push(invoice);
       }
       return paid;
     },
