@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "~/infra/db/database.server";
 import { action as giftsRoute } from "~/routes/api.regular-gifts";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
 import { loader as paymentPage } from "~/routes/payment";
+import { action as givingAction, loader as givingLoader } from "~/routes/giving.token";
 import { testBankMessages, bankMessages } from "~/lib/bacs";
 import {
   auditLog,
@@ -269,5 +270,152 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     clock.set("2027-01-20T12:00:00Z");
     expect(await takeDueGiftPayments(services)).toEqual([]);
     expect(await paidMonths(gift.regularGiftId)).toEqual([]);
+  });
+
+  /** A Direct Debit gift whose first payment has settled, and the token of its welcome's link. */
+  async function running() {
+    const gift = await give();
+    clock.set("2026-12-07T20:01:00Z");
+    await takeDueGiftPayments(services);
+    await services.outbox.deliverDue();
+    const welcome = smtp.sentTo("amina@example.org").find((mail) => mail.subject?.startsWith("Welcome"));
+    const token = /\/giving\/([\w-]+)/.exec(welcome!.text ?? "")![1]!;
+    return { giftId: gift.regularGiftId, token };
+  }
+  type Answer = {
+    data: { ok: boolean; message: string; fields?: Record<string, string>; values?: Record<string, string> };
+  };
+  async function change(token: string, fields: Record<string, string>): Promise<Answer> {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.append(name, value);
+    const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
+    return (await callRoute(givingAction, request, services, { params: { token } })) as unknown as Answer;
+  }
+  const collected = async (id: string) =>
+    (await database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
+      .filter((row) => row.status === "paid")
+      .map((row) => `${row.billingMonth} ${row.amountPence}`)
+      .sort();
+
+  it("gives an advance notice of a new amount, and a change inside the notice period waits for the collection after", async () => {
+    const { giftId, token } = await running();
+    // Tuesday 8 December: the 15th is more than three working days ahead, so it takes the new amount.
+    clock.set("2026-12-08T10:00:00Z");
+    const first = await change(token, { intent: "amount", amount: "15" });
+    expect(first.data.message).toBe(
+      "Your gift is now £15.00 a month, from your next payment on Tuesday 15 December 2026.",
+    );
+    await services.outbox.deliverDue();
+    const notice = smtp.sentTo("amina@example.org").at(-1)!;
+    expect(notice.subject).toBe("Your Direct Debit to Kilele Village Trust: advance notice, now £15.00 a month");
+    expect(notice.text).toContain("First collection: On or shortly after Tuesday 15 December 2026");
+    expect(notice.text).toContain("Then: £15.00 on the 15th of each month");
+    expect(notice.text).toContain("Account number: ••••2345");
+    expect(notice.text).toContain("The Direct Debit Guarantee");
+
+    // Monday 14 December: the 15th is inside the notice period. It is collected at £15.00 as told;
+    // £20.00 from January's.
+    clock.set("2026-12-14T10:00:00Z");
+    const second = await change(token, { intent: "amount", amount: "20" });
+    expect(second.data.message).toBe(
+      "Your gift is now £20.00 a month, from your payment on Friday 15 January 2027. Your payment on Tuesday 15 December 2026 stays £15.00, as we told you.",
+    );
+    clock.set("2026-12-15T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2026-12-18T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2027-01-15T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2027-01-20T12:01:00Z");
+    await takeDueGiftPayments(services);
+    expect(await collected(giftId)).toEqual(["2026-11 1000", "2026-12 1500", "2027-01 2000"]);
+    expect(await giftRow(giftId)).toMatchObject({ amountPence: 2000, status: "active" });
+
+    // A new day inside the notice period: the notified collection stands, the new day follows it.
+    clock.set("2027-02-11T10:00:00Z");
+    const day = await change(token, { intent: "day", dayOfMonth: "20" });
+    expect(day.data.message).toBe(
+      "Your gift is now taken on the 20th of each month. Your next payment is on Saturday 20 March 2027. Your payment on Monday 15 February 2027 is collected as we told you.",
+    );
+    await services.outbox.deliverDue();
+    expect(smtp.sentTo("amina@example.org").at(-1)!.subject).toBe(
+      "Your Direct Debit to Kilele Village Trust: advance notice, now taken on the 20th of the month",
+    );
+    clock.set("2027-02-15T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2027-03-20T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2027-03-26T12:01:00Z");
+    await takeDueGiftPayments(services);
+    expect(await collected(giftId)).toEqual([
+      "2026-11 1000",
+      "2026-12 1500",
+      "2027-01 2000",
+      "2027-02 2000",
+      "2027-03 2000",
+    ]);
+  });
+
+  it("takes new bank details as a new mandate: refused beside its field, confirmed by e-mail, and collected from", async () => {
+    const { giftId, token } = await running();
+    clock.set("2026-12-08T10:00:00Z");
+    // A card cannot be given to a Direct Debit gift.
+    const card = await change(token, {
+      intent: "card",
+      cardnumber: "4242 4242 4242 4242",
+      "exp-date": "12/34",
+      cvc: "1",
+    });
+    expect(card.data.ok).toBe(false);
+    const refused = await change(token, {
+      intent: "bank",
+      accountName: "Amina Mushi",
+      sortCode: "10-88-00",
+      accountNumber: "00044444",
+      confirmed: "yes",
+    });
+    expect(refused.data.fields).toEqual({ accountNumber: testBankMessages.invalid });
+    // What was typed comes back, never the account number.
+    expect(JSON.stringify(refused)).not.toContain("00044444");
+    const before = await giftRow(giftId);
+    const saved = await change(token, {
+      intent: "bank",
+      accountName: "Amina Mushi",
+      sortCode: "108800",
+      accountNumber: "90012345",
+      confirmed: "yes",
+    });
+    expect(saved.data.message).toBe(
+      "Your new bank details are saved: your gift is collected from account ••••2345, sort code 10-88-00 from Tuesday 15 December 2026. We have e-mailed you the confirmation of your new Direct Debit Instruction.",
+    );
+    const after = await giftRow(giftId);
+    expect(after.providerMandateId).not.toBe(before.providerMandateId);
+    expect(after.mandateReference).not.toBe(before.mandateReference);
+    const entries = await database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subject, `regular-gift:${giftId}`));
+    expect(entries.map((entry) => entry.action)).toContain("regular-gift.bank-changed");
+    await services.outbox.deliverDue();
+    const confirmations = smtp
+      .sentTo("amina@example.org")
+      .filter((mail) => mail.subject === "Confirmation of your Direct Debit Instruction to Kilele Village Trust");
+    expect(confirmations).toHaveLength(2);
+    expect(confirmations[1]!.text).toContain(`Mandate reference: ${after.mandateReference}`);
+    expect(confirmations[1]!.text).toContain("starting on Tuesday 15 December 2026");
+    const page = (await callRoute(givingLoader, new Request(`http://localhost/giving/${token}`), services, {
+      params: { token },
+    })) as unknown as { gift: { bank: { reference: string } } };
+    expect(page.gift.bank.reference).toBe(after.mandateReference);
+    clock.set("2026-12-15T12:01:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2026-12-18T12:01:00Z");
+    await takeDueGiftPayments(services);
+    expect(await collected(giftId)).toEqual(["2026-11 1000", "2026-12 1000"]);
+    const [december] = await database.db
+      .select()
+      .from(offlinePayments)
+      .where(eq(offlinePayments.createdAt, new Date("2026-12-15T12:00:00Z")));
+    expect(december!.mandateId).toBe(after.providerMandateId);
   });
 });
