@@ -22,6 +22,8 @@ import { callRoute, testServices, type TestServices } from "../../../tests/suppo
 import { TestSmtpServer } from "../../../tests/support/smtp";
 import { donationsReadyToClaim } from "./gift-aid-claims.server";
 import { takeDueGiftPayments } from "./regular-gifts.server";
+import { staffDonationViews } from "./staff-donations.server";
+import { allRegularGifts, regularGiftDetail } from "./staff-regular-gifts.server";
 import { regularGiftMessages } from "./schema";
 
 // A monthly gift by Bacs Direct Debit on the offline provider (docs/decisions/092-direct-debit.md),
@@ -152,7 +154,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     clock.set("2026-12-07T20:01:00Z");
     expect(await takeDueGiftPayments(services)).toHaveLength(1);
     expect(await paidMonths(gift.regularGiftId)).toEqual(["2026-11"]);
-    expect(await giftRow(gift.regularGiftId)).toMatchObject({ status: "active", mandateStatus: "pending" });
+    expect(await giftRow(gift.regularGiftId)).toMatchObject({ status: "active", mandateStatus: "active" });
 
     // December's collection on the 15th, settled three working days on (Friday the 18th).
     clock.set("2026-12-15T12:01:00Z");
@@ -417,5 +419,24 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
       .from(offlinePayments)
       .where(eq(offlinePayments.createdAt, new Date("2026-12-15T12:00:00Z")));
     expect(december!.mandateId).toBe(after.providerMandateId);
+  });
+
+  it("shows staff how each gift is paid, its Instruction and its state, and Direct Debit months as such", async () => {
+    const gift = await give();
+    let [listed] = await allRegularGifts(database.db);
+    expect(listed).toMatchObject({
+      paidBy: "Direct Debit from 10-88-00 ••••2345",
+      statusLabel: "Direct Debit set up: the first payment is on its way",
+      mandate: { status: "pending", statusLabel: "Being set up by the bank" },
+    });
+    clock.set("2026-12-07T20:01:00Z");
+    await takeDueGiftPayments(services);
+    const detail = await regularGiftDetail(database.db, gift.regularGiftId);
+    expect(detail!.gift).toMatchObject({ statusLabel: "Active", mandate: { statusLabel: "Active" } });
+    expect(detail!.gift.mandate!.reference).toBe((await giftRow(gift.regularGiftId)).mandateReference);
+    const [month] = await staffDonationViews(database.db);
+    expect(month!.monthly).toMatchObject({ month: "November 2026", directDebit: true });
+    [listed] = await allRegularGifts(database.db);
+    expect(listed!.paymentMethod).toBe("bacs_debit");
   });
 });

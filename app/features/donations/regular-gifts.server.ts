@@ -633,12 +633,12 @@ export async function takeDueGiftPayments(deps: GiftDeps) {
   await endFinishedPauses(deps);
   if (offline.name !== "offline" || !offline.chargeDueSubscriptions) return [];
   await offline.chargeDueSubscriptions();
-  // The bank's answers on Direct Debit payments due by now (decision 092): paid months are recorded
-  // below with the rest; a failed one is told once, and a refused mandate fails its gift.
+  // The bank's answers on Direct Debit payments due by now (decision 092): each mandate's new state
+  // is copied (a refused one fails its gift), a failed payment is told once, a paid one recorded.
   const recorded: { donationId: string; welcome: boolean }[] = [];
   if (offline.settleBankPayments) {
     const settled = await offline.settleBankPayments();
-    for (const mandateId of settled.inactive) await followMandate(deps, mandateId);
+    for (const mandateId of settled.mandates) await followMandate(deps, mandateId);
     for (const invoice of settled.failed) await giftPaymentFailed(deps, invoice.id);
     // A first payment settled: its gift, still waiting for it, is not among the running ones below.
     for (const invoice of settled.paid) {

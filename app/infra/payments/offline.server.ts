@@ -65,9 +65,9 @@ export interface OfflineProvider extends PaymentProvider {
   /**
    * The bank's answers due by the clock: each Direct Debit payment `processing` whose working days
    * have passed succeeds or fails as its test account says, and a refused mandate becomes inactive.
-   * Answers the invoices paid and failed, and the mandates that became inactive.
+   * Answers the invoices paid and failed, and the mandates whose state changed (set up, or refused).
    */
-  settleBankPayments(): Promise<{ paid: SubscriptionInvoice[]; failed: SubscriptionInvoice[]; inactive: string[] }>;
+  settleBankPayments(): Promise<{ paid: SubscriptionInvoice[]; failed: SubscriptionInvoice[]; mandates: string[] }>;
 }
 
 type MandateRow = typeof offlineMandates.$inferSelect;
@@ -510,7 +510,7 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         .where(and(eq(offlinePayments.status, "processing"), lte(offlinePayments.settlesAt, now)));
       const paid: SubscriptionInvoice[] = [];
       const failed: SubscriptionInvoice[] = [];
-      const inactive: string[] = [];
+      const mandates: string[] = [];
       for (const { id } of due) {
         await db.transaction(async (tx) => {
           const [payment] = await tx.select().from(offlinePayments).where(eq(offlinePayments.id, id)).for("update");
@@ -530,6 +530,7 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
               .returning();
             if (mandate?.status === "pending") {
               await tx.update(offlineMandates).set({ status: "active" }).where(eq(offlineMandates.id, mandate.id));
+              mandates.push(mandate.id);
             }
             await tx
               .update(offlineSubscriptions)
@@ -553,9 +554,10 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
             .returning();
           if (mandate && outcome === "refused" && mandate.status !== "inactive") {
             await tx.update(offlineMandates).set({ status: "inactive" }).where(eq(offlineMandates.id, mandate.id));
-            inactive.push(mandate.id);
+            mandates.push(mandate.id);
           } else if (mandate?.status === "pending") {
             await tx.update(offlineMandates).set({ status: "active" }).where(eq(offlineMandates.id, mandate.id));
+            mandates.push(mandate.id);
           }
           await tx
             .update(offlineSubscriptions)
@@ -569,7 +571,7 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
           failed.push(toInvoice(unpaid!));
         });
       }
-      return { paid, failed, inactive };
+      return { paid, failed, mandates };
     },
     async confirmCard(clientSecret: string, card: CardDetails) {
       const row = await find(eq(offlinePayments.clientSecret, clientSecret));
