@@ -52,7 +52,11 @@ export function OfflineBankForm({
       return new Promise<never>(() => {});
     },
   }));
-  const set = (field: BankField) => (value: string) => setBank((b) => ({ ...b, [field]: value }));
+  const set = (field: BankField) => (value: string) => {
+    setBank((b) => ({ ...b, [field]: value }));
+    // A field put right loses its message; the others keep theirs until the next try.
+    setErrors((found) => (found[field] ? { ...found, [field]: undefined } : found));
+  };
   return (
     <>
       <p className="test-banner">
@@ -131,7 +135,6 @@ export function BankFields({
       </div>
       <Field
         id="bank-confirmed"
-        className="checkbox-field"
         label={accountHolderConfirmation}
         input={{
           type: "checkbox",

@@ -412,7 +412,8 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
                       lastError: collectable ? null : bankFailures.refused,
                       paymentMethod: "bacs_debit",
                       mandateId: sub.mandateId,
-                      settlesAt: collectable ? addWorkingDays(now, bacsWorkingDays.existingMandate) : null,
+                      // Collected on the month's day, as Stripe would have, whenever this run took it.
+                      settlesAt: collectable ? addWorkingDays(sub.nextChargeAt, bacsWorkingDays.existingMandate) : null,
                     }
                   : { status: "succeeded", cardBrand: sub.cardBrand, cardLast4: sub.cardLast4, succeededAt: now }),
                 // The bill is made on the month's day, whenever it is taken.
