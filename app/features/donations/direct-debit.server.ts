@@ -116,6 +116,8 @@ export async function followMandate(deps: GiftDeps, mandateId: string): Promise<
     )
     .limit(1);
   if (!found || !mandate.customerId || found.provider !== deps.payments.name) return undefined;
+  // The gift's first mandate, heard of here first (Stripe's mandate.updated): its confirmation too.
+  if (!found.providerMandateId && mandate.status !== "inactive") return recordGiftMandate(deps, found.id, mandate);
   const now = deps.clock.now();
   const token = crypto.randomBytes(32).toString("base64url");
   return deps.db.transaction(async (tx) => {

@@ -346,6 +346,11 @@ export async function followSubscription(deps: PaymentDeps, subscriptionId: stri
   // A gift is only ever started by its first payment (recordGiftInvoice): the provider's
   // "incomplete" never sets one back.
   if (!status || status === "incomplete") status = gift.status as RegularGiftStatus;
+  // A Direct Debit whose mandate the bank has stopped cannot collect, whatever the subscription says,
+  // until the donor gives new bank details (decision 092).
+  if (status === "active" && gift.paymentMethod === "bacs_debit" && gift.mandateStatus === "inactive") {
+    status = "failing";
+  }
   const amountPence = subscription.amountPence && status !== "cancelled" ? subscription.amountPence : gift.amountPence;
   const keptPause = status === "paused" ? (pausedUntil ?? gift.pausedUntil) : null;
   if (
