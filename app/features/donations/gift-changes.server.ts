@@ -64,6 +64,7 @@ export const giftChangeMessages = {
   failing: "Your last payment failed: please change your card before pausing your gift.",
   notBank: "This monthly gift is paid by card: change your card instead.",
   byBank: "This monthly gift is paid by Direct Debit: change your bank details instead.",
+  failingBank: "Your last Direct Debit payment failed: please check your bank details before pausing your gift.",
   tooSoonOnStripe:
     "Your next Direct Debit payment is too close to change now: please make this change after it has been collected.",
   declared: "Gift Aid is already declared on your gift.",
@@ -376,7 +377,10 @@ export async function pauseGift(deps: ChangeDeps, token: string, input: { months
     throw new AppError("invalid", giftChangeMessages.months, { fields: { months: giftChangeMessages.months } });
   }
   if (pauseOf(gift, now)) throw new AppError("conflict", giftChangeMessages.paused);
-  if (gift.status === "failing") throw new AppError("conflict", giftChangeMessages.failing);
+  if (gift.status === "failing") {
+    const bank = gift.paymentMethod === "bacs_debit";
+    throw new AppError("conflict", bank ? giftChangeMessages.failingBank : giftChangeMessages.failing);
+  }
   const first = billingMonthOf((await nextPaymentOf(deps.db, { ...gift, status: "active" }, now))!);
   const skipped = [first];
   while (skipped.length < months) skipped.push(monthAfter(skipped.at(-1)!));
@@ -714,6 +718,7 @@ export async function changeGiftCard(deps: ChangeDeps, token: string, card: Card
 export async function startGiftCardChange(deps: ChangeDeps, token: string) {
   const gift = await giftOfLink(deps.db, token, deps.clock.now());
   changeable(gift);
+  if (gift.paymentMethod === "bacs_debit") throw new AppError("conflict", giftChangeMessages.byBank);
   if (!gift.providerSubscriptionId) throw new AppError("conflict", giftChangeMessages.notStarted);
   try {
     return await deps.payments.startCardChange(gift.providerSubscriptionId);
@@ -729,6 +734,7 @@ export async function startGiftCardChange(deps: ChangeDeps, token: string) {
 export async function finishGiftCardChange(deps: ChangeDeps, token: string, setupId: string) {
   const gift = await giftOfLink(deps.db, token, deps.clock.now());
   changeable(gift);
+  if (gift.paymentMethod === "bacs_debit") throw new AppError("conflict", giftChangeMessages.byBank);
   if (!gift.providerSubscriptionId || !/^seti_\w{1,100}$/.test(setupId)) {
     throw new AppError("invalid", "Your card was not confirmed, so nothing has changed.");
   }
