@@ -5,6 +5,8 @@ import { action as giftsRoute } from "~/routes/api.regular-gifts";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
 import { loader as paymentPage } from "~/routes/payment";
 import { action as givingAction, loader as givingLoader } from "~/routes/giving.token";
+import { action as eraseRoute } from "~/routes/api.admin.people.erase";
+import { loader as exportRoute } from "~/routes/api.admin.people";
 import { testBankMessages, bankMessages } from "~/lib/bacs";
 import {
   auditLog,
@@ -18,7 +20,7 @@ import {
 import type { Services } from "../../../server/services";
 import { testClock } from "../../../tests/support/clock";
 import { engines, freshDatabase } from "../../../tests/support/databases";
-import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
+import { callRoute, signedInStaff, testServices, type TestServices } from "../../../tests/support/services";
 import { TestSmtpServer } from "../../../tests/support/smtp";
 import { donationsReadyToClaim } from "./gift-aid-claims.server";
 import { takeDueGiftPayments } from "./regular-gifts.server";
@@ -438,5 +440,49 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     expect(month!.monthly).toMatchObject({ month: "November 2026", directDebit: true });
     [listed] = await allRegularGifts(database.db);
     expect(listed!.paymentMethod).toBe("bacs_debit");
+  });
+
+  it("a person's export shows the bank details held (never the number), and erasure removes them", async () => {
+    const gift = await give();
+    const { cookie } = await signedInStaff(database.db, clock.now());
+    const exported = await callRoute(
+      exportRoute,
+      new Request("http://localhost/api/admin/people?email=amina@example.org", { headers: { Cookie: cookie } }),
+      services,
+    );
+    const data = (await exported.json()) as { regularGifts: Record<string, unknown>[] };
+    expect(data.regularGifts[0]).toMatchObject({
+      paidBy: "bacs_debit",
+      directDebit: { accountHolder: "Amina Mushi", sortCode: "108800", accountNumberEndsWith: "2345" },
+    });
+    expect(JSON.stringify(data)).not.toContain("00012345");
+    const erased = await callRoute(
+      eraseRoute,
+      new Request("http://localhost/api/admin/people/erase", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookie, Origin: "http://localhost" },
+        body: JSON.stringify({ email: "amina@example.org" }),
+      }),
+      services,
+    );
+    expect(erased.status, await erased.clone().text()).toBe(200);
+    expect(await giftRow(gift.regularGiftId)).toMatchObject({
+      status: "cancelled",
+      bankAccountName: null,
+      bankSortCode: null,
+      bankLast4: null,
+    });
+    const mandates = await database.db.select().from(offlineMandates);
+    expect(mandates.map((mandate) => mandate.accountName)).toEqual(["Erased"]);
+    // Its first payment was already with the bank (a Bacs collection cannot be called back): the
+    // money that arrives is recorded, under the erased name, and nothing more is collected.
+    clock.set("2026-12-08T12:00:00Z");
+    await takeDueGiftPayments(services);
+    clock.set("2027-01-20T12:00:00Z");
+    await takeDueGiftPayments(services);
+    const months = await database.db.select().from(donations).where(eq(donations.regularGiftId, gift.regularGiftId));
+    expect(months.filter((row) => row.status === "paid").map((row) => [row.billingMonth, row.donorName])).toEqual([
+      ["2026-11", "Erased"],
+    ]);
   });
 });
