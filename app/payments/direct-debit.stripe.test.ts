@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { giftLinkHash } from "~/features/donations/gift-links.server";
+import { giftChangeMessages } from "~/features/donations/gift-changes.server";
 import { regularGiftMessages } from "~/features/donations/schema";
 import { action as giftsRoute } from "~/routes/api.regular-gifts";
 import { action as webhookRoute } from "~/routes/api.payments.webhook";
@@ -270,5 +271,46 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
     // Stripe e-mails its own confirmation of the new Instruction; the site's letter says what changed.
     expect(await mails()).toContain("regular-gift-changed");
     expect(await mails()).not.toContain("regular-gift-mandate");
+  });
+
+  /** A paid Direct Debit gift, and £15 asked for on Monday 14 December, inside the notice of the 15th's collection. */
+  async function fifteenJustBefore() {
+    const { giftId, firstInvoice } = await started();
+    stripe.collectByBacs(firstInvoice);
+    await returnPage(giftId);
+    stripe.payInvoice(firstInvoice);
+    await deliver(invoiceEvent("evt_paid", "invoice.paid", firstInvoice));
+    const token = "s".repeat(43);
+    await database.db.insert(regularGiftLinks).values({
+      tokenHash: giftLinkHash(token),
+      regularGiftId: giftId,
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 30 * 86_400_000),
+    });
+    clock.set("2026-12-14T10:00:00Z");
+    const body = new FormData();
+    body.append("intent", "amount");
+    body.append("amount", "15");
+    const answer = (await callRoute(
+      givingAction,
+      new Request(`http://localhost/giving/${token}`, { method: "POST", body }),
+      services,
+      { params: { token } },
+    )) as unknown as { data: { ok: boolean; message: string } };
+    return { answer: answer.data, stored: await gift(giftId) };
+  }
+
+  it("a new amount just before a collection is Stripe's to give notice of, with Stripe's own Bacs e-mails", async () => {
+    await open();
+    const { answer, stored } = await fifteenJustBefore();
+    expect(answer.message).toBe("Your gift is now £15.00 a month, from your next payment on Tuesday 15 December 2026.");
+    expect(stored.amountPence).toBe(1500);
+  });
+
+  it("a new amount just before a collection waits, where the site sends the notices for Stripe", async () => {
+    await open({ STRIPE_BACS_OWN_NOTICES: "true" });
+    const { answer, stored } = await fifteenJustBefore();
+    expect(answer).toMatchObject({ ok: false, message: giftChangeMessages.tooSoonOnStripe });
+    expect(stored.amountPence).toBe(1000);
   });
 });

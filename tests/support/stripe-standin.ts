@@ -189,6 +189,17 @@ export class StripeStandIn {
           customer: form.get("customer"),
           status: "incomplete",
           metadata: metadataOf(),
+          // Its one item and the monthly price it takes (a change of amount gives the item a new one).
+          items: {
+            object: "list",
+            data: [
+              {
+                id: `si_test_${this.next++}`,
+                object: "subscription_item",
+                price: { unit_amount: Number(form.get("items[0][price_data][unit_amount]")) },
+              },
+            ],
+          },
           _idempotencyKey: key,
           _form: form,
         };
@@ -213,6 +224,10 @@ export class StripeStandIn {
       }
       if (method === "POST" && form.get("default_payment_method")) {
         subscription.default_payment_method = form.get("default_payment_method");
+      }
+      if (method === "POST" && form.get("items[0][price_data][unit_amount]")) {
+        const item = (subscription.items as { data: { price: { unit_amount: number } }[] }).data[0]!;
+        item.price = { unit_amount: Number(form.get("items[0][price_data][unit_amount]")) };
       }
       // As Stripe: `expand[]=latest_invoice...` gives the invoice object in place of its id.
       if (expand.some((e) => e.startsWith("latest_invoice"))) {

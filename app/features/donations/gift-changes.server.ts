@@ -214,14 +214,20 @@ const paymentAfter = (payment: Date, dayOfMonth: number) =>
 /**
  * A Direct Debit's next collection the Bacs notice period has already reached (decision 092): it
  * goes ahead as the donor was told, and a change applies from the one after. Undefined for a card,
- * or a collection far enough ahead to be told of a change first. Stripe is not asked to hold a
- * change back, so there the change waits until that collection is made.
+ * a collection far enough ahead to be told of a change first, or where Stripe sends the notices
+ * (it then times its own). Stripe is not asked to hold a change back, so where the site sends the
+ * notices for Stripe the change waits until that collection is made.
  */
 function committedCollection(deps: ChangeDeps, gift: GiftRow, next: Date, now: Date): Date | undefined {
-  if (gift.paymentMethod !== "bacs_debit" || next >= noticeDeadline(now)) return undefined;
+  if (gift.paymentMethod !== "bacs_debit" || !deps.payments.bacsNoticesBySite) return undefined;
+  if (next >= noticeDeadline(now)) return undefined;
   if (deps.payments.name !== "offline") throw new AppError("conflict", giftChangeMessages.tooSoonOnStripe);
   return next;
 }
+
+/** Whether the site must keep the Bacs notice period itself: a Direct Debit whose notices it sends. */
+const siteGivesNotice = (deps: ChangeDeps, gift: GiftRow) =>
+  gift.paymentMethod === "bacs_debit" && deps.payments.bacsNoticesBySite;
 
 function changeLetter(gift: GiftRow, charity: PaymentDeps["charity"], change: Recorded) {
   const blocks: Block[] = [
@@ -325,7 +331,7 @@ export async function changeGiftDay(deps: ChangeDeps, token: string, input: { da
   const committed = committedCollection(deps, gift, before, now);
   const afterMonth = committed ? billingMonthOf(committed) : paidMonth;
   let next = nextPaymentDate({ dayOfMonth: newDay, lastPaidMonth: afterMonth, pausedUntil, now });
-  if (gift.paymentMethod === "bacs_debit" && next < noticeDeadline(now)) {
+  if (siteGivesNotice(deps, gift) && next < noticeDeadline(now)) {
     next = nextPaymentDate({ dayOfMonth: newDay, lastPaidMonth: billingMonthOf(next), pausedUntil, now });
   }
   const skipped = monthsBetween(
@@ -415,7 +421,7 @@ export async function resumeGift(deps: ChangeDeps, token: string) {
   if (!pauseOf(gift, now)) throw new AppError("conflict", giftChangeMessages.notPaused);
   let next = (await nextPaymentOf(deps.db, { ...gift, status: "active", pausedUntil: null }, now))!;
   // A Direct Debit starts again no sooner than the notice the Guarantee promises (decision 092).
-  if (gift.paymentMethod === "bacs_debit" && next < noticeDeadline(now)) next = paymentAfter(next, gift.dayOfMonth);
+  if (siteGivesNotice(deps, gift) && next < noticeDeadline(now)) next = paymentAfter(next, gift.dayOfMonth);
   await atProvider(deps, gift, { pause: null, nextPaymentAt: next }, "resuming");
   await record(
     deps,
