@@ -487,6 +487,12 @@ export const offlinePayments = pgTable("offline_payments", {
   /** When the card was confirmed (Stripe's charge `created`): settling judges the hold by it. */
   succeededAt: timestamp("succeeded_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  /** `card`, or `bacs_debit` for a Direct Debit payment from a mandate (decision 092). */
+  paymentMethod: text("payment_method").notNull().default("card"),
+  /** A Direct Debit payment's mandate (`offline_mandates`). */
+  mandateId: text("mandate_id"),
+  /** While a Direct Debit payment is `processing`: when the bank settles it (the minute job takes it then). */
+  settlesAt: timestamp("settles_at", { withTimezone: true }),
 });
 
 /**
@@ -978,9 +984,31 @@ export const regularGifts = pgTable(
      * becomes a row of `gift_aid_declarations` made with that payment's donation (decision 090).
      */
     declarationWaiting: jsonb("declaration_waiting").$type<WaitingDeclaration>(),
+    /** How the gift is paid: `card`, or `bacs_debit` (Bacs Direct Debit, decision 092). */
+    paymentMethod: text("payment_method").notNull().default("card"),
+    /**
+     * A Direct Debit gift's mandate, as the provider reports it and the Bacs notices need it: the
+     * account holder's name, the sort code, the last four digits of the account (never the whole
+     * number, anywhere), the mandate's reference and state (`pending`, `active`, `inactive`), and when
+     * the details were collected (the first collection's date is reckoned from it).
+     */
+    providerMandateId: text("provider_mandate_id"),
+    bankAccountName: text("bank_account_name"),
+    bankSortCode: text("bank_sort_code"),
+    bankLast4: text("bank_last4"),
+    mandateReference: text("mandate_reference"),
+    mandateStatus: text("mandate_status"),
+    mandateAt: timestamp("mandate_at", { withTimezone: true }),
   },
   (t) => [
     index("regular_gifts_email_idx").on(t.email),
+    index("regular_gifts_customer_idx").on(t.providerCustomerId),
+    check("regular_gifts_payment_method_known", sql`${t.paymentMethod} in ('card', 'bacs_debit')`),
+    check(
+      "regular_gifts_mandate_status_known",
+      sql`${t.mandateStatus} is null or ${t.mandateStatus} in ('pending', 'active', 'inactive')`,
+    ),
+    check("regular_gifts_bank_last4_only", sql`${t.bankLast4} is null or ${t.bankLast4} ~ '^[0-9]{4}$'`),
     check("regular_gifts_amount_range", sql`${t.amountPence} between 100 and 1000000`),
     check("regular_gifts_day_range", sql`${t.dayOfMonth} between 1 and 28`),
     check("regular_gifts_status_known", sql`${t.status} in ('incomplete', 'active', 'failing', 'paused', 'cancelled')`),
@@ -1026,4 +1054,32 @@ export const offlineSubscriptions = pgTable("offline_subscriptions", {
   nextChargeAt: timestamp("next_charge_at", { withTimezone: true }).notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   canceledAt: timestamp("canceled_at", { withTimezone: true }),
+  /** `card`, or `bacs_debit`: later months are collected from `mandate_id` (decision 092). */
+  paymentMethod: text("payment_method").notNull().default("card"),
+  mandateId: text("mandate_id"),
+  /**
+   * A change that waits for the next collection, already notified to the donor, to be taken first
+   * (a Direct Debit change inside the advance notice period): then the amount, the day and the
+   * next collection become these.
+   */
+  pendingChange: jsonb("pending_change").$type<{ amountPence?: number; dayOfMonth?: number; nextChargeAt?: string }>(),
+});
+
+/**
+ * The offline test provider's Bacs Direct Debit mandates (decision 092): what Stripe would tell us of
+ * one (the account holder, sort code and last four digits, a reference, a state) and the outcome
+ * Stripe's test account number stands for. The whole account number is never kept.
+ */
+export const offlineMandates = pgTable("offline_mandates", {
+  id: text("id").primaryKey(),
+  customerId: text("customer_id").notNull(),
+  reference: text("reference").notNull().unique(),
+  accountName: text("account_name").notNull(),
+  sortCode: text("sort_code").notNull(),
+  last4: text("last4").notNull(),
+  /** Stripe's mandate states: pending, active, inactive. */
+  status: text("status").notNull(),
+  /** What Stripe's test account stands for: payments succeed, payments fail, or the bank refuses the mandate. */
+  outcome: text("outcome").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });

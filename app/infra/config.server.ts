@@ -48,6 +48,9 @@ const envSchema = z
     STRIPE_PUBLISHABLE_KEY: optionalString.pipe(z.string().startsWith("pk_").optional()),
     STRIPE_WEBHOOK_SECRET: optionalString.pipe(z.string().startsWith("whsec_").optional()),
     STRIPE_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    STRIPE_BACS_OWN_NOTICES: optionalString.pipe(
+      z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+    ),
     DEMO_PAYMENTS: optionalString.pipe(z.enum(["true", "false"], { error: "must be true or false" }).optional()),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: optionalString,
@@ -189,6 +192,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
             publishableKey: e.STRIPE_PUBLISHABLE_KEY,
             webhookSecret: e.STRIPE_WEBHOOK_SECRET,
             apiUrl: e.STRIPE_API_URL,
+            // The site sends the Bacs notices itself only when the charity's own are approved (decision 092).
+            bacsOwnNotices: e.STRIPE_BACS_OWN_NOTICES === "true",
           }
         : undefined,
     /** No card provider: the offline test cards, with the banner that says no real money is charged. */

@@ -29,6 +29,8 @@ export const siteSchema = z.object({
     title: "E-mail address",
     description: "Shown in the footer; every e-mail the site sends is answered to it.",
   }),
+  /** The charity's telephone number: the Direct Debit notices must give one (decision 092). */
+  telephone: line("Telephone", "Given in the Direct Debit notices, as the Bacs scheme requires. Optional.").optional(),
   /** The charity's postal address, printed at the foot of its e-mails when set. */
   address: paragraph("Postal address", "Printed at the foot of the site's e-mails. Optional.").optional(),
   /** What receipts say besides the facts of the payment (docs/decisions/020-receipts-worth-keeping.md). */

@@ -5,11 +5,25 @@ import type { OfflineProvider } from "~/infra/payments/offline.server";
 import type { PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
 import type { GiftDeps } from "~/features/donations/regular-gifts.server";
+import { recordGiftMandate } from "~/features/donations/direct-debit.server";
+import { bankMessages } from "~/lib/bacs";
+import { eq } from "drizzle-orm";
+import { regularGifts } from "~db/schema";
 import { paymentFailed, settlePayment } from "./settle.server";
 
 const cardSchema = z.object({
   clientSecret: z.string().max(200),
   card: z.object({ number: z.string().max(40), expiry: z.string().max(10), cvc: z.string().max(10) }),
+});
+
+const bankSchema = z.object({
+  clientSecret: z.string().max(200),
+  bank: z.object({
+    accountName: z.string().max(200),
+    sortCode: z.string().max(20),
+    accountNumber: z.string().max(20),
+    confirmed: z.string().max(10),
+  }),
 });
 
 /**
@@ -23,7 +37,10 @@ export async function confirmOfflineCard(deps: GiftDeps, request: Request): Prom
   if (payments.name !== "offline" || !payments.confirmCard) {
     throw new AppError("not-found", "Card payments here go through Stripe.");
   }
-  const parsed = cardSchema.safeParse(await readJsonBody(request));
+  const body = await readJsonBody(request);
+  // A Direct Debit gift's first payment: the bank form's details instead of a card (decision 092).
+  if (body && typeof body === "object" && "bank" in body) return confirmOfflineBank(deps, payments, body);
+  const parsed = cardSchema.safeParse(body);
   if (!parsed.success) throw new AppError("invalid", "Send the card details.");
   const result = await payments.confirmCard(parsed.data.clientSecret, parsed.data.card).catch(() => {
     throw new AppError("not-found", "This payment could not be found.");
@@ -52,6 +69,34 @@ export async function confirmOfflineCard(deps: GiftDeps, request: Request): Prom
       // The return page settles it again; nothing is lost.
       console.error("Settling after an offline payment failed:", (error as Error).message);
     });
+  }
+  return { status: result.payment.status };
+}
+
+/**
+ * The offline bank form (Stripe's test sort code and accounts): the mandate is made and the first
+ * payment is processing until the bank settles it, days later by the site's clock; the gift keeps
+ * the mandate's details and its confirmation is queued. Refused details answer each field's message
+ * and change nothing.
+ */
+async function confirmOfflineBank(
+  deps: GiftDeps,
+  payments: Partial<OfflineProvider> & PaymentDeps["payments"],
+  body: unknown,
+): Promise<{ status: string }> {
+  const parsed = bankSchema.safeParse(body);
+  if (!parsed.success || !payments.confirmBank) throw new AppError("invalid", "Send the bank details.");
+  const result = await payments.confirmBank(parsed.data.clientSecret, parsed.data.bank).catch(() => {
+    throw new AppError("not-found", "This payment could not be found.");
+  });
+  if (result.errors) {
+    const first = Object.values(result.errors)[0] ?? bankMessages.accountNumber;
+    throw new AppError("invalid", first, { fields: result.errors });
+  }
+  const giftId = result.payment.metadata.regular_gift_id;
+  if (result.mandate && giftId) {
+    const [gift] = await deps.db.select({ id: regularGifts.id }).from(regularGifts).where(eq(regularGifts.id, giftId));
+    if (gift) await recordGiftMandate(deps, gift.id, result.mandate);
   }
   return { status: result.payment.status };
 }

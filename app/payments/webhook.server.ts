@@ -5,6 +5,7 @@ import {
   recordGiftInvoice,
   type GiftDeps,
 } from "~/features/donations/regular-gifts.server";
+import { followMandate } from "~/features/donations/direct-debit.server";
 import { paymentFailed, settlePayment } from "./settle.server";
 
 /** What the webhook answers the provider: received (again, for an event already handled). */
@@ -37,6 +38,8 @@ export async function paymentWebhook(deps: GiftDeps, request: Request): Promise<
   ) {
     await followSubscription(deps, event.subscriptionId);
   }
+  // A Direct Debit's mandate set up, refused or cancelled at the bank (decision 092): re-read from the provider.
+  if (event.mandateId && event.type === "mandate.updated") await followMandate(deps, event.mandateId);
   await recordWebhookEvent(deps.db, event, deps.clock.now());
   return { received: true };
 }

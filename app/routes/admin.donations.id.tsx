@@ -92,7 +92,10 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
         {donation.monthly ? (
           <>
             <dt>Monthly gift</dt>
-            <dd>The payment for {donation.monthly.month}</dd>
+            <dd>
+              The payment for {donation.monthly.month}
+              {donation.monthly.directDebit ? ", collected by Direct Debit" : ""}
+            </dd>
           </>
         ) : null}
         <dt>Made</dt>

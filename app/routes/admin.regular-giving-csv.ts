@@ -34,6 +34,9 @@ export const loader = pageWork("Downloading the monthly gifts", async ({ request
       "Paid so far",
       "Last paid",
       "Gift Aid",
+      "Paid by",
+      "Direct Debit reference",
+      "Direct Debit state",
     ],
     gifts.map((gift) => [
       gift.donorName,
@@ -47,6 +50,9 @@ export const loader = pageWork("Downloading the monthly gifts", async ({ request
       formatPounds(gift.paidPence),
       gift.lastPaidAt ? londonDay(gift.lastPaidAt) : "",
       gift.giftAid ? "Declared" : "No",
+      gift.paidBy,
+      gift.mandate?.reference ?? "",
+      gift.mandate?.statusLabel ?? "",
     ]),
   );
   return csvDownload(csv, `monthly-gifts-${londonDay(now)}.csv`);

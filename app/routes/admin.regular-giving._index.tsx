@@ -231,6 +231,7 @@ function GiftsTable({ gifts, caption }: { gifts: StaffRegularGift[]; caption: st
             <th scope="col">Donor</th>
             <th scope="col">Each month</th>
             <th scope="col">State</th>
+            <th scope="col">Paid by</th>
             <th scope="col">Started</th>
             <th scope="col">Paid so far</th>
             <th scope="col">Gift Aid</th>
@@ -248,6 +249,15 @@ function GiftsTable({ gifts, caption }: { gifts: StaffRegularGift[]; caption: st
                 {formatPounds(gift.amountPence)} on {gift.day}
               </td>
               <td data-label="State">{gift.statusLabel}</td>
+              <td data-label="Paid by">
+                {gift.paidBy}
+                {gift.mandate ? (
+                  <>
+                    <br />
+                    Instruction {gift.mandate.reference}: {gift.mandate.statusLabel}
+                  </>
+                ) : null}
+              </td>
               <td data-label="Started">{londonDate(gift.startedAt)}</td>
               <td data-label="Paid so far">
                 {formatPounds(gift.paidPence)} ({gift.payments === 1 ? "1 payment" : `${gift.payments} payments`})

@@ -77,6 +77,16 @@ export default function AdminRegularGift({ loaderData, actionData }: Route.Compo
         </dd>
         <dt>State</dt>
         <dd>{gift.statusLabel}</dd>
+        <dt>Paid by</dt>
+        <dd>{gift.paidBy}</dd>
+        {gift.mandate ? (
+          <>
+            <dt>Direct Debit Instruction</dt>
+            <dd>
+              Reference {gift.mandate.reference}: {gift.mandate.statusLabel}
+            </dd>
+          </>
+        ) : null}
         <dt>Started</dt>
         <dd>{londonWhen(gift.startedAt)}</dd>
         {gift.cancelledAt ? (

@@ -169,9 +169,11 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     const response = (await callRoute(csvLoader, staffGet("/admin/regular-giving.csv"), services)) as Response;
     const text = await response.text();
     expect(text.split("\r\n")[0]).toBe(
-      "Donor,E-mail,Each month,Day,State,Started,Cancelled,Payments,Paid so far,Last paid,Gift Aid",
+      "Donor,E-mail,Each month,Day,State,Started,Cancelled,Payments,Paid so far,Last paid,Gift Aid,Paid by,Direct Debit reference,Direct Debit state",
     );
-    expect(text).toContain("Amina Mushi,amina@example.org,£10.00,the 15th,Active,2026-11-27,,1,£10.00,2026-11-27,No");
+    expect(text).toContain(
+      "Amina Mushi,amina@example.org,£10.00,the 15th,Active,2026-11-27,,1,£10.00,2026-11-27,No,Card,,",
+    );
     expect(await database.db.$count(auditLog, eq(auditLog.action, "regular-gifts.exported"))).toBe(1);
   });
 

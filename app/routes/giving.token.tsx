@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { Form, Link, useSubmit } from "react-router";
+import { Form, Link, redirect, useSubmit } from "react-router";
 import type { Route } from "./+types/giving.token";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Field, FieldGroup } from "~/components/ui/field";
@@ -8,7 +8,10 @@ import { useNoticeFocus } from "~/components/ui/use-notice-focus";
 import {
   cancelGiftByDonor,
   changeGiftAmount,
+  changeGiftBank,
   changeGiftCard,
+  finishGiftBankChange,
+  startGiftBankChange,
   finishGiftCardChange,
   startGiftCardChange,
   changeGiftDay,
@@ -23,10 +26,14 @@ import {
   declarationWording,
   giftDays,
   longestPause,
+  giftStatusLabel,
   regularGiftScope,
-  regularGiftStatusLabels,
 } from "~/features/donations/schema";
-import { answerForm, formText } from "~/infra/http/form-action.server";
+import { BankFields } from "~/components/payment/offline-bank-form";
+import { DirectDebitTerms } from "~/components/payment/direct-debit-terms";
+import { answerForm, formText, typedValues } from "~/infra/http/form-action.server";
+import { publicOrigin } from "~/infra/http/public-origin.server";
+import { maskedAccount, sortCodeWords } from "~/lib/bacs";
 import { pageWork } from "~/infra/http/page.server";
 import { monthInWords } from "~/lib/billing-month";
 import { amountParam } from "~/lib/donation-amount";
@@ -56,7 +63,10 @@ export const loader = pageWork(
     const confirming = search.get("confirm") === "cancel";
     // Back from the card's bank check: the page asks for the card to be saved (a GET saves nothing).
     const setupIntent = search.get("setup_intent") ?? "";
+    // Back from Stripe Checkout with new bank details: the page asks for them to be saved.
+    const bankSession = search.get("bank_session") ?? "";
     return {
+      returnedBankSession: /^cs_\w{1,200}$/.test(bankSession) ? bankSession : null,
       provider: services.payments.name,
       publishableKey: services.payments.publishableKey ?? null,
       returnedSetup: /^seti_\w{1,100}$/.test(setupIntent) ? setupIntent : null,
@@ -74,6 +84,14 @@ export const loader = pageWork(
         giftAid: gift.giftAid,
         giftAidFromNext: gift.giftAidFromNext,
         names: giftAidNamesFrom(gift.donorName),
+        paymentMethod: gift.paymentMethod,
+        statusLabel: giftStatusLabel(gift.status, gift.paymentMethod, gift.bank !== null),
+        bank: gift.bank && {
+          accountName: gift.bank.accountName,
+          account: maskedAccount(gift.bank.last4),
+          sortCode: sortCodeWords(gift.bank.sortCode),
+          reference: gift.bank.reference,
+        },
         payments: gift.payments.map((p) => ({
           month: p.month,
           amountPence: p.amountPence,
@@ -89,33 +107,52 @@ export const action = pageWork(
   async ({ request, context, params }: Route.ActionArgs) => {
     const { services } = context;
     const token = params.token.slice(0, 200);
-    return answerForm(request, {
-      amount: async (form) => changeGiftAmount(services, token, { amount: formText(form, "amount", 30) }),
-      day: async (form) => changeGiftDay(services, token, { dayOfMonth: formText(form, "dayOfMonth", 10) }),
-      pause: async (form) => pauseGift(services, token, { months: formText(form, "months", 10) }),
-      resume: async () => resumeGift(services, token),
-      cancel: async () => cancelGiftByDonor(services, token),
-      declare: async (form) =>
-        declareGiftAid(services, token, {
-          firstName: formText(form, "firstName", 200),
-          surname: formText(form, "surname", 200),
-          houseNameOrNumber: formText(form, "houseNameOrNumber", 200),
-          postcode: formText(form, "postcode", 40),
-        }),
-      withdraw: async () => withdrawGiftAid(services, token),
-      card: async (form) =>
-        changeGiftCard(services, token, {
-          number: formText(form, "cardnumber", 40),
-          expiry: formText(form, "exp-date", 20),
-          cvc: formText(form, "cvc", 10),
-        }),
-      "card-start": async () => {
-        const { setupId, clientSecret } = await startGiftCardChange(services, token);
-        const values: Record<string, string> = { setupId, clientSecret };
-        return { message: "Enter your new card's details.", values };
+    const here = `${publicOrigin(services.config, request)}/giving/${token}`;
+    return answerForm(
+      request,
+      {
+        amount: async (form) => changeGiftAmount(services, token, { amount: formText(form, "amount", 30) }),
+        day: async (form) => changeGiftDay(services, token, { dayOfMonth: formText(form, "dayOfMonth", 10) }),
+        pause: async (form) => pauseGift(services, token, { months: formText(form, "months", 10) }),
+        resume: async () => resumeGift(services, token),
+        cancel: async () => cancelGiftByDonor(services, token),
+        declare: async (form) =>
+          declareGiftAid(services, token, {
+            firstName: formText(form, "firstName", 200),
+            surname: formText(form, "surname", 200),
+            houseNameOrNumber: formText(form, "houseNameOrNumber", 200),
+            postcode: formText(form, "postcode", 40),
+          }),
+        withdraw: async () => withdrawGiftAid(services, token),
+        card: async (form) =>
+          changeGiftCard(services, token, {
+            number: formText(form, "cardnumber", 40),
+            expiry: formText(form, "exp-date", 20),
+            cvc: formText(form, "cvc", 10),
+          }),
+        "card-start": async () => {
+          const { setupId, clientSecret } = await startGiftCardChange(services, token);
+          const values: Record<string, string> = { setupId, clientSecret };
+          return { message: "Enter your new card's details.", values };
+        },
+        "card-finish": async (form) => finishGiftCardChange(services, token, formText(form, "setup", 120)),
+        // A Direct Debit gift's new bank details (decision 092): the offline bank form, or Stripe Checkout.
+        bank: async (form) =>
+          changeGiftBank(services, token, {
+            accountName: formText(form, "accountName", 200),
+            sortCode: formText(form, "sortCode", 20),
+            accountNumber: formText(form, "accountNumber", 20),
+            confirmed: formText(form, "confirmed", 10),
+          }),
+        "bank-start": async () => redirect((await startGiftBankChange(services, token, here)).url),
+        "bank-finish": async (form) => finishGiftBankChange(services, token, formText(form, "session", 250)),
       },
-      "card-finish": async (form) => finishGiftCardChange(services, token, formText(form, "setup", 120)),
-    });
+      // What was typed comes back after a refusal: never the account number.
+      {
+        values: (form) =>
+          Object.fromEntries(Object.entries(typedValues(form)).filter(([name]) => name !== "accountNumber")),
+      },
+    );
   },
 );
 
@@ -137,7 +174,17 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 const days = Array.from({ length: giftDays.last - giftDays.first + 1 }, (_, i) => giftDays.first + i);
 
 export default function Giving({ loaderData, actionData }: Route.ComponentProps) {
-  const { gift, email, token, confirmCancel, charityName, provider, publishableKey, returnedSetup } = loaderData;
+  const {
+    gift,
+    email,
+    token,
+    confirmCancel,
+    charityName,
+    provider,
+    publishableKey,
+    returnedSetup,
+    returnedBankSession,
+  } = loaderData;
   const notice = useNoticeFocus(actionData);
   const submit = useSubmit();
   const setup = actionData?.ok && actionData.intent === "card-start" ? actionData.values : undefined;
@@ -191,9 +238,18 @@ export default function Giving({ loaderData, actionData }: Route.ComponentProps)
             <dd>{dayOfMonthWords(gift.dayOfMonth)} of each month</dd>
             <dt>State</dt>
             <dd>
-              {regularGiftStatusLabels[gift.status]}
+              {gift.statusLabel}
               {gift.resumes ? `: it starts again on ${gift.resumes}` : null}
             </dd>
+            {gift.bank ? (
+              <>
+                <dt>Paid by</dt>
+                <dd>
+                  Direct Debit from account {gift.bank.account}, sort code {gift.bank.sortCode} (Instruction{" "}
+                  {gift.bank.reference})
+                </dd>
+              </>
+            ) : null}
             {gift.nextPayment ? (
               <>
                 <dt>Next payment</dt>
@@ -343,55 +399,109 @@ export default function Giving({ loaderData, actionData }: Route.ComponentProps)
                 )}
               </section>
 
-              <section aria-labelledby="card-heading">
-                <h2 id="card-heading">Change your card</h2>
-                {provider === "offline" ? (
-                  <Form method="post" action={action} className="form" noValidate>
-                    <input type="hidden" name="intent" value="card" />
-                    <p className="test-banner">
-                      Test payments: no real money is charged. Use card <code>4242 4242 4242 4242</code> (succeeds) or{" "}
-                      <code>4000 0000 0000 0002</code> (declined), any future expiry date and any 3-digit security code.{" "}
-                      <code>4000 0000 0000 0341</code> is saved, but every later payment on it fails.
-                    </p>
-                    <div className="card-fields">
-                      {cardField("cardnumber", "Card number", "cc-number", "1234 1234 1234 1234")}
-                      {cardField("exp-date", "Expiration date", "cc-exp", "MM / YY")}
-                      {cardField("cvc", "Security code", "cc-csc", "CVC")}
-                    </div>
-                    <button type="submit" className="button">
-                      Save my new card
-                    </button>
-                  </Form>
-                ) : returnedSetup ? (
-                  <Form method="post" action={action} className="form">
-                    <input type="hidden" name="intent" value="card-finish" />
-                    <input type="hidden" name="setup" value={returnedSetup} />
-                    <p>Your bank has checked your new card.</p>
-                    <button type="submit" className="button">
-                      Save my new card
-                    </button>
-                  </Form>
-                ) : setup?.clientSecret && publishableKey ? (
-                  <Suspense fallback={<p>Loading the card form…</p>}>
-                    <StripeCardChange
-                      publishableKey={publishableKey}
-                      clientSecret={setup.clientSecret}
-                      returnUrl={action}
-                      onConfirmed={(setupId) =>
-                        void submit({ intent: "card-finish", setup: setupId }, { method: "post", action })
-                      }
-                    />
-                  </Suspense>
-                ) : (
-                  <Form method="post" action={action} className="form">
-                    <input type="hidden" name="intent" value="card-start" />
-                    <p>Your later payments are taken from the new card; the old one is not used again.</p>
-                    <button type="submit" className="button">
-                      Change my card
-                    </button>
-                  </Form>
-                )}
-              </section>
+              {gift.paymentMethod === "bacs_debit" ? (
+                <section aria-labelledby="bank-heading">
+                  <h2 id="bank-heading">Change your bank details</h2>
+                  {provider === "offline" ? (
+                    <Form method="post" action={action} className="form" noValidate>
+                      <input type="hidden" name="intent" value="bank" />
+                      <p className="test-banner">
+                        Test payments: no real money is collected. Use sort code <code>10-88-00</code> with account
+                        number <code>00012345</code> (payments succeed) or <code>33333335</code> (payments fail).
+                      </p>
+                      <BankFields
+                        values={{
+                          accountName: typed("bank", "accountName", gift.bank?.accountName ?? ""),
+                          sortCode: typed("bank", "sortCode", ""),
+                          accountNumber: "",
+                          confirmed: "",
+                        }}
+                        errors={{
+                          accountName: errorOf("bank", "accountName"),
+                          sortCode: errorOf("bank", "sortCode"),
+                          accountNumber: errorOf("bank", "accountNumber"),
+                          confirmed: errorOf("bank", "confirmed"),
+                        }}
+                      />
+                      <DirectDebitTerms charityName={charityName} />
+                      <button type="submit" className="button">
+                        Save my new bank details
+                      </button>
+                    </Form>
+                  ) : returnedBankSession ? (
+                    <Form method="post" action={action} className="form">
+                      <input type="hidden" name="intent" value="bank-finish" />
+                      <input type="hidden" name="session" value={returnedBankSession} />
+                      <p>Your new bank details are set up with our payment service.</p>
+                      <button type="submit" className="button">
+                        Save my new bank details
+                      </button>
+                    </Form>
+                  ) : (
+                    <Form method="post" action={action} className="form">
+                      <input type="hidden" name="intent" value="bank-start" />
+                      <p>
+                        Your later payments are collected from the new account; the old Direct Debit is not used again.
+                        You give the new details on our payment service Stripe&apos;s secure page, which brings you back
+                        here.
+                      </p>
+                      <button type="submit" className="button">
+                        Change my bank details
+                      </button>
+                    </Form>
+                  )}
+                </section>
+              ) : (
+                <section aria-labelledby="card-heading">
+                  <h2 id="card-heading">Change your card</h2>
+                  {provider === "offline" ? (
+                    <Form method="post" action={action} className="form" noValidate>
+                      <input type="hidden" name="intent" value="card" />
+                      <p className="test-banner">
+                        Test payments: no real money is charged. Use card <code>4242 4242 4242 4242</code> (succeeds) or{" "}
+                        <code>4000 0000 0000 0002</code> (declined), any future expiry date and any 3-digit security
+                        code. <code>4000 0000 0000 0341</code> is saved, but every later payment on it fails.
+                      </p>
+                      <div className="card-fields">
+                        {cardField("cardnumber", "Card number", "cc-number", "1234 1234 1234 1234")}
+                        {cardField("exp-date", "Expiration date", "cc-exp", "MM / YY")}
+                        {cardField("cvc", "Security code", "cc-csc", "CVC")}
+                      </div>
+                      <button type="submit" className="button">
+                        Save my new card
+                      </button>
+                    </Form>
+                  ) : returnedSetup ? (
+                    <Form method="post" action={action} className="form">
+                      <input type="hidden" name="intent" value="card-finish" />
+                      <input type="hidden" name="setup" value={returnedSetup} />
+                      <p>Your bank has checked your new card.</p>
+                      <button type="submit" className="button">
+                        Save my new card
+                      </button>
+                    </Form>
+                  ) : setup?.clientSecret && publishableKey ? (
+                    <Suspense fallback={<p>Loading the card form…</p>}>
+                      <StripeCardChange
+                        publishableKey={publishableKey}
+                        clientSecret={setup.clientSecret}
+                        returnUrl={action}
+                        onConfirmed={(setupId) =>
+                          void submit({ intent: "card-finish", setup: setupId }, { method: "post", action })
+                        }
+                      />
+                    </Suspense>
+                  ) : (
+                    <Form method="post" action={action} className="form">
+                      <input type="hidden" name="intent" value="card-start" />
+                      <p>Your later payments are taken from the new card; the old one is not used again.</p>
+                      <button type="submit" className="button">
+                        Change my card
+                      </button>
+                    </Form>
+                  )}
+                </section>
+              )}
 
               <section aria-labelledby="cancel-heading">
                 <h2 id="cancel-heading">Cancel your gift</h2>

@@ -12,7 +12,7 @@ import { DonationForm } from "~/features/donations/components/donation-form";
 import { RegularGiftForm } from "~/features/donations/components/regular-gift-form";
 import { regularGiftReturn } from "~/features/donations/regular-gifts.server";
 import { donationReturn } from "~/features/donations/return.server";
-import { dayOfMonthWords, giftDays } from "~/features/donations/schema";
+import { dayOfMonthWords, giftDays, type PayBy } from "~/features/donations/schema";
 import { londonDay, londonDayWords } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { pageMeta } from "~/lib/page-meta";
@@ -52,13 +52,31 @@ export const loader = pageWork("The donation page", async ({ request, context }:
   if (amountText !== amountParam(amount.pence)) throw redirect(donationPath(amount.pence, monthly));
   // The day a monthly gift is offered first: today's in London, or the 28th late in a long month.
   const suggestedDay = Math.min(Number(londonDay(context.services.clock.now()).slice(8, 10)), giftDays.last);
-  return { ...page, monthly, view: { kind: "form" as const, amountPence: amount.pence, suggestedDay } };
+  // Card, or Bacs Direct Debit where the provider offers it (decision 092): `pay=direct-debit`.
+  const bacsOffered = monthly && (await context.services.payments.bacsOffered());
+  const payBy: PayBy = bacsOffered && params.get("pay") === "direct-debit" ? "direct-debit" : "card";
+  return {
+    ...page,
+    monthly,
+    view: { kind: "form" as const, amountPence: amount.pence, suggestedDay, payBy, bacsOffered },
+  };
 });
 
 /** The donor back from paying the first month of a monthly gift: its thank-you, or how it stands. */
 async function giftView(services: Parameters<typeof regularGiftReturn>[0], giftId: string) {
   const gift = await regularGiftReturn(services, giftId);
   if (gift.kind === "unknown") return { kind: "unknown" as const };
+  if (gift.kind === "direct-debit") {
+    return {
+      kind: "direct-debit" as const,
+      amountPence: gift.amountPence,
+      giftAidPence: gift.giftAidPence,
+      day: gift.dayOfMonth,
+      first: londonDayWords(gift.firstCollectionAt),
+      then: londonDayWords(gift.thenMonthlyFrom),
+      noticeBySite: gift.noticeBySite,
+    };
+  }
   if (gift.kind === "waiting") {
     return {
       kind: "status" as const,
@@ -90,7 +108,9 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
     <main id="main" className="page">
       <h1>Donate</h1>
       {view.kind === "form" || view.kind === "choose" ? <HowOften monthly={monthly} amountPence={amountPence} /> : null}
-      {view.kind === "thanks" ? (
+      {view.kind === "direct-debit" ? (
+        <DirectDebitSetUp {...view} charityName={charityName} />
+      ) : view.kind === "thanks" ? (
         <ThankYou
           title={content.donationSuccessTitle}
           text={content.donationGratitudeText}
@@ -122,6 +142,8 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
               charityName={charityName}
               provider={provider}
               publishableKey={publishableKey}
+              payBy={view.payBy}
+              bacsOffered={view.bacsOffered}
             />
           ) : view.kind === "form" || (view.kind === "status" && view.retry) ? (
             <DonationForm
@@ -173,6 +195,51 @@ function HowOften({ monthly, amountPence }: { monthly: boolean; amountPence: num
         Give monthly
       </Link>
     </nav>
+  );
+}
+
+/** A Direct Debit gift whose bank details are in: its first collection is on its way (decision 092). */
+function DirectDebitSetUp(props: {
+  amountPence: number;
+  giftAidPence: number | null;
+  day: number;
+  first: string;
+  then: string;
+  noticeBySite: boolean;
+  charityName: string;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const amount = formatPounds(props.amountPence);
+  return (
+    <section className="donation-thanks" aria-labelledby="direct-debit-title">
+      <h2 id="direct-debit-title" ref={heading} tabIndex={-1}>
+        Thank you: your Direct Debit is set up
+      </h2>
+      <p>
+        Your first payment of <strong>{amount}</strong> will be collected on or shortly after{" "}
+        <strong>{props.first}</strong>. After that, {amount} is collected on {dayOfMonthWords(props.day)} of each month,
+        starting on {props.then}, until you cancel.
+        {props.giftAidPence !== null ? (
+          <>
+            {" "}
+            With Gift Aid each payment is worth <strong>
+              {formatPounds(props.amountPence + props.giftAidPence)}
+            </strong>{" "}
+            to the Trust.
+          </>
+        ) : null}
+      </p>
+      <p>
+        {props.noticeBySite
+          ? `The confirmation of your Direct Debit Instruction to ${props.charityName}, with these dates and the Direct Debit Guarantee, is on its way to you by e-mail. Please check the details in it.`
+          : "The confirmation of your Direct Debit Instruction, with these dates and the Direct Debit Guarantee, is on its way to you by e-mail from our payment service, Stripe. Please check the details in it."}{" "}
+        We e-mail your receipt, with a private link to your gift, once the first payment has been collected.
+      </p>
+      <p>
+        <Link to="/">Back to the home page</Link>
+      </p>
+    </section>
   );
 }
 

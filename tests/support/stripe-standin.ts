@@ -195,6 +195,17 @@ export class StripeStandIn {
           customer: form.get("customer"),
           status: "incomplete",
           metadata: metadataOf(),
+          // Its one item and the monthly price it takes (a change of amount gives the item a new one).
+          items: {
+            object: "list",
+            data: [
+              {
+                id: `si_test_${this.next++}`,
+                object: "subscription_item",
+                price: { unit_amount: Number(form.get("items[0][price_data][unit_amount]")) },
+              },
+            ],
+          },
           _idempotencyKey: key,
           _form: form,
         };
@@ -217,7 +228,75 @@ export class StripeStandIn {
         }
         subscription.status = "canceled";
       }
+      if (method === "POST" && form.get("default_payment_method")) {
+        subscription.default_payment_method = form.get("default_payment_method");
+      }
+      if (method === "POST" && form.get("items[0][price_data][unit_amount]")) {
+        const item = (subscription.items as { data: { price: { unit_amount: number } }[] }).data[0]!;
+        item.price = { unit_amount: Number(form.get("items[0][price_data][unit_amount]")) };
+      }
+      // As Stripe: `expand[]=latest_invoice...` gives the invoice object in place of its id.
+      if (expand.some((e) => e.startsWith("latest_invoice"))) {
+        return (
+          reply(200, { ...subscription, latest_invoice: this.invoices.get(String(subscription.latest_invoice)) }),
+          true
+        );
+      }
       return (reply(200, subscription), true);
+    }
+    // Bacs Direct Debit (decision 092): the account's capability, mandates and their payment
+    // methods, and Checkout's setup mode for new bank details.
+    if (method === "GET" && path === "/v1/account") {
+      if (this.accountFails) {
+        return (reply(500, { error: { type: "api_error", message: "Stripe is having a bad day." } }), true);
+      }
+      return (
+        reply(200, { id: "acct_test", object: "account", capabilities: { bacs_debit_payments: this.bacsCapability } }),
+        true
+      );
+    }
+    const mandatePath = /^\/v1\/mandates\/([^/]+)$/.exec(path);
+    if (method === "GET" && mandatePath) {
+      const mandate = this.mandates.get(mandatePath[1]!);
+      if (!mandate) return (missing("mandate"), true);
+      const paymentMethod = this.paymentMethods.get(String(mandate.payment_method));
+      return (
+        reply(200, expand.includes("payment_method") ? { ...mandate, payment_method: paymentMethod } : mandate),
+        true
+      );
+    }
+    if (method === "POST" && path === "/v1/checkout/sessions") {
+      const id = `cs_test_${this.next++}`;
+      const setupId = `seti_test_${this.next++}`;
+      this.setupIntents.set(setupId, {
+        id: setupId,
+        object: "setup_intent",
+        status: "requires_payment_method",
+        payment_method: null,
+        mandate: null,
+        metadata: {},
+      });
+      const session = {
+        id,
+        object: "checkout.session",
+        mode: form.get("mode"),
+        customer: form.get("customer"),
+        metadata: metadataOf(),
+        setup_intent: setupId,
+        success_url: form.get("success_url"),
+        cancel_url: form.get("cancel_url"),
+        url: `https://checkout.stripe.test/c/pay/${id}`,
+        _form: form,
+      };
+      this.sessions.set(id, session);
+      return (reply(200, session), true);
+    }
+    const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === "GET" && sessionPath) {
+      const session = this.sessions.get(sessionPath[1]!);
+      if (!session) return (missing("checkout session"), true);
+      const setup = this.setupIntents.get(String(session.setup_intent));
+      return (reply(200, expand.includes("setup_intent") ? { ...session, setup_intent: setup } : session), true);
     }
     const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(path);
     if (method === "GET" && invoicePath) {
@@ -236,6 +315,111 @@ export class StripeStandIn {
       return (reply(200, { object: "list", data, has_more: false, url: "/v1/invoices" }), true);
     }
     return false;
+  }
+
+  readonly mandates = new Map<string, Record<string, unknown>>();
+  readonly paymentMethods = new Map<string, Record<string, unknown>>();
+  readonly sessions = new Map<string, Record<string, unknown>>();
+  readonly setupIntents = new Map<string, Record<string, unknown>>();
+  /** The account's `bacs_debit_payments` capability; `accountFails` makes GET /v1/account answer 500. */
+  bacsCapability = "active";
+  accountFails = false;
+
+  /** A Bacs payment method and its mandate for the customer, as Stripe makes them from bank details. */
+  makeMandate(customerId: string, account = { name: "Amina Mushi", sortCode: "108800", last4: "2345" }) {
+    const methodId = `pm_test_${this.next++}`;
+    this.paymentMethods.set(methodId, {
+      id: methodId,
+      object: "payment_method",
+      type: "bacs_debit",
+      customer: customerId,
+      billing_details: { name: account.name, email: null },
+      bacs_debit: { sort_code: account.sortCode, last4: account.last4, fingerprint: "fp" },
+    });
+    const mandateId = `mandate_test_${this.next++}`;
+    this.mandates.set(mandateId, {
+      id: mandateId,
+      object: "mandate",
+      status: "pending",
+      type: "multi_use",
+      payment_method: methodId,
+      payment_method_details: {
+        type: "bacs_debit",
+        bacs_debit: { network_status: "pending", reference: `REF${this.next++}ABCDEFG`, url: "https://stripe.test/m" },
+      },
+    });
+    return { methodId, mandateId };
+  }
+
+  /**
+   * The donor confirms a Direct Debit subscription's first invoice with the Payment Element: a Bacs
+   * payment method and mandate, and a payment `processing` (as Stripe's is for days) whose charge
+   * names the mandate. Answers the mandate's id.
+   */
+  collectByBacs(invoiceId: string, account?: { name: string; sortCode: string; last4: string }) {
+    const invoice = this.invoices.get(invoiceId)!;
+    const subscriptionId = (invoice.parent as { subscription_details: { subscription: string } }).subscription_details
+      .subscription;
+    const subscription = this.subscriptions.get(subscriptionId)!;
+    const { methodId, mandateId } = this.makeMandate(String(subscription.customer), account);
+    const intentId = `pi_test_${this.next++}`;
+    const chargeId = `ch_test_${this.next++}`;
+    this.charges.set(chargeId, {
+      id: chargeId,
+      object: "charge",
+      created: this.now(),
+      amount: invoice.amount_due,
+      currency: "gbp",
+      payment_intent: intentId,
+      status: "pending",
+      payment_method: methodId,
+      payment_method_details: {
+        type: "bacs_debit",
+        bacs_debit: { mandate: mandateId, sort_code: "108800", last4: "2345", fingerprint: "fp" },
+      },
+    });
+    this.intents.set(intentId, {
+      id: intentId,
+      object: "payment_intent",
+      amount: invoice.amount_due,
+      currency: "gbp",
+      status: "processing",
+      client_secret: `${intentId}_secret_test`,
+      latest_charge: chargeId,
+      metadata: {},
+    });
+    invoice.payments = {
+      object: "list",
+      data: [
+        {
+          id: `inpay_${this.next++}`,
+          object: "invoice_payment",
+          payment: { type: "payment_intent", payment_intent: intentId },
+        },
+      ],
+      has_more: false,
+      url: "/v1/invoice_payments",
+    };
+    subscription.default_payment_method = methodId;
+    return mandateId;
+  }
+
+  /** The bank's answer on a mandate: `active`, or `inactive` (refused, or cancelled at the bank). */
+  setMandateStatus(mandateId: string, status: "active" | "inactive") {
+    this.mandates.get(mandateId)!.status = status;
+  }
+
+  /** The donor finishes Checkout's setup page: its SetupIntent succeeds with a new Bacs mandate. */
+  completeCheckoutSetup(sessionId: string, account?: { name: string; sortCode: string; last4: string }) {
+    const session = this.sessions.get(sessionId)!;
+    const { methodId, mandateId } = this.makeMandate(String(session.customer), account);
+    Object.assign(this.setupIntents.get(String(session.setup_intent))!, {
+      status: "succeeded",
+      payment_method: methodId,
+      mandate: mandateId,
+      metadata: session.metadata,
+    });
+    return { methodId, mandateId };
   }
 
   /** A subscription's new invoice, open, made at `at` (its month is that moment's London month). */
@@ -386,6 +570,16 @@ export function succeeded(eventId: string, paymentId: string) {
 /** Stripe's event for an invoice (invoice.paid, invoice.payment_failed). */
 export function invoiceEvent(eventId: string, type: string, invoiceId: string) {
   return { id: eventId, object: "event", type, data: { object: { id: invoiceId, object: "invoice" } } };
+}
+
+/** Stripe's event for a mandate (mandate.updated). */
+export function mandateEvent(eventId: string, mandateId: string) {
+  return {
+    id: eventId,
+    object: "event",
+    type: "mandate.updated",
+    data: { object: { id: mandateId, object: "mandate" } },
+  };
 }
 
 /** Stripe's event for a subscription (customer.subscription.updated or .deleted). */

@@ -1,6 +1,7 @@
 import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
 import { formatPounds } from "~/lib/money";
 import { unexpectedError, type CardFormHandle } from "./card-form";
+import { OfflineBankForm } from "./offline-bank-form";
 import { OfflineCardForm } from "./offline-card-form";
 
 const StripeCardForm = lazy(() => import("./stripe-card-form"));
@@ -79,6 +80,8 @@ interface CardPaymentProps {
   free?: boolean;
   /** A monthly gift's first payment, whose card pays the later months too (decision 089). */
   monthly?: boolean;
+  /** A monthly gift paid by Bacs Direct Debit (decision 092): bank details instead of a card. */
+  directDebit?: { charityName: string };
 }
 
 /** Says the form is ready once the page's scripts run, where there is no card form to say it. */
@@ -98,10 +101,33 @@ export function CardPayment({
   amountPence,
   free = false,
   monthly = false,
+  directDebit,
 }: CardPaymentProps) {
   return (
     <>
-      {free ? (
+      {directDebit ? (
+        <>
+          <h2 id="card-details">Direct Debit details</h2>
+          {provider === "stripe" && publishableKey ? (
+            <Suspense fallback={null}>
+              <StripeCardForm
+                ref={payment.cardForm}
+                publishableKey={publishableKey}
+                amountPence={amountPence}
+                monthly
+                paymentMethodTypes={["bacs_debit"]}
+                onReady={payment.markReady}
+                onError={payment.setError}
+              />
+            </Suspense>
+          ) : (
+            <OfflineBankForm ref={payment.cardForm} onReady={payment.markReady} charityName={directDebit.charityName} />
+          )}
+          <p className="notice no-js-only">
+            Setting up a Direct Debit here needs JavaScript: please turn it on in your browser to continue.
+          </p>
+        </>
+      ) : free ? (
         <>
           <h2 id="card-details">No payment needed</h2>
           <p>These tickets are free: no card is needed.</p>
@@ -136,7 +162,13 @@ export function CardPayment({
         disabled={!payment.ready}
         aria-disabled={payment.submitting || undefined}
       >
-        {!payment.ready ? "Loading..." : free ? "Book free tickets" : `Pay now ${formatPounds(amountPence)}`}
+        {!payment.ready
+          ? "Loading..."
+          : free
+            ? "Book free tickets"
+            : directDebit
+              ? `Set up my Direct Debit of ${formatPounds(amountPence)} a month`
+              : `Pay now ${formatPounds(amountPence)}`}
       </button>
       {payment.error ? (
         <p className="payment-error" role="alert">
@@ -144,7 +176,13 @@ export function CardPayment({
         </p>
       ) : null}
       {payment.submitting ? (
-        <p role="status">{free ? "Booking your tickets..." : "Processing your payment..."}</p>
+        <p role="status">
+          {free
+            ? "Booking your tickets..."
+            : directDebit
+              ? "Setting up your Direct Debit..."
+              : "Processing your payment..."}
+        </p>
       ) : null}
     </>
   );

@@ -11,6 +11,8 @@ interface StripeCardFormProps {
   amountPence: number;
   /** A monthly gift's first payment: Stripe keeps the card for the later months (decision 089). */
   monthly?: boolean;
+  /** Only these payment methods (a Direct Debit gift: `bacs_debit`, whose mandate the element shows itself). */
+  paymentMethodTypes?: string[];
   onReady(): void;
   /** Stripe.js could not be loaded (no network, a blocker): the visitor is told. */
   onError(message: string): void;
@@ -26,6 +28,7 @@ export default function StripeCardForm({
   publishableKey,
   amountPence,
   monthly = false,
+  paymentMethodTypes,
   onReady,
   onError,
 }: StripeCardFormProps) {
@@ -36,7 +39,12 @@ export default function StripeCardForm({
   return (
     <Elements
       stripe={stripePromise}
-      options={{ mode: monthly ? "subscription" : "payment", amount: amountPence, currency: "gbp" }}
+      options={{
+        mode: monthly ? "subscription" : "payment",
+        amount: amountPence,
+        currency: "gbp",
+        ...(paymentMethodTypes && { paymentMethodTypes }),
+      }}
     >
       <PaymentForm formRef={ref} amountPence={amountPence} onReady={onReady} />
     </Elements>

@@ -23,6 +23,9 @@ import { londonDayWords } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { PaymentCard } from "~/lib/payment-card";
 import type { CardDetails } from "~/lib/test-cards";
+import { maskedAccount, noticeDeadline, sortCodeWords, type BankDetails, type BankField } from "~/lib/bacs";
+import { advanceNotice } from "./direct-debit-notices.server";
+import { noticeMandateOf, recordGiftMandate } from "./direct-debit.server";
 import { emailField } from "~/lib/validation";
 import { donations, giftAidDeclarations, regularGiftLinks, regularGifts, type WaitingDeclaration } from "~db/schema";
 import { catchUpGift, giftLinkHash, type GiftDeps } from "./regular-gifts.server";
@@ -59,6 +62,11 @@ export const giftChangeMessages = {
   paused: "Your gift is already paused.",
   notPaused: "Your gift is not paused.",
   failing: "Your last payment failed: please change your card before pausing your gift.",
+  notBank: "This monthly gift is paid by card: change your card instead.",
+  byBank: "This monthly gift is paid by Direct Debit: change your bank details instead.",
+  failingBank: "Your last Direct Debit payment failed: please check your bank details before pausing your gift.",
+  tooSoonOnStripe:
+    "Your next Direct Debit payment is too close to change now: please make this change after it has been collected.",
   declared: "Gift Aid is already declared on your gift.",
   notDeclared: "There is no Gift Aid declaration on your gift to withdraw.",
   email: donationMessages.email,
@@ -134,6 +142,13 @@ interface Recorded {
   subject: string;
   /** What changed and from when, for the letter. */
   lines: Line[];
+  /**
+   * A Direct Debit change of amount or date: the letter is the advance notice the Bacs scheme asks
+   * for (where the site sends the notices), naming the first collection it applies to.
+   */
+  notice?: { amountPence: number; dayOfMonth: number; from: Date };
+  /** No letter of its own: another e-mail (a new mandate's confirmation) says it. */
+  silent?: boolean;
 }
 
 /**
@@ -164,6 +179,25 @@ async function record(
       summary: change.summary,
       at: now,
     });
+    if (change.silent) return;
+    const mandate = noticeMandateOf(gift);
+    if (change.notice && mandate && gift.paymentMethod === "bacs_debit" && deps.payments.bacsNoticesBySite) {
+      await queueMail(tx, {
+        kind: "regular-gift-advance-notice",
+        about: crypto.randomUUID(),
+        message: await advanceNotice({
+          donorName: gift.donorName,
+          email: gift.email,
+          charity: deps.charity,
+          mandate,
+          lines: change.lines,
+          subject: change.subject,
+          ...change.notice,
+        }),
+        now,
+      });
+      return;
+    }
     await queueMail(tx, {
       kind: "regular-gift-changed",
       about: crypto.randomUUID(),
@@ -172,6 +206,28 @@ async function record(
     });
   });
 }
+
+/** The same day of the month after a payment's. */
+const paymentAfter = (payment: Date, dayOfMonth: number) =>
+  monthlyPaymentDate(monthAfter(billingMonthOf(payment)), dayOfMonth);
+
+/**
+ * A Direct Debit's next collection the Bacs notice period has already reached (decision 092): it
+ * goes ahead as the donor was told, and a change applies from the one after. Undefined for a card,
+ * a collection far enough ahead to be told of a change first, or where Stripe sends the notices
+ * (it then times its own). Stripe is not asked to hold a change back, so where the site sends the
+ * notices for Stripe the change waits until that collection is made.
+ */
+function committedCollection(deps: ChangeDeps, gift: GiftRow, next: Date, now: Date): Date | undefined {
+  if (gift.paymentMethod !== "bacs_debit" || !deps.payments.bacsNoticesBySite) return undefined;
+  if (next >= noticeDeadline(now)) return undefined;
+  if (deps.payments.name !== "offline") throw new AppError("conflict", giftChangeMessages.tooSoonOnStripe);
+  return next;
+}
+
+/** Whether the site must keep the Bacs notice period itself: a Direct Debit whose notices it sends. */
+const siteGivesNotice = (deps: ChangeDeps, gift: GiftRow) =>
+  gift.paymentMethod === "bacs_debit" && deps.payments.bacsNoticesBySite;
 
 function changeLetter(gift: GiftRow, charity: PaymentDeps["charity"], change: Recorded) {
   const blocks: Block[] = [
@@ -211,9 +267,18 @@ export async function changeGiftAmount(deps: ChangeDeps, token: string, input: {
   if (amount.pence === gift.amountPence) {
     throw new AppError("invalid", giftChangeMessages.sameAmount, { fields: { amount: giftChangeMessages.sameAmount } });
   }
-  const next = (await nextPaymentOf(deps.db, gift, now))!;
-  await atProvider(deps, gift, { amountPence: amount.pence }, "changing the amount");
+  const upcoming = (await nextPaymentOf(deps.db, gift, now))!;
+  // A Direct Debit collection already notified is taken as it stands; the change follows it.
+  const committed = committedCollection(deps, gift, upcoming, now);
+  const next = committed ? paymentAfter(committed, gift.dayOfMonth) : upcoming;
+  await atProvider(
+    deps,
+    gift,
+    { amountPence: amount.pence, ...(committed && { afterNextPayment: true }) },
+    "changing the amount",
+  );
   const [from, to] = [formatPounds(gift.amountPence), formatPounds(amount.pence)];
+  const kept = committed ? ` Your payment on ${day(committed)} stays ${from}, as we told you.` : "";
   await record(
     deps,
     gift,
@@ -223,10 +288,19 @@ export async function changeGiftAmount(deps: ChangeDeps, token: string, input: {
       action: "regular-gift.amount-changed",
       summary: `Changed the monthly gift from ${from} to ${to}, from the payment on ${day(next)}`,
       subject: `now ${to} a month`,
-      lines: [`Your monthly gift is now ${to} (it was ${from}), from your next payment on ${day(next)}.`],
+      lines: [
+        committed
+          ? `Your monthly gift is now ${to} (it was ${from}), from your payment on ${day(next)}.${kept}`
+          : `Your monthly gift is now ${to} (it was ${from}), from your next payment on ${day(next)}.`,
+      ],
+      notice: { amountPence: amount.pence, dayOfMonth: gift.dayOfMonth, from: next },
     },
   );
-  return { message: `Your gift is now ${to} a month, from your next payment on ${day(next)}.` };
+  return {
+    message: committed
+      ? `Your gift is now ${to} a month, from your payment on ${day(next)}.${kept}`
+      : `Your gift is now ${to} a month, from your next payment on ${day(next)}.`,
+  };
 }
 
 /**
@@ -252,16 +326,33 @@ export async function changeGiftDay(deps: ChangeDeps, token: string, input: { da
   // A pause ends on the new day of the month it ended in.
   const pausedUntil = pause ? startOfPaymentDay(billingMonthOf(pause), newDay) : null;
   const before = nextPaymentDate({ dayOfMonth: gift.dayOfMonth, lastPaidMonth: paidMonth, pausedUntil: pause, now });
-  const next = nextPaymentDate({ dayOfMonth: newDay, lastPaidMonth: paidMonth, pausedUntil, now });
-  const skipped = monthsBetween(billingMonthOf(before), billingMonthOf(next)).slice(0, -1);
+  // A Direct Debit collection already notified is taken as it stands; the new day follows it, and
+  // is never sooner than the notice the Guarantee promises (decision 092).
+  const committed = committedCollection(deps, gift, before, now);
+  const afterMonth = committed ? billingMonthOf(committed) : paidMonth;
+  let next = nextPaymentDate({ dayOfMonth: newDay, lastPaidMonth: afterMonth, pausedUntil, now });
+  if (siteGivesNotice(deps, gift) && next < noticeDeadline(now)) {
+    next = nextPaymentDate({ dayOfMonth: newDay, lastPaidMonth: billingMonthOf(next), pausedUntil, now });
+  }
+  const skipped = monthsBetween(
+    committed ? monthAfter(billingMonthOf(committed)) : billingMonthOf(before),
+    billingMonthOf(next),
+  ).slice(0, -1);
   await atProvider(
     deps,
     gift,
-    { dayOfMonth: newDay, nextPaymentAt: next, ...(pausedUntil && { pause: { resumesAt: pausedUntil } }) },
+    {
+      dayOfMonth: newDay,
+      nextPaymentAt: next,
+      ...(pausedUntil && { pause: { resumesAt: pausedUntil } }),
+      ...(committed && { afterNextPayment: true }),
+    },
     "changing the day",
   );
   const words = dayOfMonthWords(newDay);
-  const skippedWords = skipped.length ? ` No payment is taken in ${monthList(skipped)}: its new day has passed.` : "";
+  const skippedWords =
+    (committed ? ` Your payment on ${day(committed)} is collected as we told you.` : "") +
+    (skipped.length ? ` No payment is taken in ${monthList(skipped)}: its new day has passed.` : "");
   await record(
     deps,
     gift,
@@ -274,6 +365,7 @@ export async function changeGiftDay(deps: ChangeDeps, token: string, input: { da
       lines: [
         `Your monthly gift is now taken on ${words} of each month (it was ${dayOfMonthWords(gift.dayOfMonth)}). Your next payment is on ${day(next)}.${skippedWords}`,
       ],
+      notice: { amountPence: gift.amountPence, dayOfMonth: newDay, from: next },
     },
   );
   return {
@@ -291,7 +383,10 @@ export async function pauseGift(deps: ChangeDeps, token: string, input: { months
     throw new AppError("invalid", giftChangeMessages.months, { fields: { months: giftChangeMessages.months } });
   }
   if (pauseOf(gift, now)) throw new AppError("conflict", giftChangeMessages.paused);
-  if (gift.status === "failing") throw new AppError("conflict", giftChangeMessages.failing);
+  if (gift.status === "failing") {
+    const bank = gift.paymentMethod === "bacs_debit";
+    throw new AppError("conflict", bank ? giftChangeMessages.failingBank : giftChangeMessages.failing);
+  }
   const first = billingMonthOf((await nextPaymentOf(deps.db, { ...gift, status: "active" }, now))!);
   const skipped = [first];
   while (skipped.length < months) skipped.push(monthAfter(skipped.at(-1)!));
@@ -324,7 +419,9 @@ export async function resumeGift(deps: ChangeDeps, token: string) {
   const gift = await giftOfLink(deps.db, token, now);
   changeable(gift);
   if (!pauseOf(gift, now)) throw new AppError("conflict", giftChangeMessages.notPaused);
-  const next = (await nextPaymentOf(deps.db, { ...gift, status: "active", pausedUntil: null }, now))!;
+  let next = (await nextPaymentOf(deps.db, { ...gift, status: "active", pausedUntil: null }, now))!;
+  // A Direct Debit starts again no sooner than the notice the Guarantee promises (decision 092).
+  if (siteGivesNotice(deps, gift) && next < noticeDeadline(now)) next = paymentAfter(next, gift.dayOfMonth);
   await atProvider(deps, gift, { pause: null, nextPaymentAt: next }, "resuming");
   await record(
     deps,
@@ -338,6 +435,7 @@ export async function resumeGift(deps: ChangeDeps, token: string) {
       lines: [
         `Your monthly gift of ${formatPounds(gift.amountPence)} has started again: your next payment is on ${day(next)}.`,
       ],
+      notice: { amountPence: gift.amountPence, dayOfMonth: gift.dayOfMonth, from: next },
     },
   );
   return { message: `Your gift has started again: your next payment is on ${day(next)}.` };
@@ -529,6 +627,9 @@ export interface GiftPage {
   giftAidFromNext: boolean;
   /** What the declaration form fills in: the names on the gift. */
   donorName: string;
+  /** How it is paid, and for a Direct Debit the account it is collected from (decision 092). */
+  paymentMethod: string;
+  bank: { accountName: string; sortCode: string; last4: string; reference: string; status: string | null } | null;
 }
 
 /** The gift a private link opens, while it works, for the donor's page; undefined otherwise. */
@@ -558,6 +659,8 @@ export async function giftPage(db: Queryable, token: string, now: Date): Promise
     giftAid: await giftAidStands(db, gift),
     giftAidFromNext: gift.declarationWaiting !== null,
     donorName: gift.donorName,
+    paymentMethod: gift.paymentMethod,
+    bank: noticeMandateOf(gift) && { ...noticeMandateOf(gift)!, status: gift.mandateStatus },
   };
 }
 
@@ -601,6 +704,7 @@ export async function changeGiftCard(deps: ChangeDeps, token: string, card: Card
   const now = deps.clock.now();
   const gift = await giftOfLink(deps.db, token, now);
   changeable(gift);
+  if (gift.paymentMethod === "bacs_debit") throw new AppError("conflict", giftChangeMessages.byBank);
   const offline = deps.payments as Partial<OfflineProvider>;
   if (!offline.changeSubscriptionCard || !gift.providerSubscriptionId) {
     throw new AppError("invalid", "Please use the card form on your gift's page to change your card.");
@@ -628,6 +732,7 @@ export async function changeGiftCard(deps: ChangeDeps, token: string, card: Card
 export async function startGiftCardChange(deps: ChangeDeps, token: string) {
   const gift = await giftOfLink(deps.db, token, deps.clock.now());
   changeable(gift);
+  if (gift.paymentMethod === "bacs_debit") throw new AppError("conflict", giftChangeMessages.byBank);
   if (!gift.providerSubscriptionId) throw new AppError("conflict", giftChangeMessages.notStarted);
   try {
     return await deps.payments.startCardChange(gift.providerSubscriptionId);
@@ -643,6 +748,7 @@ export async function startGiftCardChange(deps: ChangeDeps, token: string) {
 export async function finishGiftCardChange(deps: ChangeDeps, token: string, setupId: string) {
   const gift = await giftOfLink(deps.db, token, deps.clock.now());
   changeable(gift);
+  if (gift.paymentMethod === "bacs_debit") throw new AppError("conflict", giftChangeMessages.byBank);
   if (!gift.providerSubscriptionId || !/^seti_\w{1,100}$/.test(setupId)) {
     throw new AppError("invalid", "Your card was not confirmed, so nothing has changed.");
   }
@@ -654,4 +760,101 @@ export async function finishGiftCardChange(deps: ChangeDeps, token: string, setu
   }
   if ("error" in result) throw new AppError("card-declined", result.error);
   return recordCard(deps, gift, result.card);
+}
+
+/** Which of the bank form's fields an offline refusal is about (app/lib/bacs.ts). */
+function bankRefused(errors: Partial<Record<BankField, string>>): never {
+  const first = Object.values(errors)[0] ?? "Please check your bank details.";
+  throw new AppError("invalid", first, { fields: errors });
+}
+
+/** A Direct Debit gift, running: the only kind whose bank details can change. */
+function bankGift(gift: GiftRow) {
+  changeable(gift);
+  if (gift.paymentMethod !== "bacs_debit") throw new AppError("conflict", giftChangeMessages.notBank);
+}
+
+/**
+ * Records a new mandate the provider has made for the gift (new bank details): the gift's copy of
+ * it, the audit entry, and the new Instruction's confirmation (which is the donor's letter where the
+ * site sends the Bacs notices; else a short letter, and the provider's own confirmation).
+ */
+async function recordBank(deps: ChangeDeps, gift: GiftRow, mandate: Parameters<typeof recordGiftMandate>[2]) {
+  const now = deps.clock.now();
+  const next = await nextPaymentOf(deps.db, gift, now);
+  const account = `account ${maskedAccount(mandate.last4)}, sort code ${sortCodeWords(mandate.sortCode)}`;
+  await record(
+    deps,
+    gift,
+    (locked) => locked.status !== "cancelled",
+    {},
+    {
+      action: "regular-gift.bank-changed",
+      summary: `Changed the bank details for later payments: Direct Debit from ${account}, Instruction ${mandate.reference}${next ? `, from the payment on ${day(next)}` : ""}`,
+      subject: "new bank details saved",
+      lines: [
+        `Your monthly gift is now collected by Direct Debit from ${account}${next ? `, from your next payment on ${day(next)}` : ""}. The old Instruction is not used again for it.`,
+      ],
+      silent: deps.payments.bacsNoticesBySite,
+    },
+  );
+  await recordGiftMandate(deps, gift.id, mandate, { nextCollectionAt: next ?? now });
+  return {
+    message: `Your new bank details are saved: your gift is collected from ${account}${next ? ` from ${day(next)}` : ""}. We have e-mailed you the confirmation of your new Direct Debit Instruction.`,
+  };
+}
+
+/**
+ * New bank details on the offline provider (the embedded default and the tests): Stripe's test sort
+ * code and accounts, checked as the first bank form checks them; a refusal changes nothing and says
+ * why beside its field.
+ */
+export async function changeGiftBank(deps: ChangeDeps, token: string, details: BankDetails) {
+  const now = deps.clock.now();
+  const gift = await giftOfLink(deps.db, token, now);
+  bankGift(gift);
+  const offline = deps.payments as Partial<OfflineProvider>;
+  if (!offline.changeSubscriptionBank || !gift.providerSubscriptionId) {
+    throw new AppError("invalid", "Please use the button on your gift's page to change your bank details.");
+  }
+  let result: Awaited<ReturnType<OfflineProvider["changeSubscriptionBank"]>>;
+  try {
+    result = await offline.changeSubscriptionBank(gift.providerSubscriptionId, details);
+  } catch (error) {
+    throw providerUnavailable(error, `changing the bank details of monthly gift ${gift.id}`);
+  }
+  if ("errors" in result) bankRefused(result.errors);
+  return recordBank(deps, gift, result.mandate);
+}
+
+/** Stripe: a Checkout Session in setup mode for new bank details, which the donor is sent to. */
+export async function startGiftBankChange(deps: ChangeDeps, token: string, returnUrl: string) {
+  const gift = await giftOfLink(deps.db, token, deps.clock.now());
+  bankGift(gift);
+  if (!gift.providerSubscriptionId) throw new AppError("conflict", giftChangeMessages.notStarted);
+  try {
+    return await deps.payments.startBankChange(gift.providerSubscriptionId, returnUrl);
+  } catch (error) {
+    throw providerUnavailable(error, `starting a bank details change of monthly gift ${gift.id}`);
+  }
+}
+
+/**
+ * Stripe: back from Checkout, the new mandate becomes the subscription's, once Stripe says it is
+ * set up (never on the return address's word), and the change is recorded.
+ */
+export async function finishGiftBankChange(deps: ChangeDeps, token: string, sessionId: string) {
+  const gift = await giftOfLink(deps.db, token, deps.clock.now());
+  bankGift(gift);
+  if (!gift.providerSubscriptionId || !/^cs_\w{1,200}$/.test(sessionId)) {
+    throw new AppError("invalid", "Your new bank details were not confirmed, so nothing has changed.");
+  }
+  let result: Awaited<ReturnType<ChangeDeps["payments"]["finishBankChange"]>>;
+  try {
+    result = await deps.payments.finishBankChange(gift.providerSubscriptionId, sessionId);
+  } catch (error) {
+    throw providerUnavailable(error, `saving the new bank details of monthly gift ${gift.id}`);
+  }
+  if ("error" in result) throw new AppError("invalid", result.error);
+  return recordBank(deps, gift, result.mandate);
 }

@@ -4,6 +4,7 @@ import { londonHour } from "~/infra/db/automatic-backups.server";
 import { londonDay } from "~/lib/london-time";
 import { auditLog, regularGifts, siteSettings } from "~db/schema";
 import { formatPounds } from "~/lib/money";
+import { followMandate } from "./direct-debit.server";
 import { catchUpGift, followSubscription, type GiftDeps } from "./regular-gifts.server";
 import { regularGiftStatusLabels, type RegularGiftStatus } from "./schema";
 
@@ -75,6 +76,9 @@ export async function reconcileRegularGifts(deps: GiftDeps): Promise<GiftCorrect
       // Months it says are paid, recorded once; then the state, pause and amount it reports, as
       // the webhooks would have set them (a first payment just recorded makes the gift active).
       const recorded = await catchUpGift(deps, gift);
+      // A Direct Debit's mandate too: a mandate.updated lost on its way is read again (decision 092).
+      if (gift.paymentMethod === "bacs_debit" && gift.providerMandateId)
+        await followMandate(deps, gift.providerMandateId);
       const after = (await followSubscription(deps, gift.providerSubscriptionId!)) ?? gift;
       const before = gift.status as RegularGiftStatus;
       const to = after.status as RegularGiftStatus;

@@ -3,6 +3,7 @@ import type { MailMessage } from "~/infra/email/mailer.server";
 import type { Charity } from "~/infra/payments/provider.server";
 import { londonDate, londonDayWords } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
+import { maskedAccount, sortCodeWords } from "~/lib/bacs";
 import { cardLabel, type PaymentCard } from "~/lib/payment-card";
 import { giftAidPence } from "./amount";
 import { dayOfMonthWords } from "./schema";
@@ -19,6 +20,8 @@ export interface RegularGiftReceiptDetails {
   /** When the next payment is due, as the donor's day of next month. */
   nextPaymentAt: Date;
   card: PaymentCard | null;
+  /** A Direct Debit gift's account (decision 092): the receipt says Direct Debit, not a card. */
+  directDebit?: { sortCode: string; last4: string } | null;
   giftAid: { wording: string; declaredAt: Date; cancelledAt: Date | null } | null;
   /** The donor's private link, with its token as the sealed word `{{token}}` (decision 054). */
   link: string;
@@ -40,6 +43,14 @@ export function regularGiftReceipt(details: RegularGiftReceiptDetails): Promise<
     ["Amount", [{ strong: amount }]],
     ["Paid on", londonDate(details.paidAt)],
     ...(details.card ? [["Card", cardLabel(details.card)] as [string, Line]] : []),
+    ...(details.directDebit
+      ? [
+          [
+            "Paid by",
+            `Direct Debit from account ${maskedAccount(details.directDebit.last4)}, sort code ${sortCodeWords(details.directDebit.sortCode)}`,
+          ] as [string, Line],
+        ]
+      : []),
     ["Next payment", `${formatPounds(details.amountPence)} on ${londonDayWords(details.nextPaymentAt)}`],
     ["Donation reference", details.donationId],
     ["Gift Aid", giftAidCovers ? `Declared: we will claim ${extra} more from HMRC` : "Not declared"],
@@ -83,7 +94,9 @@ export function regularGiftReceipt(details: RegularGiftReceiptDetails): Promise<
       greeting: `Dear ${details.donorName},`,
       charity,
       blocks: [
-        { paragraph: `Your monthly gift of ${amount} to ${charity.name} was paid on ${londonDate(details.paidAt)}.` },
+        {
+          paragraph: `Your monthly gift of ${amount} to ${charity.name} was paid on ${londonDate(details.paidAt)}${details.directDebit ? " by Direct Debit" : ""}.`,
+        },
         ...(giftAidCovers ? [{ paragraph: `With Gift Aid it is worth ${worth} to the Trust.` } as Block] : []),
         { paragraph: "Asante sana: thank you very much." },
         { rows: facts },
@@ -99,7 +112,9 @@ export function regularGiftReceipt(details: RegularGiftReceiptDetails): Promise<
     charity,
     blocks: [
       {
-        paragraph: `Thank you for your monthly gift of ${amount} to ${charity.name}. Your first payment was taken on ${londonDate(details.paidAt)}; from now on we will take ${amount} on ${dayOfMonthWords(details.dayOfMonth)} of each month, starting on ${londonDayWords(details.nextPaymentAt)}, until you tell us to stop.`,
+        paragraph: details.directDebit
+          ? `Thank you for your monthly gift of ${amount} to ${charity.name}. Your first payment by Direct Debit was collected on ${londonDate(details.paidAt)}; from now on we will collect ${amount} on ${dayOfMonthWords(details.dayOfMonth)} of each month, starting on ${londonDayWords(details.nextPaymentAt)}, until you tell us to stop.`
+          : `Thank you for your monthly gift of ${amount} to ${charity.name}. Your first payment was taken on ${londonDate(details.paidAt)}; from now on we will take ${amount} on ${dayOfMonthWords(details.dayOfMonth)} of each month, starting on ${londonDayWords(details.nextPaymentAt)}, until you tell us to stop.`,
       },
       { paragraph: "Asante sana: thank you very much." },
       { heading: "What your monthly gift does" },
@@ -135,6 +150,8 @@ export function regularGiftReceipt(details: RegularGiftReceiptDetails): Promise<
  * nothing is asked of the donor if their card is fine.
  */
 export function paymentFailedNotice(details: {
+  /** A Direct Debit gift: the bank did not pay, and new bank details are what the donor can give. */
+  directDebit?: boolean;
   donorName: string;
   email: string;
   amountPence: number;
@@ -148,12 +165,18 @@ export function paymentFailedNotice(details: {
     title: "This month's payment did not go through",
     greeting: `Dear ${details.donorName},`,
     blocks: [
-      {
-        paragraph: `Your bank or card company did not accept this month's payment of ${amount} for your monthly gift. Nothing has been taken. We will try the card again over the next few days.`,
-      },
+      details.directDebit
+        ? {
+            paragraph: `Your bank did not pay this month's Direct Debit of ${amount} for your monthly gift, so nothing has been taken, and we will not ask your bank for it again. Next month's payment is collected as usual.`,
+          }
+        : {
+            paragraph: `Your bank or card company did not accept this month's payment of ${amount} for your monthly gift. Nothing has been taken. We will try the card again over the next few days.`,
+          },
       {
         paragraph: [
-          "If your card has expired or changed, you can give us your new one through your private link: ",
+          details.directDebit
+            ? "If your bank account has changed, or you would like to check the details we have, you can give us new bank details through your private link: "
+            : "If your card has expired or changed, you can give us your new one through your private link: ",
           { link: "your monthly gift", href: details.link },
           ". Please keep it to yourself: anyone with it can see your gift.",
         ],

@@ -6,16 +6,27 @@ import { mailKey } from "~/infra/email/mail-kinds";
 import { mailInsert, queueMail } from "~/infra/email/outbox.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import { providerUnavailable, type PaymentDeps, type SubscriptionInvoice } from "~/infra/payments/provider.server";
-import { billingMonthOf, firstMonthlyPaymentAfter, monthAfter, monthlyPaymentDate } from "~/lib/billing-month";
+import { secondCollectionAt } from "~/lib/bacs";
+import {
+  billingMonthOf,
+  firstMonthlyPaymentAfter,
+  monthAfter,
+  monthlyPaymentDate,
+  nextPaymentDate,
+} from "~/lib/billing-month";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { donations, giftAidDeclarations, outbox, regularGiftLinks, regularGifts } from "~db/schema";
 import { giftAidPence } from "./amount";
 import { paymentFailedNotice, regularGiftReceipt } from "./regular-gift-receipt.server";
+import { firstCollectionOf, followMandate, recordGiftMandate } from "./direct-debit.server";
+import { giftLinkHash, giftLinkLifetimeMs } from "./gift-links.server";
 import {
   declarationWording,
   donationMessages,
   regularGiftScope,
+  payByMethods,
+  regularGiftMessages,
   validateRegularGift,
   type OwnGiftAttempt,
   type RegularGiftStatus,
@@ -31,13 +42,7 @@ type GiftRow = typeof regularGifts.$inferSelect;
 /** What recording a month's payment needs beyond a card payment's: the outbox's seal for the link. */
 export type GiftDeps = PaymentDeps & { outbox: { seal(words: Record<string, string>): string } };
 
-/** How long a donor's private link works: every receipt brings a fresh one. */
-export const giftLinkLifetimeMs = 90 * 24 * 60 * 60_000;
-
-/** The SHA-256 of a private link's token, as kept (the token itself never is). */
-export function giftLinkHash(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
-}
+export { giftLinkHash, giftLinkLifetimeMs };
 
 /**
  * Starts a monthly gift: checks the form with the browser's rules, records the gift (incomplete),
@@ -55,6 +60,12 @@ export async function startRegularGift(
   const validation = validateRegularGift(input);
   if (!validation.ok) throw new AppError("invalid", donationMessages.summary, { fields: validation.errors });
   const { amountPence, name, email, giftAid, dayOfMonth } = validation.data;
+  // Card, or Bacs Direct Debit where the provider offers it (decision 092).
+  const payBy = (input as { payBy?: unknown }).payBy;
+  const paymentMethod = payBy === undefined || payBy === "card" ? "card" : payByMethods[payBy as "direct-debit"];
+  if (!paymentMethod || (paymentMethod === "bacs_debit" && !(await deps.payments.bacsOffered()))) {
+    throw new AppError("invalid", regularGiftMessages.payBy, { fields: { payBy: regularGiftMessages.payBy } });
+  }
   if (replaces) await giveUpOwnAttempt(deps, replaces);
   const now = deps.clock.now();
   const regularGiftId = crypto.randomUUID();
@@ -71,6 +82,7 @@ export async function startRegularGift(
       clientKey,
       createdAt: now,
       updatedAt: now,
+      paymentMethod,
     });
     await tx.insert(donations).values({
       id: donationId,
@@ -104,7 +116,12 @@ export async function startRegularGift(
       description: `Monthly gift to ${deps.charity.name} (${regularGiftId})`,
       metadata: { regular_gift_id: regularGiftId, gift_aid: giftAid ? "yes" : "no" },
       idempotencyKey: `regular-gift-${regularGiftId}`,
-      secondPaymentAt: firstMonthlyPaymentAfter(now, dayOfMonth),
+      // A Direct Debit's first collection waits for the bank to set up the mandate (decision 092).
+      secondPaymentAt:
+        paymentMethod === "bacs_debit"
+          ? secondCollectionAt(now, dayOfMonth)
+          : firstMonthlyPaymentAfter(now, dayOfMonth),
+      paymentMethod,
     });
     const at = deps.clock.now();
     await deps.db.transaction(async (tx) => {
@@ -265,6 +282,7 @@ export async function recordGiftInvoice(
       createdAt: now,
       expiresAt: new Date(now.getTime() + giftLinkLifetimeMs),
     });
+    const bank = gift!.paymentMethod === "bacs_debit";
     const message = await regularGiftReceipt({
       first: welcome,
       donationId,
@@ -273,8 +291,13 @@ export async function recordGiftInvoice(
       amountPence: invoice.amountPence,
       dayOfMonth: gift!.dayOfMonth,
       paidAt,
-      nextPaymentAt: monthlyPaymentDate(monthAfter(month), gift!.dayOfMonth),
-      card: invoice.card,
+      // A Direct Debit month is settled days after it was collected: its next one is still ahead.
+      nextPaymentAt: bank
+        ? nextPaymentDate({ dayOfMonth: gift!.dayOfMonth, lastPaidMonth: month, pausedUntil: null, now })
+        : monthlyPaymentDate(monthAfter(month), gift!.dayOfMonth),
+      card: bank ? null : invoice.card,
+      directDebit:
+        bank && gift!.bankLast4 && gift!.bankSortCode ? { last4: gift!.bankLast4, sortCode: gift!.bankSortCode } : null,
       giftAid: declaration,
       link: `${deps.charity.website.replace(/\/$/, "")}/giving/{{token}}`,
       charity: deps.charity,
@@ -324,6 +347,11 @@ export async function followSubscription(deps: PaymentDeps, subscriptionId: stri
   // A gift is only ever started by its first payment (recordGiftInvoice): the provider's
   // "incomplete" never sets one back.
   if (!status || status === "incomplete") status = gift.status as RegularGiftStatus;
+  // A Direct Debit whose mandate the bank has stopped cannot collect, whatever the subscription says,
+  // until the donor gives new bank details (decision 092).
+  if (status === "active" && gift.paymentMethod === "bacs_debit" && gift.mandateStatus === "inactive") {
+    status = "failing";
+  }
   const amountPence = subscription.amountPence && status !== "cancelled" ? subscription.amountPence : gift.amountPence;
   const keptPause = status === "paused" ? (pausedUntil ?? gift.pausedUntil) : null;
   if (
@@ -413,6 +441,7 @@ export async function giftPaymentFailed(deps: GiftDeps, invoiceId: string) {
   const now = deps.clock.now();
   const token = crypto.randomBytes(32).toString("base64url");
   const message = await paymentFailedNotice({
+    directDebit: gift.paymentMethod === "bacs_debit",
     donorName: gift.donorName,
     email: gift.email,
     amountPence: invoice.amountPence,
@@ -484,6 +513,16 @@ export async function runningOfflineGifts(db: Queryable) {
 export type GiftReturn =
   | { kind: "unknown" }
   | { kind: "waiting"; amountPence: number; status: string }
+  | {
+      kind: "direct-debit";
+      amountPence: number;
+      giftAidPence: number | null;
+      dayOfMonth: number;
+      firstCollectionAt: Date;
+      thenMonthlyFrom: Date;
+      /** The confirmation of the Direct Debit Instruction comes from the site (else from Stripe). */
+      noticeBySite: boolean;
+    }
   | { kind: "thanks"; amountPence: number; giftAidPence: number | null; dayOfMonth: number; nextPaymentAt: Date };
 
 /**
@@ -491,7 +530,9 @@ export type GiftReturn =
  * recorded from what the provider says (never from the URL), and its welcome's first attempt made.
  */
 export async function regularGiftReturn(
-  deps: GiftDeps & { outbox: { deliver(kind: "regular-gift-welcome", about: string): Promise<unknown> } },
+  deps: GiftDeps & {
+    outbox: { deliver(kind: "regular-gift-welcome" | "regular-gift-mandate", about: string): Promise<unknown> };
+  },
   giftId: string,
 ): Promise<GiftReturn> {
   if (!isUuid(giftId)) return { kind: "unknown" };
@@ -503,6 +544,10 @@ export async function regularGiftReturn(
   });
   for (const { donationId, welcome } of recorded)
     if (welcome) await deps.outbox.deliver("regular-gift-welcome", donationId);
+  if (gift.paymentMethod === "bacs_debit" && recorded.length === 0) {
+    const bank = await directDebitReturn(deps, gift);
+    if (bank) return bank;
+  }
   const [first] = await deps.db
     .select()
     .from(donations)
@@ -517,6 +562,38 @@ export async function regularGiftReturn(
     giftAidPence: declaration ? giftAidPence(gift.amountPence) : null,
     dayOfMonth: gift.dayOfMonth,
     nextPaymentAt: monthlyPaymentDate(monthAfter(first.billingMonth!), gift.dayOfMonth),
+  };
+}
+
+/**
+ * A Direct Debit gift whose first collection is on its way: its mandate is recorded (on Stripe, read
+ * from the first payment the Payment Element confirmed; the offline bank form has recorded it
+ * already), and the page says when the first payment is collected. Undefined while no bank details
+ * are in, or once the first payment is recorded.
+ */
+async function directDebitReturn(
+  deps: GiftDeps & { outbox: { deliver(kind: "regular-gift-mandate", about: string): Promise<unknown> } },
+  found: GiftRow,
+): Promise<GiftReturn | undefined> {
+  let gift = found;
+  if (!gift.providerMandateId && gift.providerSubscriptionId) {
+    const mandate = await deps.payments.subscriptionMandate(gift.providerSubscriptionId).catch((error: unknown) => {
+      console.error(`Asking the provider for regular gift ${gift.id}'s mandate failed:`, (error as Error).message);
+      return null;
+    });
+    if (mandate) gift = (await recordGiftMandate(deps, gift.id, mandate)) ?? gift;
+  }
+  if (!gift.providerMandateId || gift.status !== "incomplete") return undefined;
+  if (deps.payments.bacsNoticesBySite) await deps.outbox.deliver("regular-gift-mandate", gift.providerMandateId);
+  const declaration = await giftDeclaration(deps.db, gift.id);
+  return {
+    kind: "direct-debit",
+    amountPence: gift.amountPence,
+    giftAidPence: declaration ? giftAidPence(gift.amountPence) : null,
+    dayOfMonth: gift.dayOfMonth,
+    firstCollectionAt: firstCollectionOf(gift),
+    thenMonthlyFrom: secondCollectionAt(gift.createdAt, gift.dayOfMonth),
+    noticeBySite: deps.payments.bacsNoticesBySite,
   };
 }
 
@@ -567,7 +644,19 @@ export async function takeDueGiftPayments(deps: GiftDeps) {
   await endFinishedPauses(deps);
   if (offline.name !== "offline" || !offline.chargeDueSubscriptions) return [];
   await offline.chargeDueSubscriptions();
+  // The bank's answers on Direct Debit payments due by now (decision 092): each mandate's new state
+  // is copied (a refused one fails its gift), a failed payment is told once, a paid one recorded.
   const recorded: { donationId: string; welcome: boolean }[] = [];
+  if (offline.settleBankPayments) {
+    const settled = await offline.settleBankPayments();
+    for (const mandateId of settled.mandates) await followMandate(deps, mandateId);
+    for (const invoice of settled.failed) await giftPaymentFailed(deps, invoice.id);
+    // A first payment settled: its gift, still waiting for it, is not among the running ones below.
+    for (const invoice of settled.paid) {
+      const record = await recordGiftInvoice(deps, invoice.id, invoice);
+      if (record.outcome === "paid" && record.firstTime) recorded.push(record);
+    }
+  }
   for (const gift of await runningOfflineGifts(deps.db)) {
     recorded.push(...(await catchUpGift(deps, gift)));
     await followFailedMonths(deps, offline as OfflineProvider, gift);

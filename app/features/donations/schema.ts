@@ -222,7 +222,38 @@ export function parseExternalDonationPage(
 
 export const regularGiftMessages = {
   dayOfMonth: "Please choose the day of the month, from 1 to 28, for your monthly gift.",
+  payBy: "Please choose how to pay: by card, or by Direct Debit where it is offered.",
 } as const;
+
+/**
+ * How a monthly gift is paid, as the form's "Pay by" choice names it (`?pay=` in the address), and
+ * as the provider and the database name it (decision 092).
+ */
+export const payByMethods = { card: "card", "direct-debit": "bacs_debit" } as const;
+export type PayBy = keyof typeof payByMethods;
+export type GiftPaymentMethod = (typeof payByMethods)[PayBy];
+
+/** How staff and donors read a gift's way of paying. */
+export const paymentMethodLabels: Record<GiftPaymentMethod, string> = { card: "Card", bacs_debit: "Direct Debit" };
+
+/** A Direct Debit mandate's state, as staff read it. */
+export const mandateStatusLabels = {
+  pending: "Being set up by the bank",
+  active: "Active",
+  inactive: "Inactive: refused or cancelled at the bank",
+} as const;
+
+/** A Direct Debit gift's state where the card's words would be wrong. */
+export const directDebitStatusLabels: Partial<Record<RegularGiftStatus, string>> = {
+  incomplete: "Direct Debit set up: the first payment is on its way",
+  failing: "A Direct Debit payment failed: please check the bank details",
+};
+
+/** A gift's state in words, for the way it is paid (and whether its bank details are in). */
+export function giftStatusLabel(status: RegularGiftStatus, method: string, hasMandate: boolean): string {
+  const bank = method === "bacs_debit" && (status !== "incomplete" || hasMandate);
+  return (bank ? directDebitStatusLabels[status] : undefined) ?? regularGiftStatusLabels[status];
+}
 
 /** The days a monthly payment can be taken: every month has them. */
 export const giftDays = { first: 1, last: 28 } as const;

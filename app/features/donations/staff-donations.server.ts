@@ -8,7 +8,7 @@ import { londonDate, londonDay } from "~/lib/london-time";
 import { slicePage, type Paged } from "~/lib/pagination";
 import { providerReference, type ProviderReference } from "~/lib/provider-reference";
 import { personMatches, personQuery, personRank } from "~/lib/search-fold";
-import { donations, giftAidClaims, giftAidDeclarations, refunds } from "~db/schema";
+import { donations, giftAidClaims, giftAidDeclarations, refunds, regularGifts } from "~db/schema";
 import { giftAidPence } from "./amount";
 import { giftAidDeclarationFor, readyToClaim, type GiftAidDeclaration, type GiftAidDonation } from "./gift-aid";
 import { donationStatusLabels, type DonationFilters, type DonationStatus, type GiftAidScope } from "./schema";
@@ -28,7 +28,8 @@ export interface StaffDeclaration extends GiftAidDeclaration {
 }
 
 export interface DonationsAndDeclarations {
-  donations: (DonationRow & { claimedOn: string | null })[];
+  /** Each with its monthly gift's way of paying, for a month's payment (decision 092). */
+  donations: (DonationRow & { claimedOn: string | null; giftPaymentMethod?: string | null })[];
   /** Each donation's own declaration, by donation id. */
   own: Map<string, StaffDeclaration>;
   declarations: StaffDeclaration[];
@@ -60,10 +61,15 @@ export async function loadDonationsAndDeclarations(db: Queryable): Promise<Donat
     .from(donations)
     .leftJoin(giftAidDeclarations, eq(giftAidDeclarations.donationId, donations.id))
     .leftJoin(giftAidClaims, eq(giftAidClaims.id, donations.giftAidClaimId))
+    .leftJoin(regularGifts, eq(regularGifts.id, donations.regularGiftId))
     .orderBy(desc(donations.createdAt), desc(donations.id));
   const own = new Map<string, StaffDeclaration>();
   for (const { donations: d, gift_aid_declarations: g } of rows) if (g) own.set(d.id, declarationOf(g, d));
-  const list = rows.map(({ donations: d, gift_aid_claims: c }) => ({ ...d, claimedOn: c?.claimedOn ?? null }));
+  const list = rows.map(({ donations: d, gift_aid_claims: c, regular_gifts: r }) => ({
+    ...d,
+    claimedOn: c?.claimedOn ?? null,
+    giftPaymentMethod: r?.paymentMethod ?? null,
+  }));
   list.sort((a, b) => (b.paidAt ?? b.createdAt).getTime() - (a.paidAt ?? a.createdAt).getTime());
   return { donations: list, own, declarations: [...own.values()] };
 }
@@ -83,7 +89,7 @@ export interface StaffDonationView {
   provider: string;
   providerPaymentId: string | null;
   /** A monthly gift's payment (decision 089): the gift, and the month it pays ("December 2026"). */
-  monthly: { regularGiftId: string; month: string } | null;
+  monthly: { regularGiftId: string; month: string; directDebit: boolean } | null;
   giftAid: {
     /** What staff read in the Gift Aid column. */
     label: string;
@@ -135,7 +141,10 @@ function giftAidLabel(
   return "None";
 }
 
-function viewOf(row: DonationRow & { claimedOn: string | null }, all: DonationsAndDeclarations): StaffDonationView {
+function viewOf(
+  row: DonationRow & { claimedOn: string | null; giftPaymentMethod?: string | null },
+  all: DonationsAndDeclarations,
+): StaffDonationView {
   const donation = asGiftAidDonation(row);
   const covering = giftAidDeclarationFor(donation, all.declarations);
   const refunded = row.status === "refunded" || row.status === "refund_pending" || row.refundedAt !== null;
@@ -154,7 +163,11 @@ function viewOf(row: DonationRow & { claimedOn: string | null }, all: DonationsA
     providerPaymentId: row.providerPaymentId,
     monthly:
       row.regularGiftId && row.billingMonth
-        ? { regularGiftId: row.regularGiftId, month: monthInWords(row.billingMonth) }
+        ? {
+            regularGiftId: row.regularGiftId,
+            month: monthInWords(row.billingMonth),
+            directDebit: row.giftPaymentMethod === "bacs_debit",
+          }
         : null,
     giftAid: {
       label: giftAidLabel(row, covering, all.own.get(row.id)),

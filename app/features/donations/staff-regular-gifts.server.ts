@@ -13,7 +13,15 @@ import { formatPounds } from "~/lib/money";
 import { pageOf, type Paged } from "~/lib/pagination";
 import { auditLog, donations, giftAidDeclarations, regularGiftLinks, regularGifts } from "~db/schema";
 import { giftLinkHash, giftLinkLifetimeMs, type GiftDeps } from "./regular-gifts.server";
-import { dayOfMonthWords, regularGiftStatusLabels, type RegularGiftFilter, type RegularGiftStatus } from "./schema";
+import { maskedAccount, sortCodeWords } from "~/lib/bacs";
+import {
+  dayOfMonthWords,
+  giftStatusLabel,
+  mandateStatusLabels,
+  paymentMethodLabels,
+  type RegularGiftFilter,
+  type RegularGiftStatus,
+} from "./schema";
 
 // Monthly giving as staff see it (/admin/regular-giving, issue 34): every gift with its state, the
 // monthly total and how it has moved over twelve months, the gifts whose payment is failing, each
@@ -39,6 +47,11 @@ export interface StaffRegularGift {
   paidPence: number;
   lastPaidAt: string | null;
   giftAid: boolean;
+  /** How it is paid (decision 092): "Card", or "Direct Debit from 10-88-00 ••••2345". */
+  paidBy: string;
+  paymentMethod: string;
+  /** A Direct Debit's mandate: its reference and state, as the provider last said. */
+  mandate: { reference: string; status: string; statusLabel: string } | null;
 }
 
 export interface GivingMonth {
@@ -106,13 +119,28 @@ async function giftRows(db: Queryable, where: SQL | undefined, page?: { limit: n
     amountPence: gift.amountPence,
     day: dayOfMonthWords(gift.dayOfMonth),
     status: gift.status as RegularGiftStatus,
-    statusLabel: regularGiftStatusLabels[gift.status as RegularGiftStatus] ?? gift.status,
+    statusLabel:
+      giftStatusLabel(gift.status as RegularGiftStatus, gift.paymentMethod, gift.mandateReference !== null) ??
+      gift.status,
     startedAt: gift.createdAt.toISOString(),
     cancelledAt: gift.cancelledAt?.toISOString() ?? null,
     payments: Number(row.payments ?? 0),
     paidPence: Number(row.paidPence ?? 0),
     lastPaidAt: row.lastPaidAt ? new Date(row.lastPaidAt).toISOString() : null,
     giftAid: Boolean(row.giftAid),
+    paymentMethod: gift.paymentMethod,
+    paidBy:
+      gift.paymentMethod === "bacs_debit" && gift.bankSortCode && gift.bankLast4
+        ? `Direct Debit from ${sortCodeWords(gift.bankSortCode)} ${maskedAccount(gift.bankLast4)}`
+        : paymentMethodLabels[gift.paymentMethod as "card" | "bacs_debit"],
+    mandate:
+      gift.mandateReference && gift.mandateStatus
+        ? {
+            reference: gift.mandateReference,
+            status: gift.mandateStatus,
+            statusLabel: mandateStatusLabels[gift.mandateStatus as keyof typeof mandateStatusLabels],
+          }
+        : null,
   }));
 }
 

@@ -20,6 +20,7 @@ import {
   events,
   giftAidDeclarations,
   offlinePayments,
+  offlineMandates,
   offlineSubscriptions,
   outbox,
   regularGiftLinks,
@@ -240,6 +241,17 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
       pausedUntil: iso(g.pausedUntil),
       // A Gift Aid declaration made on the gift's page, kept until the next payment is made with it.
       giftAidDeclarationWaiting: g.declarationWaiting ?? null,
+      // How it is paid; for a Direct Debit, what we hold of the account (never its number).
+      paidBy: g.paymentMethod,
+      directDebit: g.mandateReference
+        ? {
+            accountHolder: g.bankAccountName,
+            sortCode: g.bankSortCode,
+            accountNumberEndsWith: g.bankLast4,
+            mandateReference: g.mandateReference,
+            mandateState: g.mandateStatus,
+          }
+        : null,
     })),
     giftAidDeclarations: declarationRows.map((g) => ({
       donationReference: g.donationId,
@@ -424,7 +436,11 @@ export async function erasePersonData(
     // Her monthly gifts: cancelled (the provider was told above), anonymised, their links gone.
     // Their months are donations, anonymised above with their declarations kept as HMRC needs.
     const giftRows = await tx
-      .select({ id: regularGifts.id, cancelledAt: regularGifts.cancelledAt })
+      .select({
+        id: regularGifts.id,
+        cancelledAt: regularGifts.cancelledAt,
+        customerId: regularGifts.providerCustomerId,
+      })
       .from(regularGifts)
       .where(sameAddress(regularGifts.email, address))
       .for("update");
@@ -439,11 +455,22 @@ export async function erasePersonData(
           pausedUntil: null,
           // A Gift Aid declaration made on the gift's page and not yet used: her name and address.
           declarationWaiting: null,
+          // A Direct Debit's account: her name on it, and what identifies it (decision 092).
+          bankAccountName: null,
+          bankSortCode: null,
+          bankLast4: null,
           cancelledAt: gift.cancelledAt ?? now,
           updatedAt: now,
         })
         .where(eq(regularGifts.id, gift.id));
       await tx.delete(regularGiftLinks).where(eq(regularGiftLinks.regularGiftId, gift.id));
+      // The offline test provider's mandates keep the account holder's name as Stripe would.
+      if (gift.customerId) {
+        await tx
+          .update(offlineMandates)
+          .set({ accountName: erasedName })
+          .where(eq(offlineMandates.customerId, gift.customerId));
+      }
     }
     await tx.update(offlineSubscriptions).set({ email: null }).where(sameAddress(offlineSubscriptions.email, address));
 

@@ -34,6 +34,9 @@ export const auditActions = {
   "regular-gift.cancelled-by-donor": "Cancelled a monthly gift",
   "regular-gift.gift-aid-declared": "Declared Gift Aid on a monthly gift",
   "regular-gift.gift-aid-withdrawn": "Withdrew Gift Aid on a monthly gift",
+  // docs/decisions/092-direct-debit.md
+  "regular-gift.bank-changed": "Changed a monthly gift's bank details",
+  "regular-gift.mandate-inactive": "A monthly gift's Direct Debit stopped at the bank",
   "gift-aid.declaration-cancelled": "Recorded a cancelled Gift Aid declaration",
   "gift-aid.claim-exported": "Downloaded a Gift Aid claim",
   "gift-aid.claim-marked": "Marked a Gift Aid claim as made",

@@ -16,6 +16,16 @@ export const mailKinds = {
   "regular-gift-payment-failed": { label: "Monthly gift: a payment did not go through", about: "provider's bill id" },
   // docs/decisions/090-donors-manage-their-gift.md
   "regular-gift-changed": { label: "Monthly gift: a change the donor made", about: "change id" },
+  // docs/decisions/092-direct-debit.md
+  "regular-gift-mandate": {
+    label: "Monthly gift: confirmation of the Direct Debit Instruction",
+    about: "provider's mandate id",
+  },
+  "regular-gift-advance-notice": { label: "Monthly gift: Direct Debit advance notice", about: "change id" },
+  "regular-gift-mandate-inactive": {
+    label: "Monthly gift: the Direct Debit has stopped",
+    about: "provider's mandate id",
+  },
   "volunteer-confirmation": { label: "Volunteer confirmation", about: "volunteer sign-up id" },
   // Bookings and refunds (docs/decisions/015-bookings-and-refunds.md).
   "booking-refund": { label: "Refund made", about: "refund id" },

@@ -2,9 +2,20 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray, lte, or, sql, sum } from "drizzle-orm";
 import type { Clock } from "~/lib/clock";
 import type { Database } from "../db/database.server";
-import { offlinePayments, offlineRefunds, offlineSubscriptions } from "~db/schema";
+import { offlineMandates, offlinePayments, offlineRefunds, offlineSubscriptions } from "~db/schema";
 import { billingMonthOf, monthAfter, monthlyPaymentDate } from "~/lib/billing-month";
+import {
+  addWorkingDays,
+  bacsWorkingDays,
+  sortCodeDigits,
+  accountNumberDigits,
+  testBankAccounts,
+  testBankProblems,
+  type BankDetails,
+  type BankField,
+} from "~/lib/bacs";
 import type {
+  Mandate,
   NewPayment,
   NewSubscription,
   Payment,
@@ -43,7 +54,47 @@ export interface OfflineProvider extends PaymentProvider {
   changeSubscriptionCard(id: string, card: CardDetails): Promise<{ card: PaymentCard } | { error: string }>;
   /** A subscription's bills whose payment failed and that are still open, oldest first (Stripe's open invoices). */
   listOpenInvoices(subscriptionId: string): Promise<SubscriptionInvoice[]>;
+  /**
+   * The bank form's submission for a Direct Debit gift's first payment (decision 092): Stripe's test
+   * sort code and accounts; a mandate is made and the payment is `processing` until the bank settles
+   * it (settleBankPayments). A refusal answers each field's message and changes nothing.
+   */
+  confirmBank(
+    clientSecret: string,
+    details: BankDetails,
+  ): Promise<{ payment: Payment; mandate?: Mandate; errors?: Partial<Record<BankField, string>> }>;
+  /** New bank details for a Direct Debit subscription's later payments: a new mandate. */
+  changeSubscriptionBank(
+    id: string,
+    details: BankDetails,
+  ): Promise<{ mandate: Mandate } | { errors: Partial<Record<BankField, string>> }>;
+  /**
+   * The bank's answers due by the clock: each Direct Debit payment `processing` whose working days
+   * have passed succeeds or fails as its test account says, and a refused mandate becomes inactive.
+   * Answers the invoices paid and failed, and the mandates whose state changed (set up, or refused).
+   */
+  settleBankPayments(): Promise<{ paid: SubscriptionInvoice[]; failed: SubscriptionInvoice[]; mandates: string[] }>;
 }
+
+type MandateRow = typeof offlineMandates.$inferSelect;
+
+function toMandate(row: MandateRow): Mandate {
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    reference: row.reference,
+    status: row.status as Mandate["status"],
+    accountName: row.accountName,
+    sortCode: row.sortCode,
+    last4: row.last4,
+  };
+}
+
+/** Stripe's words for a Bacs payment the bank did not pay. */
+const bankFailures = {
+  fails: "The customer's bank account could not be debited (debit_not_authorized).",
+  refused: "The customer's bank refused the Direct Debit Instruction, so the mandate is inactive.",
+} as const;
 
 type Row = typeof offlinePayments.$inferSelect;
 type SubscriptionRow = typeof offlineSubscriptions.$inferSelect;
@@ -54,7 +105,8 @@ function toSubscription(row: SubscriptionRow): Subscription {
     customerId: row.customerId,
     status: row.status,
     metadata: row.metadata,
-    amountPence: row.amountPence,
+    // What later months take: a change waiting for the next collection is what the donor chose.
+    amountPence: row.pendingChange?.amountPence ?? row.amountPence,
   };
 }
 
@@ -197,6 +249,26 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
       return undefined;
     });
   }
+  /** A mandate for Stripe's test account the donor typed: only what Stripe would tell us of it. */
+  async function newMandate(customerId: string, details: BankDetails, now: Date): Promise<Mandate> {
+    const account = accountNumberDigits(details.accountNumber)!;
+    const id = `mandate_offline_${crypto.randomBytes(12).toString("hex")}`;
+    const [row] = await db
+      .insert(offlineMandates)
+      .values({
+        id,
+        customerId,
+        reference: `KVT${crypto.randomBytes(7).toString("hex").toUpperCase()}`.slice(0, 16),
+        accountName: details.accountName.trim(),
+        sortCode: sortCodeDigits(details.sortCode)!,
+        last4: account.slice(-4),
+        status: "pending",
+        outcome: testBankAccounts[account] === "succeeds" ? "succeeds" : (testBankAccounts[account] ?? "refused"),
+        createdAt: now,
+      })
+      .returning();
+    return toMandate(row!);
+  }
   const provider: OfflineProvider = {
     name: "offline",
     async createPayment(input: NewPayment) {
@@ -271,6 +343,9 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         receiptEmail: input.email,
         idempotencyKey: `${input.idempotencyKey}:first`,
       });
+      if (input.paymentMethod === "bacs_debit") {
+        await db.update(offlinePayments).set({ paymentMethod: "bacs_debit" }).where(eq(offlinePayments.id, first.id));
+      }
       await db
         .insert(offlineSubscriptions)
         .values({
@@ -284,6 +359,7 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
           firstPaymentId: first.id,
           nextChargeAt: input.secondPaymentAt,
           createdAt: now,
+          paymentMethod: input.paymentMethod,
         })
         // The same idempotency key gives back the same subscription, as Stripe's does.
         .onConflictDoNothing({ target: offlineSubscriptions.id });
@@ -350,9 +426,25 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         ...(change.nextPaymentAt !== undefined && { nextChargeAt: change.nextPaymentAt }),
       };
       if (Object.keys(set).length === 0) return;
+      if (change.afterNextPayment) {
+        // Kept until the next collection, already notified, is taken (chargeDueSubscriptions).
+        const [row] = await db
+          .update(offlineSubscriptions)
+          .set({
+            pendingChange: sql`coalesce(${offlineSubscriptions.pendingChange}, '{}'::jsonb) || ${JSON.stringify({
+              ...(set.amountPence !== undefined && { amountPence: set.amountPence }),
+              ...(set.dayOfMonth !== undefined && { dayOfMonth: set.dayOfMonth }),
+              ...(set.nextChargeAt !== undefined && { nextChargeAt: set.nextChargeAt.toISOString() }),
+            })}::jsonb`,
+          })
+          .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
+          .returning({ id: offlineSubscriptions.id });
+        if (!row) throw new PaymentNotFoundError("No such running subscription.");
+        return;
+      }
       const [row] = await db
         .update(offlineSubscriptions)
-        .set(set)
+        .set({ ...set, pendingChange: null })
         .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`))
         .returning({ id: offlineSubscriptions.id });
       if (!row) throw new PaymentNotFoundError("No such running subscription.");
@@ -414,7 +506,17 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
             const month = billingMonthOf(sub.nextChargeAt);
             const paymentId = `pi_offline_${hashed(`${sub.id}:${month}`)}`;
             // A saved card that attaches but is never paid by (4000 0000 0000 0341) fails the month.
-            const declined = savedCardDecline(sub.cardLast4);
+            const bank = sub.paymentMethod === "bacs_debit";
+            const declined = bank ? undefined : savedCardDecline(sub.cardLast4);
+            // A Direct Debit is collected from its mandate: processing until the bank settles it,
+            // refused at once if the mandate is no longer active.
+            const [mandate] = bank
+              ? await tx
+                  .select()
+                  .from(offlineMandates)
+                  .where(eq(offlineMandates.id, sub.mandateId ?? ""))
+              : [];
+            const collectable = !bank || (mandate !== undefined && mandate.status !== "inactive");
             const [row] = await tx
               .insert(offlinePayments)
               .values({
@@ -425,21 +527,42 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
                 description: `Monthly gift, ${month}`,
                 metadata: { ...sub.metadata, subscription_id: sub.id, ...(declined && failedAttempts(1, now)) },
                 receiptEmail: sub.email,
-                status: declined ? "requires_payment_method" : "succeeded",
-                lastError: declined ?? null,
-                cardBrand: sub.cardBrand,
-                cardLast4: sub.cardLast4,
-                succeededAt: declined ? null : now,
+                ...(bank
+                  ? {
+                      status: collectable ? "processing" : "requires_payment_method",
+                      lastError: collectable ? null : bankFailures.refused,
+                      paymentMethod: "bacs_debit",
+                      mandateId: sub.mandateId,
+                      // Collected on the month's day, as Stripe would have, whenever this run took it.
+                      settlesAt: collectable ? addWorkingDays(sub.nextChargeAt, bacsWorkingDays.existingMandate) : null,
+                    }
+                  : {
+                      status: declined ? "requires_payment_method" : "succeeded",
+                      lastError: declined ?? null,
+                      cardBrand: sub.cardBrand,
+                      cardLast4: sub.cardLast4,
+                      succeededAt: declined ? null : now,
+                    }),
                 // The bill is made on the month's day, whenever it is taken.
                 createdAt: sub.nextChargeAt,
               })
               .onConflictDoNothing({ target: offlinePayments.id })
               .returning();
+            // A change the donor made inside the notice period applies from now on.
+            const pending = sub.pendingChange;
+            const dayOfMonth = pending?.dayOfMonth ?? sub.dayOfMonth;
             await tx
               .update(offlineSubscriptions)
               .set({
-                status: await runningStatus(tx, sub.id),
-                nextChargeAt: monthlyPaymentDate(monthAfter(month), sub.dayOfMonth),
+                // A card's month that failed leaves its bill open (decision 093); a Direct Debit is
+                // past due when its mandate can no longer be collected from (decision 092).
+                status: bank ? (collectable ? "active" : "past_due") : await runningStatus(tx, sub.id),
+                amountPence: pending?.amountPence ?? sub.amountPence,
+                dayOfMonth,
+                nextChargeAt: pending?.nextChargeAt
+                  ? new Date(pending.nextChargeAt)
+                  : monthlyPaymentDate(monthAfter(month), dayOfMonth),
+                pendingChange: null,
               })
               .where(eq(offlineSubscriptions.id, sub.id));
             return row ? toInvoice(row) : null;
@@ -458,6 +581,136 @@ export function offlineProvider(db: Database, clock: Clock): OfflineProvider {
         if (invoice?.status === "paid") paid.push(invoice);
       }
       return paid;
+    },
+    async bacsOffered() {
+      return true;
+    },
+    bacsNoticesBySite: true,
+    async retrieveMandate(id: string) {
+      const [row] = await db.select().from(offlineMandates).where(eq(offlineMandates.id, id));
+      if (!row) throw new PaymentNotFoundError("No such mandate.");
+      return toMandate(row);
+    },
+    async subscriptionMandate(subscriptionId: string) {
+      const [row] = await db
+        .select({ mandate: offlineMandates })
+        .from(offlineSubscriptions)
+        .innerJoin(offlineMandates, eq(offlineMandates.id, offlineSubscriptions.mandateId))
+        .where(eq(offlineSubscriptions.id, subscriptionId));
+      return row ? toMandate(row.mandate) : null;
+    },
+    async startBankChange(): Promise<never> {
+      throw new Error("The offline test provider takes new bank details by its own form (changeSubscriptionBank).");
+    },
+    async finishBankChange(): Promise<never> {
+      throw new Error("The offline test provider takes new bank details by its own form (changeSubscriptionBank).");
+    },
+    async confirmBank(clientSecret: string, details: BankDetails) {
+      const row = await find(eq(offlinePayments.clientSecret, clientSecret));
+      if (row.paymentMethod !== "bacs_debit" || row.status !== "requires_payment_method")
+        return { payment: toPayment(row) };
+      const errors = testBankProblems(details);
+      if (Object.keys(errors).length > 0) return { payment: toPayment(row), errors };
+      const subscriptionId = row.metadata.subscription_id ?? "";
+      const [sub] = await db.select().from(offlineSubscriptions).where(eq(offlineSubscriptions.id, subscriptionId));
+      if (!sub) throw new PaymentNotFoundError("No such subscription.");
+      const now = clock.now();
+      const mandate = await newMandate(sub.customerId, details, now);
+      const [updated] = await db
+        .update(offlinePayments)
+        .set({
+          status: "processing",
+          mandateId: mandate.id,
+          // A new mandate: the bank sets it up before the first collection.
+          settlesAt: addWorkingDays(now, bacsWorkingDays.newMandate),
+        })
+        .where(and(eq(offlinePayments.id, row.id), eq(offlinePayments.status, "requires_payment_method")))
+        .returning();
+      await db.update(offlineSubscriptions).set({ mandateId: mandate.id }).where(eq(offlineSubscriptions.id, sub.id));
+      return { payment: toPayment(updated ?? row), mandate };
+    },
+    async changeSubscriptionBank(id: string, details: BankDetails) {
+      const errors = testBankProblems(details);
+      if (Object.keys(errors).length > 0) return { errors };
+      const [sub] = await db
+        .select()
+        .from(offlineSubscriptions)
+        .where(and(eq(offlineSubscriptions.id, id), sql`${offlineSubscriptions.status} <> 'canceled'`));
+      if (!sub) throw new PaymentNotFoundError("No such running subscription.");
+      const mandate = await newMandate(sub.customerId, details, clock.now());
+      await db.update(offlineSubscriptions).set({ mandateId: mandate.id }).where(eq(offlineSubscriptions.id, id));
+      return { mandate };
+    },
+    async settleBankPayments() {
+      const now = clock.now();
+      const due = await db
+        .select({ id: offlinePayments.id })
+        .from(offlinePayments)
+        .where(and(eq(offlinePayments.status, "processing"), lte(offlinePayments.settlesAt, now)));
+      const paid: SubscriptionInvoice[] = [];
+      const failed: SubscriptionInvoice[] = [];
+      const mandates: string[] = [];
+      for (const { id } of due) {
+        await db.transaction(async (tx) => {
+          const [payment] = await tx.select().from(offlinePayments).where(eq(offlinePayments.id, id)).for("update");
+          if (payment?.status !== "processing") return;
+          const [mandate] = await tx
+            .select()
+            .from(offlineMandates)
+            .where(eq(offlineMandates.id, payment.mandateId ?? ""))
+            .for("update");
+          const outcome = mandate?.status === "inactive" ? "refused" : (mandate?.outcome ?? "refused");
+          const subscriptionId = payment.metadata.subscription_id ?? "";
+          if (outcome === "succeeds") {
+            const [settled] = await tx
+              .update(offlinePayments)
+              .set({ status: "succeeded", succeededAt: payment.settlesAt ?? now })
+              .where(eq(offlinePayments.id, id))
+              .returning();
+            if (mandate?.status === "pending") {
+              await tx.update(offlineMandates).set({ status: "active" }).where(eq(offlineMandates.id, mandate.id));
+              mandates.push(mandate.id);
+            }
+            await tx
+              .update(offlineSubscriptions)
+              .set({ status: "active" })
+              .where(
+                and(
+                  eq(offlineSubscriptions.id, subscriptionId),
+                  inArray(offlineSubscriptions.status, ["incomplete", "past_due"]),
+                ),
+              );
+            paid.push(toInvoice(settled!));
+            return;
+          }
+          const [unpaid] = await tx
+            .update(offlinePayments)
+            .set({
+              status: "requires_payment_method",
+              lastError: outcome === "fails" ? bankFailures.fails : bankFailures.refused,
+            })
+            .where(eq(offlinePayments.id, id))
+            .returning();
+          if (mandate && outcome === "refused" && mandate.status !== "inactive") {
+            await tx.update(offlineMandates).set({ status: "inactive" }).where(eq(offlineMandates.id, mandate.id));
+            mandates.push(mandate.id);
+          } else if (mandate?.status === "pending") {
+            await tx.update(offlineMandates).set({ status: "active" }).where(eq(offlineMandates.id, mandate.id));
+            mandates.push(mandate.id);
+          }
+          await tx
+            .update(offlineSubscriptions)
+            .set({ status: "past_due" })
+            .where(
+              and(
+                eq(offlineSubscriptions.id, subscriptionId),
+                inArray(offlineSubscriptions.status, ["incomplete", "active"]),
+              ),
+            );
+          failed.push(toInvoice(unpaid!));
+        });
+      }
+      return { paid, failed, mandates };
     },
     async confirmCard(clientSecret: string, card: CardDetails) {
       const row = await find(eq(offlinePayments.clientSecret, clientSecret));

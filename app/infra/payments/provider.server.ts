@@ -48,6 +48,29 @@ export interface WebhookEvent {
   invoiceId?: string;
   /** The subscription it is about, for customer.subscription.* events (a regular gift). */
   subscriptionId?: string;
+  /** The mandate it is about, for mandate.* events (a Direct Debit gift, decision 092). */
+  mandateId?: string;
+}
+
+/** How a regular gift is paid: by card, or by Bacs Direct Debit (decision 092). */
+export type GiftPaymentMethod = "card" | "bacs_debit";
+
+/**
+ * A Bacs Direct Debit mandate as the provider reports it: what the scheme's notices need, and never
+ * the whole account number (the provider keeps that; we are told its last four digits).
+ */
+export interface Mandate {
+  id: string;
+  /** The provider's customer whose payment method it is (a gift's `provider_customer_id`). */
+  customerId: string;
+  /** The mandate reference the donor's bank shows. */
+  reference: string;
+  /** Stripe's mandate statuses: pending (the bank is setting it up), active, inactive (refused or cancelled). */
+  status: "pending" | "active" | "inactive";
+  accountName: string;
+  /** Six digits. */
+  sortCode: string;
+  last4: string;
 }
 
 /** What a regular gift asks of the provider: a monthly subscription, its first payment made now. */
@@ -63,6 +86,8 @@ export interface NewSubscription {
   idempotencyKey: string;
   /** When the second payment is taken (the donor's day of next month); monthly from then on. */
   secondPaymentAt: Date;
+  /** How the first and later payments are made: a card, or Bacs Direct Debit (decision 092). */
+  paymentMethod: GiftPaymentMethod;
 }
 
 /** A regular gift as the provider keeps it (Stripe: a subscription). */
@@ -88,6 +113,11 @@ export interface SubscriptionChange {
   dayOfMonth?: number;
   nextPaymentAt?: Date;
   pause?: { resumesAt: Date } | null;
+  /**
+   * A Direct Debit change inside the advance notice period (decision 092): the next collection,
+   * already notified, is taken as it stands, and the change applies from the one after.
+   */
+  afterNextPayment?: boolean;
 }
 
 /** One month's bill of a regular gift (Stripe: an invoice), and whether it was paid. */
@@ -152,6 +182,28 @@ export interface PaymentProvider {
    */
   startCardChange(subscriptionId: string): Promise<{ setupId: string; clientSecret: string }>;
   finishCardChange(subscriptionId: string, setupId: string): Promise<{ card: PaymentCard | null } | { error: string }>;
+  /**
+   * Whether monthly gifts may be paid by Bacs Direct Debit here (Stripe: the account's
+   * `bacs_debit_payments` capability is active; read once in a while, and no when Stripe cannot be asked).
+   */
+  bacsOffered(): Promise<boolean>;
+  /**
+   * Whether the site sends the Bacs scheme's notices (the mandate's confirmation, advance notices)
+   * itself: always on the offline provider; on Stripe only when the charity has its own notices
+   * approved and Stripe's turned off (STRIPE_BACS_OWN_NOTICES).
+   */
+  bacsNoticesBySite: boolean;
+  retrieveMandate(id: string): Promise<Mandate>;
+  /** The mandate the subscription's first payment was collected from, once the bank details are in; else null. */
+  subscriptionMandate(subscriptionId: string): Promise<Mandate | null>;
+  /**
+   * New bank details for a Direct Debit gift (Stripe: a Checkout Session in setup mode, which the
+   * donor is sent to and which returns to `returnUrl` with `{CHECKOUT_SESSION_ID}` filled in);
+   * `finishBankChange` then makes the new mandate's payment method the subscription's own, once the
+   * provider says it is set up.
+   */
+  startBankChange(subscriptionId: string, returnUrl: string): Promise<{ url: string }>;
+  finishBankChange(subscriptionId: string, sessionId: string): Promise<{ mandate: Mandate } | { error: string }>;
 }
 
 /**
@@ -172,6 +224,8 @@ export interface Charity {
   name: string;
   registrationNumber: string;
   email: string;
+  /** The charity's telephone number, where the content gives one (the Direct Debit notices carry it). */
+  telephone?: string | undefined;
   /** The site's public address, for links in e-mails (the receipt's QR code opens the door page there). */
   website: string;
   /** Its postal address, if the content gives one. */
@@ -186,6 +240,7 @@ export function charityOf(site: Site, website: string): Charity {
     name: site.charityName,
     registrationNumber: site.registrationNumber,
     email: site.email,
+    telephone: site.telephone,
     website,
     address: site.address,
     receipts: site.receipts,

@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { isPaymentCard, type PaymentCard } from "~/lib/payment-card";
 import type {
+  Mandate,
   NewPayment,
   NewSubscription,
   Payment,
@@ -18,6 +19,30 @@ export interface StripeSettings {
   webhookSecret: string;
   /** Another address for Stripe's API (tests point it at a local stand-in). */
   apiUrl?: string;
+  /**
+   * The charity has its own Bacs notices approved and Stripe's turned off (STRIPE_BACS_OWN_NOTICES):
+   * the site then sends the mandate's confirmation and advance notices itself (decision 092).
+   */
+  bacsOwnNotices?: boolean;
+}
+
+/** How long the account's Bacs capability is believed (and a failure to read it, a shorter time): a cache, timed by the monotonic clock. */
+const capabilityLifeMs = { read: 10 * 60_000, failed: 60_000 } as const;
+
+/** A Stripe mandate, read with its payment method expanded, as our code sees it. */
+function toMandate(mandate: Stripe.Mandate): Mandate {
+  const method = typeof mandate.payment_method === "string" ? undefined : mandate.payment_method;
+  const status: Mandate["status"] =
+    mandate.status === "active" ? "active" : mandate.status === "inactive" ? "inactive" : "pending";
+  return {
+    id: mandate.id,
+    customerId: idOf(method?.customer) ?? "",
+    reference: mandate.payment_method_details?.bacs_debit?.reference ?? "",
+    status,
+    accountName: method?.billing_details?.name ?? "",
+    sortCode: method?.bacs_debit?.sort_code ?? "",
+    last4: method?.bacs_debit?.last4 ?? "",
+  };
 }
 
 function toPayment(intent: Stripe.PaymentIntent): Payment {
@@ -117,9 +142,75 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     product.catch(() => (product = undefined));
     return product;
   }
+  let bacs: { offered: Promise<boolean>; until: number } | undefined;
+  async function readMandate(id: string) {
+    return toMandate(await stripe.mandates.retrieve(id, { expand: ["payment_method"] }));
+  }
   return {
     name: "stripe",
     publishableKey: settings.publishableKey,
+    bacsNoticesBySite: settings.bacsOwnNotices ?? false,
+    async bacsOffered() {
+      if (bacs && bacs.until > performance.now()) return bacs.offered;
+      const offered = stripe.accounts.retrieveCurrent().then(
+        (account) => account.capabilities?.bacs_debit_payments === "active",
+        (error: unknown) => {
+          // Card gifts still work; Direct Debit waits until Stripe can say.
+          console.error("Reading the Stripe account's Bacs Direct Debit capability failed:", (error as Error).message);
+          bacs = { offered: Promise.resolve(false), until: performance.now() + capabilityLifeMs.failed };
+          return false;
+        },
+      );
+      bacs = { offered, until: performance.now() + capabilityLifeMs.read };
+      return offered;
+    },
+    retrieveMandate: readMandate,
+    async subscriptionMandate(subscriptionId: string) {
+      // The first invoice's payment carries the mandate it was collected from (its charge's details).
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ["latest_invoice.payments"] });
+      const invoice = typeof subscription.latest_invoice === "string" ? undefined : subscription.latest_invoice;
+      const intentId = idOf(invoice?.payments?.data[0]?.payment?.payment_intent);
+      if (!intentId) return null;
+      const intent = await stripe.paymentIntents.retrieve(intentId, { expand: ["latest_charge"] });
+      const charge = typeof intent.latest_charge === "string" ? undefined : intent.latest_charge;
+      const mandateId = charge?.payment_method_details?.bacs_debit?.mandate;
+      return mandateId ? readMandate(mandateId) : null;
+    },
+    async startBankChange(subscriptionId: string, returnUrl: string) {
+      // The Payment Element cannot set up Bacs without a payment: Stripe Checkout's setup mode can.
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+      const back = new URL(returnUrl);
+      const success = new URL(back);
+      success.searchParams.set("bank_session", "SESSION");
+      const session = await stripe.checkout.sessions.create({
+        mode: "setup",
+        currency: "gbp",
+        // This API version's name for Stripe's `payment_method_types[]=bacs_debit`: Bacs only.
+        allowed_payment_method_types: ["bacs_debit"],
+        customer: idOf(subscription.customer) ?? undefined,
+        metadata: { subscription_id: subscriptionId },
+        setup_intent_data: { metadata: { subscription_id: subscriptionId } },
+        success_url: success.href.replace("SESSION", "{CHECKOUT_SESSION_ID}"),
+        cancel_url: back.href,
+      });
+      if (!session.url) throw new Error(`Stripe gave Checkout Session ${session.id} no address.`);
+      return { url: session.url };
+    },
+    async finishBankChange(subscriptionId: string, sessionId: string) {
+      // Read from Stripe, never from the return address: saved only if Stripe says it is set up.
+      const session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ["setup_intent"] });
+      if (session.metadata?.subscription_id !== subscriptionId) {
+        return { error: "Those bank details are not this gift's." };
+      }
+      const setup = typeof session.setup_intent === "string" ? undefined : session.setup_intent;
+      const method = idOf(setup?.payment_method);
+      const mandateId = idOf(setup?.mandate);
+      if (setup?.status !== "succeeded" || !method || !mandateId) {
+        return { error: "Your new bank details were not confirmed, so nothing has changed." };
+      }
+      await stripe.subscriptions.update(subscriptionId, { default_payment_method: method });
+      return { mandate: await readMandate(mandateId) };
+    },
     async createSubscription(input: NewSubscription) {
       const productId = await giftProduct();
       const customer = await stripe.customers.create(
@@ -147,7 +238,12 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           billing_cycle_anchor: seconds(input.secondPaymentAt),
           proration_behavior: "none",
           payment_behavior: "default_incomplete",
-          payment_settings: { save_default_payment_method: "on_subscription" },
+          payment_settings: {
+            save_default_payment_method: "on_subscription",
+            // A Direct Debit gift's invoices are collected by Bacs only (decision 092); a card gift's
+            // by whatever the Payment Element offers, as before.
+            ...(input.paymentMethod === "bacs_debit" && { payment_method_types: ["bacs_debit"] }),
+          },
           expand: ["latest_invoice.confirmation_secret", "latest_invoice.payments"],
         },
         { idempotencyKey: input.idempotencyKey },
@@ -278,6 +374,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         paymentId: object.object === "payment_intent" ? object.id : undefined,
         invoiceId: object.object === "invoice" ? object.id : undefined,
         subscriptionId: object.object === "subscription" ? object.id : undefined,
+        mandateId: object.object === "mandate" ? object.id : undefined,
       };
     },
   };

@@ -22,6 +22,7 @@ import {
   type DonationField,
   type GiftAidScope,
   type OwnGiftAttempt,
+  type PayBy,
   type StartedRegularGift,
 } from "../schema";
 
@@ -32,6 +33,9 @@ interface RegularGiftFormProps {
   charityName: string;
   provider: "offline" | "stripe";
   publishableKey?: string;
+  /** How the donor chose to pay (`?pay=`), and whether Direct Debit is offered at all (decision 092). */
+  payBy?: PayBy;
+  bacsOffered?: boolean;
 }
 
 type Values = Omit<Record<DonationField, string>, "giftAid" | "amount" | "scope"> & {
@@ -47,6 +51,11 @@ export function regularGiftReturnUrl(amountPence: number, regularGiftId: string)
   return `/payment?${new URLSearchParams({ amount: amountParam(amountPence), give: "monthly", gift: regularGiftId }).toString()}`;
 }
 
+/** The monthly form for an amount, paid by card or by Direct Debit: a link, so the choice needs no JavaScript. */
+export function payByPath(amountPence: number, payBy: PayBy) {
+  return `/payment?${new URLSearchParams({ amount: amountParam(amountPence), give: "monthly", ...(payBy === "direct-debit" && { pay: payBy }) }).toString()}`;
+}
+
 const days = Array.from({ length: giftDays.last - giftDays.first + 1 }, (_, i) => giftDays.first + i);
 
 /**
@@ -60,7 +69,10 @@ export function RegularGiftForm({
   charityName,
   provider,
   publishableKey,
+  payBy = "card",
+  bacsOffered = false,
 }: RegularGiftFormProps) {
+  const directDebit = payBy === "direct-debit" && bacsOffered;
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Values, GiftField>({
     name: "",
     email: "",
@@ -97,7 +109,7 @@ export function RegularGiftForm({
     if (!validation.ok) return showErrors(validation.errors);
     showErrors({});
     await payment.pay(async () => {
-      const body = { ...form, replaces: previousAttempt.current };
+      const body = { ...form, payBy: directDebit ? "direct-debit" : "card", replaces: previousAttempt.current };
       let answer = await postJson<StartedRegularGift>("/api/regular-gifts", body);
       // During a spike of payments the server asks for a moment's proof of work first.
       if (!answer.ok && answer.code === "challenge-required") {
@@ -136,10 +148,18 @@ export function RegularGiftForm({
           <dt className="total">Worth to the Trust</dt>
           <dd className="total">{formatPounds(amountPence + (values.giftAid ? extraPence : 0))}</dd>
         </dl>
-        <p>
-          The first payment is taken today; then {formatPounds(amountPence)} on {dayOfMonthWords(day)} of each month
-          until you cancel. Every receipt has a private link to your gift.
-        </p>
+        {directDebit ? (
+          <p>
+            The first payment is collected by Direct Debit once your bank has set it up, about a week from today; then{" "}
+            {formatPounds(amountPence)} on {dayOfMonthWords(day)} of each month until you cancel. We e-mail you the
+            dates first, and every receipt has a private link to your gift.
+          </p>
+        ) : (
+          <p>
+            The first payment is taken today; then {formatPounds(amountPence)} on {dayOfMonthWords(day)} of each month
+            until you cancel. Every receipt has a private link to your gift.
+          </p>
+        )}
         <p>
           <Link to="/payment?give=monthly">Change amount</Link>
         </p>
@@ -217,12 +237,33 @@ export function RegularGiftForm({
           onScope={() => undefined}
         />
         {proofOfWork.element}
+        {bacsOffered ? (
+          <nav className="how-often pay-by" aria-label="Pay by">
+            <Link
+              to={payByPath(amountPence, "card")}
+              className="how-often-choice"
+              aria-current={directDebit ? undefined : "page"}
+              preventScrollReset
+            >
+              Card
+            </Link>
+            <Link
+              to={payByPath(amountPence, "direct-debit")}
+              className="how-often-choice"
+              aria-current={directDebit ? "page" : undefined}
+              preventScrollReset
+            >
+              Direct Debit
+            </Link>
+          </nav>
+        ) : null}
         <CardPayment
           payment={payment}
           provider={provider}
           publishableKey={publishableKey}
           amountPence={amountPence}
           monthly
+          {...(directDebit && { directDebit: { charityName } })}
         />
       </form>
     </div>

@@ -120,7 +120,11 @@ export function DonationsTable({ donations }: { donations: StaffDonationView[] }
               <td data-label="Date">{londonStamp(donation.date)}</td>
               <th scope="row">
                 <Link to={`/admin/donations/${donation.id}`}>{donation.name}</Link>
-                {donation.monthly ? <span className="donation-monthly">Monthly: {donation.monthly.month}</span> : null}
+                {donation.monthly ? (
+                  <span className="donation-monthly">
+                    Monthly{donation.monthly.directDebit ? " by Direct Debit" : ""}: {donation.monthly.month}
+                  </span>
+                ) : null}
               </th>
               <td data-label="Amount">{formatPounds(donation.amountPence)}</td>
               <td data-label="Status">{donation.statusLabel}</td>
