@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   addWorkingDays,
   bankDetailsProblems,
+  bankHolidays,
   bankMessages,
   directDebitGuarantee,
   firstCollectionAt,
@@ -11,7 +12,7 @@ import {
   testBankProblems,
 } from "./bacs";
 
-// Bacs Direct Debit's days and checks (decision 092): working days skip weekends and keep the
+// Bacs Direct Debit's days and checks (decision 092): working days skip weekends and bank holidays and keep the
 // London time of day across a change of the clocks; bank details are checked the same way in the
 // browser and on the server, and the offline provider takes Stripe's test details only.
 
@@ -27,6 +28,75 @@ describe("Bacs working days", () => {
     // Friday 23 October 2026, 10:00 BST → Monday 26th, 10:00 GMT (the clocks went back on the 25th).
     expect(addWorkingDays(new Date("2026-10-23T09:00:00Z"), 1).toISOString()).toBe("2026-10-26T10:00:00.000Z");
     expect(noticeDeadline(new Date("2026-12-10T10:00:00Z")).toISOString()).toBe("2026-12-15T10:00:00.000Z");
+  });
+
+  it("knows the bank holidays of England and Wales as gov.uk publishes them, substitutes and moved days too", () => {
+    const published: Record<number, string[]> = {
+      2020: [
+        "2020-01-01",
+        "2020-04-10",
+        "2020-04-13",
+        "2020-05-08",
+        "2020-05-25",
+        "2020-08-31",
+        "2020-12-25",
+        "2020-12-28",
+      ],
+      2022: [
+        ["2022-01-03", "2022-04-15", "2022-04-18", "2022-05-02", "2022-06-02", "2022-06-03", "2022-08-29"],
+        ["2022-09-19", "2022-12-26", "2022-12-27"],
+      ].flat(),
+      2023: [
+        "2023-01-02",
+        "2023-04-07",
+        "2023-04-10",
+        "2023-05-01",
+        "2023-05-08",
+        "2023-05-29",
+        "2023-08-28",
+        "2023-12-25",
+        "2023-12-26",
+      ],
+      2025: [
+        "2025-01-01",
+        "2025-04-18",
+        "2025-04-21",
+        "2025-05-05",
+        "2025-05-26",
+        "2025-08-25",
+        "2025-12-25",
+        "2025-12-26",
+      ],
+      2026: [
+        "2026-01-01",
+        "2026-04-03",
+        "2026-04-06",
+        "2026-05-04",
+        "2026-05-25",
+        "2026-08-31",
+        "2026-12-25",
+        "2026-12-28",
+      ],
+      2027: [
+        "2027-01-01",
+        "2027-03-26",
+        "2027-03-29",
+        "2027-05-03",
+        "2027-05-31",
+        "2027-08-30",
+        "2027-12-27",
+        "2027-12-28",
+      ],
+    };
+    for (const [year, days] of Object.entries(published))
+      expect([...bankHolidays(Number(year))].sort(), year).toEqual(days);
+  });
+
+  it("skips bank holidays: Christmas and Boxing Day, and Easter", () => {
+    // Thursday 24 December 2026: Friday 25th and Monday 28th (Boxing Day's substitute) are holidays.
+    expect(addWorkingDays(new Date("2026-12-24T12:00:00Z"), 1).toISOString()).toBe("2026-12-29T12:00:00.000Z");
+    // Thursday 2 April 2026: Good Friday and Easter Monday, so three working days on is Thursday 9th.
+    expect(noticeDeadline(new Date("2026-04-02T09:00:00Z")).toISOString()).toBe("2026-04-09T09:00:00.000Z");
   });
 
   it("takes the second collection on the donor's day after the first, never two close together", () => {

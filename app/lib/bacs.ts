@@ -6,8 +6,8 @@ import { fromLondonInput, londonDay } from "./london-time";
 // browser and on the server. Browser-safe: no secrets, no database.
 
 /**
- * Working days, as the Bacs scheme counts them. Only weekends are skipped: the site keeps no table
- * of UK bank holidays, so around one a collection can come a day sooner than the scheme's own count.
+ * Working days, as the Bacs scheme counts them: Monday to Friday, less the bank holidays of England
+ * and Wales (the days Bacs does not process; `isBankHoliday`).
  */
 export const bacsWorkingDays = {
   /** The advance notice the Direct Debit Guarantee promises before a changed collection. */
@@ -23,7 +23,74 @@ const isWeekend = (day: string) => {
   return weekday === 0 || weekday === 6;
 };
 
-/** `days` working days after `from`, at the same London time of day (weekends skipped). */
+/** "YYYY-MM-DD" of a day of `year` (UTC noon arithmetic: no clock change moves it). */
+const ymd = (year: number, month: number, day: number) =>
+  new Date(Date.UTC(year, month - 1, day, 12)).toISOString().slice(0, 10);
+
+const weekdayOf = (year: number, month: number, day: number) =>
+  new Date(Date.UTC(year, month - 1, day, 12)).getUTCDay();
+
+/** Easter Sunday of `year` (the Gregorian computus), as [month, day]. */
+function easterSunday(year: number): [number, number] {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  return [Math.floor((h + l - 7 * m + 114) / 31), ((h + l - 7 * m + 114) % 31) + 1];
+}
+
+/** The first (or, with `last`, the final) Monday of a month. */
+function monday(year: number, month: number, last = false): string {
+  if (!last) return ymd(year, month, 1 + ((8 - weekdayOf(year, month, 1)) % 7));
+  const end = new Date(Date.UTC(year, month, 0, 12)).getUTCDate();
+  return ymd(year, month, end - ((weekdayOf(year, month, end) + 6) % 7));
+}
+
+/**
+ * The bank holidays the rules do not give: a holiday moved (the early May one to a Friday for VE Day,
+ * the spring one for a jubilee) and days proclaimed once. As published on gov.uk/bank-holidays; a
+ * new proclamation is added here.
+ */
+const movedBankHolidays: Record<string, string> = {
+  "2020-05-04": "2020-05-08",
+  "2022-05-30": "2022-06-02",
+};
+const proclaimedBankHolidays = new Set(["2022-06-03", "2022-09-19", "2023-05-08"]);
+
+/** The bank holidays of England and Wales in `year`, by the rules of the Banking and Financial Dealings Act. */
+export function bankHolidays(year: number): Set<string> {
+  const days: string[] = [];
+  // New Year's Day, or the Monday after it falls at a weekend.
+  const newYear = weekdayOf(year, 1, 1);
+  days.push(ymd(year, 1, newYear === 6 ? 3 : newYear === 0 ? 2 : 1));
+  const [easterMonth, easterDay] = easterSunday(year);
+  days.push(ymd(year, easterMonth, easterDay - 2), ymd(year, easterMonth, easterDay + 1));
+  days.push(monday(year, 5), monday(year, 5, true), monday(year, 8, true));
+  // Christmas and Boxing Day; one at a weekend moves to the next weekday the other leaves free.
+  const christmas = weekdayOf(year, 12, 25);
+  if (christmas === 5) days.push(ymd(year, 12, 25), ymd(year, 12, 28));
+  else if (christmas === 6) days.push(ymd(year, 12, 27), ymd(year, 12, 28));
+  else if (christmas === 0) days.push(ymd(year, 12, 26), ymd(year, 12, 27));
+  else days.push(ymd(year, 12, 25), ymd(year, 12, 26));
+  const all = new Set(days.map((day) => movedBankHolidays[day] ?? day));
+  for (const day of proclaimedBankHolidays) if (day.startsWith(`${year}-`)) all.add(day);
+  return all;
+}
+
+/** Whether Bacs is closed on a London day ("YYYY-MM-DD"): a bank holiday in England and Wales. */
+export function isBankHoliday(day: string): boolean {
+  return bankHolidays(Number(day.slice(0, 4))).has(day);
+}
+
+/** `days` working days after `from`, at the same London time of day (weekends and bank holidays skipped). */
 export function addWorkingDays(from: Date, days: number): Date {
   let moment = from;
   let left = days;
@@ -40,7 +107,7 @@ export function addWorkingDays(from: Date, days: number): Date {
       timeZone: "Europe/London",
     }).format(moment);
     moment = new Date(fromLondonInput(`${nextDay}T${time}`) ?? moment.getTime() + 86_400_000);
-    if (!isWeekend(nextDay)) left -= 1;
+    if (!isWeekend(nextDay) && !isBankHoliday(nextDay)) left -= 1;
   }
   return moment;
 }
