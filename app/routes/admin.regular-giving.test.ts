@@ -1,71 +1,41 @@
 import { and, eq, isNotNull, sum } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { giftByLink, takeDueGiftPayments } from "~/features/donations/regular-gifts.server";
 import { auditLog, donations, outbox, regularGiftLinks, regularGifts } from "~db/schema";
-import type { Services } from "../../server/services";
-import { testClock } from "../../tests/support/clock";
-import { engines, freshDatabase } from "../../tests/support/databases";
-import { callRoute, signedInStaff, testServices, type TestServices } from "../../tests/support/services";
-import { TestSmtpServer } from "../../tests/support/smtp";
-import type { DatabaseHandle } from "~/infra/db/database.server";
+import { engines } from "../../tests/support/databases";
+import { monthlyGiftSite } from "../../tests/support/monthly-gifts";
+import { callRoute, signedInStaff } from "../../tests/support/services";
 import { loader as homeLoader } from "./admin._index";
 import { loader as csvLoader } from "./admin.regular-giving-csv";
 import { action as listAction, loader as listLoader } from "./admin.regular-giving._index";
 import { lastTaxYear } from "~/features/donations/annual-statements.server";
 import { action as giftAction, loader as giftLoader } from "./admin.regular-giving.id";
-import { action as giftsRoute } from "./api.regular-gifts";
-import { action as confirmRoute } from "./api.payments.offline.confirm";
 
 // Monthly giving as staff run it (issue 34): the page's figures are the database's own sums, a gift
 // is cancelled at the provider before it is recorded (and no later month is taken), a fresh private
 // link reaches the donor and opens their gift, and the CSV lists every gift.
 
-const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
-const post = (url: string, body: unknown) =>
-  new Request(`http://localhost${url}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-
 describe.each(engines)("the monthly giving pages on %s", (engine) => {
-  const clock = testClock("2026-11-27T20:00:00Z");
-  let database: DatabaseHandle;
-  let smtp: TestSmtpServer;
-  let site: TestServices;
-  let services: Services;
+  const site = monthlyGiftSite(engine);
+  const { clock } = site;
   let cookie: string;
 
   beforeEach(async () => {
-    clock.set("2026-11-27T20:00:00Z");
-    database = await freshDatabase(engine);
-    smtp = await new TestSmtpServer().start();
-    site = await testServices(database, clock, { SMTP_URL: smtp.url, PUBLIC_URL: "https://kilele.example" });
-    services = await site.request();
-    ({ cookie } = await signedInStaff(database.db, clock.now(), { role: "treasurer" }));
-  });
-  afterEach(async () => {
-    await site.close();
-    await smtp.stop();
+    ({ cookie } = await signedInStaff(site.database.db, clock.now(), { role: "treasurer" }));
   });
 
   async function give(name: string, email: string, amount: string, dayOfMonth = "15", giftAid = false) {
     const declaration = { giftAid, firstName: "Amina", surname: "Mushi", houseNameOrNumber: "1", postcode: "M1 1AE" };
-    const started = await callRoute(
-      giftsRoute,
-      post("/api/regular-gifts", { amount, dayOfMonth, name, email, ...(giftAid ? declaration : { giftAid }) }),
-      services,
-    );
-    expect(started.status, await started.clone().text()).toBe(201);
-    const gift = (await started.json()) as { regularGiftId: string; clientSecret: string };
-    const paid = await callRoute(confirmRoute, post("/api/payments/offline/confirm", { ...gift, card }), services);
-    expect(await paid.json()).toEqual({ status: "succeeded" });
+    const gift = await site.giveByCard({ amount, dayOfMonth, name, email, ...(giftAid ? declaration : { giftAid }) });
     return gift.regularGiftId;
   }
 
   /** A session as the clock now stands: the one made at the start has run out a month later. */
   async function signInAgain() {
-    ({ cookie } = await signedInStaff(database.db, clock.now(), { email: "later@example.org", role: "treasurer" }));
+    ({ cookie } = await signedInStaff(site.database.db, clock.now(), {
+      email: "later@example.org",
+      role: "treasurer",
+    }));
   }
 
   const staffGet = (url: string) => new Request(`http://localhost${url}`, { headers: { cookie } });
@@ -77,12 +47,12 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
       body,
       headers: { cookie },
     });
-    return (await callRoute(giftAction, request, services, { params: { giftId } })) as unknown as {
+    return (await callRoute(giftAction, request, site.services, { params: { giftId } })) as unknown as {
       data: { ok: boolean; message: string };
     };
   }
   const listPage = async (query = "") =>
-    (await callRoute(listLoader, staffGet(`/admin/regular-giving${query}`), services)) as unknown as Awaited<
+    (await callRoute(listLoader, staffGet(`/admin/regular-giving${query}`), site.services)) as unknown as Awaited<
       ReturnType<typeof listLoader>
     >;
 
@@ -90,18 +60,18 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     const amina = await give("Amina Mushi", "amina@example.org", "10.00");
     await give("Joseph Kimaro", "joseph@example.org", "25.00", "1");
     clock.set("2026-12-15T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2026-12-20T09:00:00Z");
     await signInAgain();
 
     const page = await listPage();
-    const [running] = await database.db
+    const [running] = await site.database.db
       .select({ pence: sum(regularGifts.amountPence).mapWith(Number) })
       .from(regularGifts)
       .where(eq(regularGifts.status, "active"));
     expect(page.summary.monthlyPence).toBe(running!.pence);
     expect(page.summary.monthlyPence).toBe(3500);
-    const paid = await database.db
+    const paid = await site.database.db
       .select()
       .from(donations)
       .where(and(isNotNull(donations.regularGiftId), eq(donations.status, "paid")));
@@ -124,23 +94,23 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     const giftId = await give("Amina Mushi", "amina@example.org", "10.00");
     const answer = await staffPost(giftId, "cancel");
     expect(answer.data).toMatchObject({ ok: true, message: expect.stringContaining("is cancelled") });
-    const [gift] = await database.db.select().from(regularGifts).where(eq(regularGifts.id, giftId));
+    const [gift] = await site.database.db.select().from(regularGifts).where(eq(regularGifts.id, giftId));
     expect(gift).toMatchObject({ status: "cancelled" });
-    const [mail] = await database.db.select().from(outbox).where(eq(outbox.kind, "regular-gift-cancelled"));
+    const [mail] = await site.database.db.select().from(outbox).where(eq(outbox.kind, "regular-gift-cancelled"));
     expect(mail?.recipient).toContain("amina@example.org");
-    const audit = await database.db
+    const audit = await site.database.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.subject, `regular-gift:${giftId}`));
     expect(audit.map((entry) => entry.action)).toEqual(["regular-gift.cancelled"]);
     // Asked again (a second click): nothing more happens.
     expect((await staffPost(giftId, "cancel")).data.message).toBe("That monthly gift was already cancelled.");
-    expect(await database.db.$count(outbox, eq(outbox.kind, "regular-gift-cancelled"))).toBe(1);
+    expect(await site.database.db.$count(outbox, eq(outbox.kind, "regular-gift-cancelled"))).toBe(1);
 
     clock.set("2026-12-15T12:01:00Z");
-    expect(await takeDueGiftPayments(services)).toEqual([]);
+    expect(await takeDueGiftPayments(site.services)).toEqual([]);
     await signInAgain();
-    const detail = (await callRoute(giftLoader, staffGet(`/admin/regular-giving/${giftId}`), services, {
+    const detail = (await callRoute(giftLoader, staffGet(`/admin/regular-giving/${giftId}`), site.services, {
       params: { giftId },
     })) as unknown as Awaited<ReturnType<typeof giftLoader>>;
     expect(detail.payments).toHaveLength(1);
@@ -153,20 +123,25 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
 
   it("sends the donor a fresh private link that opens their gift", async () => {
     const giftId = await give("Amina Mushi", "amina@example.org", "10.00");
-    await services.outbox.deliverDue();
-    const before = await database.db.$count(regularGiftLinks, eq(regularGiftLinks.regularGiftId, giftId));
+    await site.services.outbox.deliverDue();
+    const before = await site.database.db.$count(regularGiftLinks, eq(regularGiftLinks.regularGiftId, giftId));
     expect((await staffPost(giftId, "send-link")).data).toMatchObject({ ok: true });
-    expect(await database.db.$count(regularGiftLinks, eq(regularGiftLinks.regularGiftId, giftId))).toBe(before + 1);
-    await services.outbox.deliverDue();
-    const mail = smtp.received.find((message) => message.subject?.startsWith("Your link to your monthly gift"));
+    expect(await site.database.db.$count(regularGiftLinks, eq(regularGiftLinks.regularGiftId, giftId))).toBe(
+      before + 1,
+    );
+    await site.services.outbox.deliverDue();
+    const mail = site.smtp.received.find((message) => message.subject?.startsWith("Your link to your monthly gift"));
     expect(mail?.to).toMatchObject({ text: expect.stringContaining("amina@example.org") });
     const token = /\/giving\/([\w-]+)/.exec(mail!.text ?? "")![1]!;
-    expect(await giftByLink(database.db, token, clock.now())).toMatchObject({ amountPence: 1000, status: "active" });
+    expect(await giftByLink(site.database.db, token, clock.now())).toMatchObject({
+      amountPence: 1000,
+      status: "active",
+    });
   });
 
   it("downloads every gift as CSV, and the download is in the audit log", async () => {
     await give("Amina Mushi", "amina@example.org", "10.00");
-    const response = (await callRoute(csvLoader, staffGet("/admin/regular-giving.csv"), services)) as Response;
+    const response = (await callRoute(csvLoader, staffGet("/admin/regular-giving.csv"), site.services)) as Response;
     const text = await response.text();
     expect(text.split("\r\n")[0]).toBe(
       "Donor,E-mail,Each month,Day,State,Started,Cancelled,Payments,Paid so far,Last paid,Gift Aid,Paid by,Direct Debit reference,Direct Debit state",
@@ -174,18 +149,18 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     expect(text).toContain(
       "Amina Mushi,amina@example.org,£10.00,the 15th,Active,2026-11-27,,1,£10.00,2026-11-27,No,Card,,",
     );
-    expect(await database.db.$count(auditLog, eq(auditLog.action, "regular-gifts.exported"))).toBe(1);
+    expect(await site.database.db.$count(auditLog, eq(auditLog.action, "regular-gifts.exported"))).toBe(1);
   });
 
   it("lists a gift whose payment failed, there and on the staff home's to-do list", async () => {
     const giftId = await give("Amina Mushi", "amina@example.org", "10.00");
     await give("Joseph Kimaro", "joseph@example.org", "25.00");
     // As the provider reports a refused card (the webhook's work, tested with the gifts themselves).
-    await database.db.update(regularGifts).set({ status: "failing" }).where(eq(regularGifts.id, giftId));
+    await site.database.db.update(regularGifts).set({ status: "failing" }).where(eq(regularGifts.id, giftId));
     const page = await listPage();
     expect(page.summary.failingNow.map((gift) => gift.donorName)).toEqual(["Amina Mushi"]);
     expect(page.summary).toMatchObject({ active: 1, failing: 1, monthlyPence: 3500 });
-    const home = await callRoute(homeLoader, staffGet("/admin"), services);
+    const home = await callRoute(homeLoader, staffGet("/admin"), site.services);
     expect(home.failingGifts).toBe(1);
   });
 
@@ -200,14 +175,14 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
     clock.set("2026-01-20T10:00:00Z");
     await give("Amina Mushi", "amina@example.org", "10.00", "15", true);
     clock.set("2026-02-15T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2026-03-15T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2026-04-15T12:01:00Z"); // The next tax year's first month: not on the statement.
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2026-05-02T09:00:00Z");
     await signInAgain();
-    await services.outbox.deliverDue();
+    await site.services.outbox.deliverDue();
 
     expect((await listPage()).statements).toMatchObject({ year: { label: "2025–26" }, donors: 1, lastSent: null });
     const press = async () => {
@@ -218,14 +193,14 @@ describe.each(engines)("the monthly giving pages on %s", (engine) => {
         body,
         headers: { cookie },
       });
-      return ((await callRoute(listAction, request, services)) as unknown as { data: { message: string } }).data;
+      return ((await callRoute(listAction, request, site.services)) as unknown as { data: { message: string } }).data;
     };
     expect((await press()).message).toBe("1 statement on its way.");
     expect((await press()).message).toBe(
       "0 statements on their way; 1 donor had theirs already, and is not sent it twice.",
     );
-    await services.outbox.deliverDue();
-    const statements = smtp.received.filter((mail) => mail.subject?.includes("in the tax year 2025–26"));
+    await site.services.outbox.deliverDue();
+    const statements = site.smtp.received.filter((mail) => mail.subject?.includes("in the tax year 2025–26"));
     expect(statements).toHaveLength(1);
     const text = statements[0]!.text!.replace(/\s+/g, " ");
     expect(text).toContain("Your gifts: £30.00");

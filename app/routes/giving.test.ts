@@ -1,19 +1,14 @@
 import { and, asc, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { giftAidDeclarationFor } from "~/features/donations/gift-aid";
 import { loadDonationsAndDeclarations } from "~/features/donations/staff-donations.server";
 import { takeDueGiftPayments } from "~/features/donations/regular-gifts.server";
 import { cancelRegularGiftForDonor } from "~/features/donations/staff-regular-gifts.server";
-import type { DatabaseHandle } from "~/infra/db/database.server";
 import { auditLog, donations, giftAidDeclarations, offlineSubscriptions, outbox, regularGifts } from "~db/schema";
-import type { Services } from "../../server/services";
-import { testClock } from "../../tests/support/clock";
-import { engines, freshDatabase } from "../../tests/support/databases";
-import { callRoute, signedInStaff, testServices, type TestServices } from "../../tests/support/services";
-import { TestSmtpServer } from "../../tests/support/smtp";
+import { engines } from "../../tests/support/databases";
+import { monthlyGiftSite } from "../../tests/support/monthly-gifts";
+import { callRoute, signedInStaff } from "../../tests/support/services";
 import { loader as staffGiftLoader } from "./admin.regular-giving.id";
-import { action as giftsRoute } from "./api.regular-gifts";
-import { action as confirmRoute } from "./api.payments.offline.confirm";
 import { action as linksAction } from "./giving";
 import { action as pageAction, loader as pageLoader } from "./giving.token";
 
@@ -21,56 +16,26 @@ import { action as pageAction, loader as pageLoader } from "./giving.token";
 // against the real route handlers, on a clock the test moves; each change reaches the provider,
 // the donor (an e-mail through real SMTP) and the staff's history; bad input changes nothing.
 
-const card = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
-const json = (url: string, body: unknown) =>
-  new Request(`http://localhost${url}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-
 type Answer = { data: { ok: boolean; message: string; fields?: Record<string, string> }; init: { status: number } };
 
 describe.each(engines)("a donor's own gift page on %s", (engine) => {
-  const clock = testClock("2026-11-27T20:00:00Z");
-  let database: DatabaseHandle;
-  let smtp: TestSmtpServer;
-  let site: TestServices;
-  let services: Services;
-
-  beforeEach(async () => {
-    clock.set("2026-11-27T20:00:00Z");
-    database = await freshDatabase(engine);
-    smtp = await new TestSmtpServer().start();
-    site = await testServices(database, clock, { SMTP_URL: smtp.url, PUBLIC_URL: "https://kilele.example" });
-    services = await site.request();
-  });
-  afterEach(async () => {
-    await site.close();
-    await smtp.stop();
-  });
+  const site = monthlyGiftSite(engine);
+  const { clock } = site;
 
   /** A £10 gift on the 15th started now, and the token of the link its welcome carries. */
   async function give(giftAid = false, email = "amina@example.org") {
     const details = giftAid
       ? { giftAid: true, firstName: "Amina", surname: "Mushi", houseNameOrNumber: "4", postcode: "SW1A 1AA" }
       : { giftAid: false };
-    const started = await callRoute(
-      giftsRoute,
-      json("/api/regular-gifts", { amount: "10.00", dayOfMonth: "15", name: "Amina Mushi", email, ...details }),
-      services,
-    );
-    expect(started.status, await started.clone().text()).toBe(201);
-    const gift = (await started.json()) as { regularGiftId: string; clientSecret: string };
-    await callRoute(confirmRoute, json("/api/payments/offline/confirm", { ...gift, card }), services);
-    await services.outbox.deliverDue();
-    const welcome = smtp.received.at(-1);
+    const gift = await site.giveByCard({ amount: "10.00", dayOfMonth: "15", name: "Amina Mushi", email, ...details });
+    await site.services.outbox.deliverDue();
+    const welcome = site.smtp.received.at(-1);
     const token = /\/giving\/([\w-]+)/.exec(welcome!.text ?? "")![1]!;
     return { giftId: gift.regularGiftId, token };
   }
 
   const page = (token: string, query = "") =>
-    callRoute(pageLoader, new Request(`http://localhost/giving/${token}${query}`), services, {
+    callRoute(pageLoader, new Request(`http://localhost/giving/${token}${query}`), site.services, {
       params: { token },
     }) as unknown as Promise<Awaited<ReturnType<typeof pageLoader>>>;
 
@@ -78,20 +43,20 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     const body = new FormData();
     for (const [name, value] of Object.entries(fields)) body.append(name, value);
     const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
-    return (await callRoute(pageAction, request, services, { params: { token } })) as unknown as Answer;
+    return (await callRoute(pageAction, request, site.services, { params: { token } })) as unknown as Answer;
   }
 
   const gift = async (giftId: string) =>
-    (await database.db.select().from(regularGifts).where(eq(regularGifts.id, giftId)))[0]!;
+    (await site.database.db.select().from(regularGifts).where(eq(regularGifts.id, giftId)))[0]!;
   const history = async (giftId: string) =>
-    database.db
+    site.database.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.subject, `regular-gift:${giftId}`))
       .orderBy(asc(auditLog.at));
   const paidMonths = async (giftId: string) =>
     (
-      await database.db
+      await site.database.db
         .select({ month: donations.billingMonth, amountPence: donations.amountPence })
         .from(donations)
         .where(and(eq(donations.regularGiftId, giftId), eq(donations.status, "paid")))
@@ -99,23 +64,23 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     ).map((row) => `${row.month} ${row.amountPence}`);
   /** The e-mails about changes, delivered now, by subject. */
   async function changeMails() {
-    await services.outbox.deliverDue();
-    return smtp.received.map((mail) => mail.subject ?? "").filter((subject) => subject.includes(": "));
+    await site.services.outbox.deliverDue();
+    return site.smtp.received.map((mail) => mail.subject ?? "").filter((subject) => subject.includes(": "));
   }
   async function runDay(at: string) {
     clock.set(at);
-    return takeDueGiftPayments(services);
+    return takeDueGiftPayments(site.services);
   }
 
   it("changes nothing when the link is opened, and says where to get a fresh link when it has expired", async () => {
     const { giftId, token } = await give();
-    const before = await database.db.$count(outbox);
+    const before = await site.database.db.$count(outbox);
     const opened = await page(token, "?confirm=cancel");
     expect(opened.gift).toMatchObject({ amountPence: 1000, status: "active", nextPayment: "Tuesday 15 December 2026" });
     expect(opened.confirmCancel).toBe(true);
     expect(await page(token)).toMatchObject({ confirmCancel: false });
     expect((await gift(giftId)).status).toBe("active");
-    expect(await database.db.$count(outbox)).toBe(before);
+    expect(await site.database.db.$count(outbox)).toBe(before);
     expect(await history(giftId)).toEqual([]);
 
     clock.set("2027-03-01T12:00:00Z");
@@ -151,9 +116,9 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
       staffUserId: null,
       summary: "Changed the monthly gift from £10.00 to £15.00, from the payment on Tuesday 15 December 2026",
     });
-    const mail = smtp.received.length;
+    const mail = site.smtp.received.length;
     expect(await changeMails()).toContain("Your monthly gift to Kilele Village Trust: now £15.00 a month");
-    const letter = smtp.received.slice(mail).find((m) => m.subject?.includes("now £15.00"))!;
+    const letter = site.smtp.received.slice(mail).find((m) => m.subject?.includes("now £15.00"))!;
     expect(letter.to).toMatchObject({ text: expect.stringContaining("amina@example.org") });
     expect(letter.text).toContain("from your next payment on Tuesday 15 December 2026");
 
@@ -218,9 +183,9 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
 
     // Paused again for three months (by the link February's receipt brought: the first has
     // expired), then resumed before March's day: March is taken.
-    const before = smtp.received.length;
-    await services.outbox.deliverDue();
-    const receipt = smtp.received.slice(before).find((mail) => mail.text?.includes("/giving/"));
+    const before = site.smtp.received.length;
+    await site.services.outbox.deliverDue();
+    const receipt = site.smtp.received.slice(before).find((mail) => mail.text?.includes("/giving/"));
     const fresh = /\/giving\/([\w-]+)/.exec(receipt!.text ?? "")![1]!;
     clock.set("2027-02-20T10:00:00Z");
     await post(fresh, { intent: "pause", months: "3" });
@@ -243,7 +208,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     expect(answer.data.message).toBe(
       "Your monthly gift is cancelled. No further payment will be taken. Thank you for all you gave.",
     );
-    const [subscription] = await database.db
+    const [subscription] = await site.database.db
       .select()
       .from(offlineSubscriptions)
       .where(eq(offlineSubscriptions.id, (await gift(giftId)).providerSubscriptionId!));
@@ -257,11 +222,11 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     expect(await changeMails()).toContain("Your monthly gift to Kilele Village Trust: cancelled");
 
     // Staff see what the donor did on the gift's page.
-    const { cookie } = await signedInStaff(database.db, clock.now(), { role: "treasurer" });
+    const { cookie } = await signedInStaff(site.database.db, clock.now(), { role: "treasurer" });
     const detail = (await callRoute(
       staffGiftLoader,
       new Request(`http://localhost/admin/regular-giving/${giftId}`, { headers: { cookie } }),
-      services,
+      site.services,
       { params: { giftId } },
     )) as unknown as Awaited<ReturnType<typeof staffGiftLoader>>;
     expect(detail.history).toEqual([
@@ -275,8 +240,8 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
   it("lets staff cancel a paused gift at the donor's request", async () => {
     const { giftId, token } = await give();
     await post(token, { intent: "pause", months: "3" });
-    const { staff } = await signedInStaff(database.db, clock.now(), { role: "treasurer" });
-    expect(await cancelRegularGiftForDonor(services, staff, giftId)).toBe("cancelled");
+    const { staff } = await signedInStaff(site.database.db, clock.now(), { role: "treasurer" });
+    expect(await cancelRegularGiftForDonor(site.services, staff, giftId)).toBe("cancelled");
     expect(await gift(giftId)).toMatchObject({ status: "cancelled", pausedUntil: null });
   });
 
@@ -284,7 +249,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     const { giftId, token } = await give();
     const subscriptionOf = async () =>
       (
-        await database.db
+        await site.database.db
           .select()
           .from(offlineSubscriptions)
           .where(eq(offlineSubscriptions.id, (await gift(giftId)).providerSubscriptionId!))
@@ -302,7 +267,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     ).toEqual({ "exp-date": "Your card's expiration year is in the past." });
     expect(await history(giftId)).toEqual([]);
 
-    await database.db
+    await site.database.db
       .update(offlineSubscriptions)
       .set({ cardLast4: "0000" })
       .where(eq(offlineSubscriptions.id, (await subscriptionOf()).id));
@@ -319,7 +284,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     expect((await history(giftId)).map((entry) => entry.action)).toEqual(["regular-gift.card-changed"]);
     expect(await changeMails()).toContain("Your monthly gift to Kilele Village Trust: new card saved");
     await runDay("2026-12-15T12:01:00Z");
-    const [december] = await database.db
+    const [december] = await site.database.db
       .select()
       .from(donations)
       .where(and(eq(donations.regularGiftId, giftId), eq(donations.billingMonth, "2026-12")));
@@ -351,7 +316,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     );
     expect((await page(token)).gift).toMatchObject({ giftAid: true, giftAidFromNext: true });
     await runDay("2026-12-15T12:01:00Z");
-    const [declaration] = await database.db.select().from(giftAidDeclarations);
+    const [declaration] = await site.database.db.select().from(giftAidDeclarations);
     expect(declaration).toMatchObject({ scope: "this-and-future", postcode: "SW1A 1AA" });
     expect(declaration!.wording).toBe(
       "I want to Gift Aid my monthly gift of £10.00, and all donations I make in the future until I cancel, to Kilele Village Trust. I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.",
@@ -363,7 +328,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
       "Your Gift Aid declaration is withdrawn: later payments will not be claimed.",
     );
     await runDay("2027-01-15T12:01:00Z");
-    const all = await loadDonationsAndDeclarations(database.db);
+    const all = await loadDonationsAndDeclarations(site.database.db);
     const covered = all.donations
       .filter((d) => d.regularGiftId === giftId)
       .map((d) => [d.billingMonth, giftAidDeclarationFor(d, all.declarations) !== undefined] as const)
@@ -400,17 +365,17 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
       ).data.message,
     ).toBe("Gift Aid is already declared on your gift.");
     await post(token, { intent: "withdraw" });
-    const [declaration] = await database.db.select().from(giftAidDeclarations);
+    const [declaration] = await site.database.db.select().from(giftAidDeclarations);
     expect(declaration).toMatchObject({ cancelledBy: "the donor, by their private link" });
     expect(declaration!.cancelledAt).toEqual(clock.now());
     expect((await page(token)).gift).toMatchObject({ giftAid: false });
     expect((await post(token, { intent: "withdraw" })).data.message).toBe(
       "There is no Gift Aid declaration on your gift to withdraw.",
     );
-    const before = smtp.received.length;
+    const before = site.smtp.received.length;
     await runDay("2026-12-15T12:01:00Z");
-    await services.outbox.deliverDue();
-    const receipt = smtp.received
+    await site.services.outbox.deliverDue();
+    const receipt = site.smtp.received
       .slice(before)
       .find((mail) => !mail.subject?.includes("Gift Aid withdrawn") && mail.text?.includes("Gift Aid"));
     expect(receipt?.text).toMatch(/Gift Aid:?\s+Not declared/);
@@ -423,7 +388,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
       const body = new FormData();
       body.append("email", email);
       const request = new Request("http://localhost/giving", { method: "POST", body });
-      return (await callRoute(linksAction, request, services, { clientAddress })) as unknown as Answer;
+      return (await callRoute(linksAction, request, site.services, { clientAddress })) as unknown as Answer;
     };
     expect((await ask("not an address")).data.fields).toEqual({
       email: "Invalid email: please enter a valid email address.",
@@ -431,9 +396,9 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     const known = await ask("Amina@Example.org");
     const unknown = await ask("nobody@example.org");
     expect(known.data).toEqual(unknown.data);
-    const before = smtp.received.length;
-    await services.outbox.deliverDue();
-    const sent = smtp.received.slice(before);
+    const before = site.smtp.received.length;
+    await site.services.outbox.deliverDue();
+    const sent = site.smtp.received.slice(before);
     expect(sent.map((mail) => mail.subject)).toEqual(["Your link to your monthly gift to Kilele Village Trust"]);
     const token = /\/giving\/([\w-]+)/.exec(sent[0]!.text ?? "")![1]!;
     expect((await page(token)).gift).toMatchObject({ amountPence: 1000 });
@@ -443,8 +408,8 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     await ask("amina@example.org", "203.0.113.11");
     const fourth = await ask("amina@example.org", "203.0.113.12");
     expect(fourth.data).toEqual(unknown.data);
-    await services.outbox.deliverDue();
-    expect(smtp.received.slice(before)).toHaveLength(3);
+    await site.services.outbox.deliverDue();
+    expect(site.smtp.received.slice(before)).toHaveLength(3);
     expect(await history(giftId)).toEqual([]);
   });
 });

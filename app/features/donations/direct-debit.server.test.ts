@@ -1,8 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import type { DatabaseHandle } from "~/infra/db/database.server";
 import { action as giftsRoute } from "~/routes/api.regular-gifts";
-import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
 import { loader as paymentPage } from "~/routes/payment";
 import { action as givingAction, loader as givingLoader } from "~/routes/giving.token";
 import { action as eraseRoute } from "~/routes/api.admin.people.erase";
@@ -17,11 +15,9 @@ import {
   outbox,
   regularGifts,
 } from "~db/schema";
-import type { Services } from "../../../server/services";
-import { testClock } from "../../../tests/support/clock";
-import { engines, freshDatabase } from "../../../tests/support/databases";
-import { callRoute, signedInStaff, testServices, type TestServices } from "../../../tests/support/services";
-import { TestSmtpServer } from "../../../tests/support/smtp";
+import { engines } from "../../../tests/support/databases";
+import { jsonPost, monthlyDonor, monthlyGiftSite } from "../../../tests/support/monthly-gifts";
+import { callRoute, signedInStaff } from "../../../tests/support/services";
 import { donationsReadyToClaim } from "./gift-aid-claims.server";
 import { takeDueGiftPayments } from "./regular-gifts.server";
 import { staffDonationViews } from "./staff-donations.server";
@@ -35,59 +31,16 @@ import { regularGiftMessages } from "./schema";
 // row, receipted as Direct Debit and in the Gift Aid claim; a failed payment and a refused mandate
 // told once. The account number is never kept.
 
-const donor = {
-  amount: "10.00",
-  dayOfMonth: "15",
-  name: "Amina Mushi",
-  email: "amina@example.org",
-  giftAid: true,
-  firstName: "Amina",
-  surname: "Mushi",
-  houseNameOrNumber: "Rose Cottage",
-  postcode: "m1 1ae",
-  payBy: "direct-debit",
-};
+const donor = { ...monthlyDonor, payBy: "direct-debit" };
 const bank = { accountName: "Amina Mushi", sortCode: "10-88-00", accountNumber: "00012345", confirmed: "yes" };
 
-const post = (url: string, body: unknown) =>
-  new Request(`http://localhost${url}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-
 describe.each(engines)("monthly gifts by Direct Debit on the offline provider, on %s", (engine) => {
-  // Friday 27 November 2026, 20:00 in London.
-  const clock = testClock("2026-11-27T20:00:00Z");
-  let database: DatabaseHandle;
-  let smtp: TestSmtpServer;
-  let site: TestServices;
-  let services: Services;
+  const site = monthlyGiftSite(engine);
+  const { clock } = site;
 
-  beforeEach(async () => {
-    clock.set("2026-11-27T20:00:00Z");
-    database = await freshDatabase(engine);
-    smtp = await new TestSmtpServer().start();
-    site = await testServices(database, clock, { SMTP_URL: smtp.url, PUBLIC_URL: "https://kilele.example" });
-    services = await site.request();
-  });
-  afterEach(async () => {
-    await site.close();
-    await smtp.stop();
-  });
-
-  async function start(body: Record<string, unknown> = donor) {
-    const started = await callRoute(giftsRoute, post("/api/regular-gifts", body), services);
-    expect(started.status, await started.clone().text()).toBe(201);
-    return (await started.json()) as { regularGiftId: string; donationId: string; clientSecret: string };
-  }
-  async function confirm(gift: { clientSecret: string }, details: Record<string, string>) {
-    return callRoute(
-      confirmRoute,
-      post("/api/payments/offline/confirm", { clientSecret: gift.clientSecret, bank: details }),
-      services,
-    );
-  }
+  const start = () => site.start(donor);
+  const confirm = (gift: { clientSecret: string }, details: Record<string, string>) =>
+    site.confirm(gift, { bank: details });
   async function give(details = bank) {
     const gift = await start();
     const answer = await confirm(gift, details);
@@ -95,13 +48,13 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     return gift;
   }
   const giftRow = async (id: string) =>
-    (await database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!;
+    (await site.database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!;
   const paidMonths = async (id: string) =>
-    (await database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
+    (await site.database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
       .filter((row) => row.status === "paid")
       .map((row) => row.billingMonth)
       .sort();
-  const subjects = () => smtp.sentTo("amina@example.org").map((mail) => mail.subject);
+  const subjects = () => site.smtp.sentTo("amina@example.org").map((mail) => mail.subject);
 
   it("sets up the mandate, confirms it with its advance notice, and collects each month once, settled days later", async () => {
     const gift = await give();
@@ -120,7 +73,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     const page = await callRoute(
       paymentPage,
       new Request(`http://localhost/payment?amount=10.00&give=monthly&gift=${gift.regularGiftId}`),
-      services,
+      site.services,
     );
     expect(page.view).toMatchObject({
       kind: "direct-debit",
@@ -130,9 +83,9 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
       noticeBySite: true,
     });
 
-    await services.outbox.deliverDue();
+    await site.services.outbox.deliverDue();
     expect(subjects()).toEqual(["Confirmation of your Direct Debit Instruction to Kilele Village Trust"]);
-    const notice = smtp.sentTo("amina@example.org")[0]!.text ?? "";
+    const notice = site.smtp.sentTo("amina@example.org")[0]!.text ?? "";
     for (const words of [
       "This confirms the set-up of your Direct Debit Instruction to Kilele Village Trust",
       "Please check the details below",
@@ -152,32 +105,32 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
 
     // Nothing is recorded while the bank sets the mandate up: six working days, weekends skipped.
     clock.set("2026-12-07T19:59:00Z");
-    expect(await takeDueGiftPayments(services)).toEqual([]);
+    expect(await takeDueGiftPayments(site.services)).toEqual([]);
     clock.set("2026-12-07T20:01:00Z");
-    expect(await takeDueGiftPayments(services)).toHaveLength(1);
+    expect(await takeDueGiftPayments(site.services)).toHaveLength(1);
     expect(await paidMonths(gift.regularGiftId)).toEqual(["2026-11"]);
     expect(await giftRow(gift.regularGiftId)).toMatchObject({ status: "active", mandateStatus: "active" });
 
     // December's collection on the 15th, settled three working days on (Friday the 18th).
     clock.set("2026-12-15T12:01:00Z");
-    expect(await takeDueGiftPayments(services)).toEqual([]);
-    const [processing] = await database.db
+    expect(await takeDueGiftPayments(site.services)).toEqual([]);
+    const [processing] = await site.database.db
       .select()
       .from(offlinePayments)
       .where(eq(offlinePayments.status, "processing"));
     expect(processing).toMatchObject({ amountPence: 1000, paymentMethod: "bacs_debit" });
     clock.set("2026-12-18T12:01:00Z");
-    expect(await takeDueGiftPayments(services)).toHaveLength(1);
-    expect(await takeDueGiftPayments(services)).toEqual([]);
+    expect(await takeDueGiftPayments(site.services)).toHaveLength(1);
+    expect(await takeDueGiftPayments(site.services)).toEqual([]);
     expect(await paidMonths(gift.regularGiftId)).toEqual(["2026-11", "2026-12"]);
 
-    await services.outbox.deliverDue();
+    await site.services.outbox.deliverDue();
     expect(subjects()).toEqual([
       "Confirmation of your Direct Debit Instruction to Kilele Village Trust",
       "Welcome, and thank you for your monthly gift of £10.00 to Kilele Village Trust",
       "Your monthly gift of £10.00 to Kilele Village Trust: receipt",
     ]);
-    const [, welcome, receipt] = smtp.sentTo("amina@example.org");
+    const [, welcome, receipt] = site.smtp.sentTo("amina@example.org");
     expect(welcome!.text).toContain("Your first payment by Direct Debit was collected on 07/12/2026");
     expect(welcome!.text).toContain("starting on Tuesday 15 December 2026");
     expect(welcome!.text).toContain("Paid by: Direct Debit from account ••••2345, sort code 10-88-00");
@@ -186,7 +139,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     expect(receipt!.text).toContain("Next payment: £10.00 on Friday 15 January 2027");
 
     // Both months are claimable under the enduring declaration.
-    const claim = await donationsReadyToClaim(services);
+    const claim = await donationsReadyToClaim(site.services);
     expect(claim.map((row) => [row.row[7], row.row[8]])).toEqual([
       ["07/12/26", "10.00"],
       ["18/12/26", "10.00"],
@@ -194,12 +147,12 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
 
     // The account number is kept nowhere: not on the gift, the provider's tables or the outbox.
     const everything = JSON.stringify([
-      await database.db.select().from(regularGifts),
-      await database.db.select().from(offlineMandates),
-      await database.db.select().from(offlinePayments),
-      await database.db.select().from(offlineSubscriptions),
-      await database.db.select().from(outbox),
-      await database.db.select().from(donations),
+      await site.database.db.select().from(regularGifts),
+      await site.database.db.select().from(offlineMandates),
+      await site.database.db.select().from(offlinePayments),
+      await site.database.db.select().from(offlineSubscriptions),
+      await site.database.db.select().from(outbox),
+      await site.database.db.select().from(donations),
     ]);
     expect(everything).not.toContain("00012345");
   });
@@ -226,13 +179,17 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
       expect(((await answer.json()) as { fields: unknown }).fields).toEqual(fields);
     }
     expect(testBankMessages.unknown).toContain("10-88-00");
-    expect(await database.db.select().from(offlineMandates)).toEqual([]);
-    expect((await database.db.select().from(offlinePayments))[0]!.status).toBe("requires_payment_method");
+    expect(await site.database.db.select().from(offlineMandates)).toEqual([]);
+    expect((await site.database.db.select().from(offlinePayments))[0]!.status).toBe("requires_payment_method");
     expect(await giftRow(gift.regularGiftId)).toMatchObject({ status: "incomplete", providerMandateId: null });
-    expect(await database.db.select().from(outbox)).toEqual([]);
+    expect(await site.database.db.select().from(outbox)).toEqual([]);
 
     // A way of paying that is not offered is refused, and nothing is recorded.
-    const refused = await callRoute(giftsRoute, post("/api/regular-gifts", { ...donor, payBy: "cheque" }), services);
+    const refused = await callRoute(
+      giftsRoute,
+      jsonPost("/api/regular-gifts", { ...donor, payBy: "cheque" }),
+      site.services,
+    );
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { fields: Record<string, string> }).fields.payBy).toBe(regularGiftMessages.payBy);
   });
@@ -240,16 +197,16 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
   it("a Direct Debit the bank does not pay fails the gift and tells the donor once, in words about bank details", async () => {
     const gift = await give({ ...bank, accountNumber: "33333335" });
     clock.set("2026-12-07T20:01:00Z");
-    expect(await takeDueGiftPayments(services)).toEqual([]);
-    expect(await takeDueGiftPayments(services)).toEqual([]);
+    expect(await takeDueGiftPayments(site.services)).toEqual([]);
+    expect(await takeDueGiftPayments(site.services)).toEqual([]);
     expect(await paidMonths(gift.regularGiftId)).toEqual([]);
     expect(await giftRow(gift.regularGiftId)).toMatchObject({ status: "failing" });
-    await services.outbox.deliverDue();
+    await site.services.outbox.deliverDue();
     expect(subjects()).toEqual([
       "Confirmation of your Direct Debit Instruction to Kilele Village Trust",
       "Your monthly gift of £10.00 to Kilele Village Trust: this month's payment did not go through",
     ]);
-    const failed = smtp.sentTo("amina@example.org")[1]!.text ?? "";
+    const failed = site.smtp.sentTo("amina@example.org")[1]!.text ?? "";
     expect(failed).toContain("Your bank did not pay this month's Direct Debit of £10.00");
     expect(failed).toContain("new bank details through your private link");
     expect(failed).not.toContain("card");
@@ -258,21 +215,21 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
   it("a mandate the bank refuses stops the gift: staff see it, and the donor is told once with a fresh link", async () => {
     const gift = await give({ ...bank, accountNumber: "00033333" });
     clock.set("2026-12-07T20:01:00Z");
-    await takeDueGiftPayments(services);
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
+    await takeDueGiftPayments(site.services);
     expect(await giftRow(gift.regularGiftId)).toMatchObject({ status: "failing", mandateStatus: "inactive" });
-    const entries = await database.db
+    const entries = await site.database.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.subject, `regular-gift:${gift.regularGiftId}`));
     expect(entries.map((entry) => entry.action)).toEqual(["regular-gift.mandate-inactive"]);
-    await services.outbox.deliverDue();
-    const stopped = smtp.sentTo("amina@example.org").filter((mail) => mail.subject?.includes("has stopped"));
+    await site.services.outbox.deliverDue();
+    const stopped = site.smtp.sentTo("amina@example.org").filter((mail) => mail.subject?.includes("has stopped"));
     expect(stopped).toHaveLength(1);
     expect(stopped[0]!.text).toMatch(/https:\/\/kilele\.example\/giving\/[A-Za-z0-9_-]{20,}/);
     // No later month is collected from an inactive mandate.
     clock.set("2027-01-20T12:00:00Z");
-    expect(await takeDueGiftPayments(services)).toEqual([]);
+    expect(await takeDueGiftPayments(site.services)).toEqual([]);
     expect(await paidMonths(gift.regularGiftId)).toEqual([]);
   });
 
@@ -280,9 +237,9 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
   async function running() {
     const gift = await give();
     clock.set("2026-12-07T20:01:00Z");
-    await takeDueGiftPayments(services);
-    await services.outbox.deliverDue();
-    const welcome = smtp.sentTo("amina@example.org").find((mail) => mail.subject?.startsWith("Welcome"));
+    await takeDueGiftPayments(site.services);
+    await site.services.outbox.deliverDue();
+    const welcome = site.smtp.sentTo("amina@example.org").find((mail) => mail.subject?.startsWith("Welcome"));
     const token = /\/giving\/([\w-]+)/.exec(welcome!.text ?? "")![1]!;
     return { giftId: gift.regularGiftId, token };
   }
@@ -293,10 +250,10 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     const body = new FormData();
     for (const [name, value] of Object.entries(fields)) body.append(name, value);
     const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
-    return (await callRoute(givingAction, request, services, { params: { token } })) as unknown as Answer;
+    return (await callRoute(givingAction, request, site.services, { params: { token } })) as unknown as Answer;
   }
   const collected = async (id: string) =>
-    (await database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
+    (await site.database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
       .filter((row) => row.status === "paid")
       .map((row) => `${row.billingMonth} ${row.amountPence}`)
       .sort();
@@ -309,8 +266,8 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     expect(first.data.message).toBe(
       "Your gift is now £15.00 a month, from your next payment on Tuesday 15 December 2026.",
     );
-    await services.outbox.deliverDue();
-    const notice = smtp.sentTo("amina@example.org").at(-1)!;
+    await site.services.outbox.deliverDue();
+    const notice = site.smtp.sentTo("amina@example.org").at(-1)!;
     expect(notice.subject).toBe("Your Direct Debit to Kilele Village Trust: advance notice, now £15.00 a month");
     expect(notice.text).toContain("First collection: On or shortly after Tuesday 15 December 2026");
     expect(notice.text).toContain("Then: £15.00 on the 15th of each month");
@@ -325,13 +282,13 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
       "Your gift is now £20.00 a month, from your payment on Friday 15 January 2027. Your payment on Tuesday 15 December 2026 stays £15.00, as we told you.",
     );
     clock.set("2026-12-15T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2026-12-18T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2027-01-15T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2027-01-20T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     expect(await collected(giftId)).toEqual(["2026-11 1000", "2026-12 1500", "2027-01 2000"]);
     expect(await giftRow(giftId)).toMatchObject({ amountPence: 2000, status: "active" });
 
@@ -341,16 +298,16 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     expect(day.data.message).toBe(
       "Your gift is now taken on the 20th of each month. Your next payment is on Saturday 20 March 2027. Your payment on Monday 15 February 2027 is collected as we told you.",
     );
-    await services.outbox.deliverDue();
-    expect(smtp.sentTo("amina@example.org").at(-1)!.subject).toBe(
+    await site.services.outbox.deliverDue();
+    expect(site.smtp.sentTo("amina@example.org").at(-1)!.subject).toBe(
       "Your Direct Debit to Kilele Village Trust: advance notice, now taken on the 20th of the month",
     );
     clock.set("2027-02-15T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2027-03-20T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2027-03-26T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     expect(await collected(giftId)).toEqual([
       "2026-11 1000",
       "2026-12 1500",
@@ -395,28 +352,28 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     const after = await giftRow(giftId);
     expect(after.providerMandateId).not.toBe(before.providerMandateId);
     expect(after.mandateReference).not.toBe(before.mandateReference);
-    const entries = await database.db
+    const entries = await site.database.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.subject, `regular-gift:${giftId}`));
     expect(entries.map((entry) => entry.action)).toContain("regular-gift.bank-changed");
-    await services.outbox.deliverDue();
-    const confirmations = smtp
+    await site.services.outbox.deliverDue();
+    const confirmations = site.smtp
       .sentTo("amina@example.org")
       .filter((mail) => mail.subject === "Confirmation of your Direct Debit Instruction to Kilele Village Trust");
     expect(confirmations).toHaveLength(2);
     expect(confirmations[1]!.text).toContain(`Mandate reference: ${after.mandateReference}`);
     expect(confirmations[1]!.text).toContain("starting on Tuesday 15 December 2026");
-    const page = (await callRoute(givingLoader, new Request(`http://localhost/giving/${token}`), services, {
+    const page = (await callRoute(givingLoader, new Request(`http://localhost/giving/${token}`), site.services, {
       params: { token },
     })) as unknown as { gift: { bank: { reference: string } } };
     expect(page.gift.bank.reference).toBe(after.mandateReference);
     clock.set("2026-12-15T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2026-12-18T12:01:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     expect(await collected(giftId)).toEqual(["2026-11 1000", "2026-12 1000"]);
-    const [december] = await database.db
+    const [december] = await site.database.db
       .select()
       .from(offlinePayments)
       .where(eq(offlinePayments.createdAt, new Date("2026-12-15T12:00:00Z")));
@@ -425,30 +382,30 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
 
   it("shows staff how each gift is paid, its Instruction and its state, and Direct Debit months as such", async () => {
     const gift = await give();
-    let [listed] = await allRegularGifts(database.db);
+    let [listed] = await allRegularGifts(site.database.db);
     expect(listed).toMatchObject({
       paidBy: "Direct Debit from 10-88-00 ••••2345",
       statusLabel: "Direct Debit set up: the first payment is on its way",
       mandate: { status: "pending", statusLabel: "Being set up by the bank" },
     });
     clock.set("2026-12-07T20:01:00Z");
-    await takeDueGiftPayments(services);
-    const detail = await regularGiftDetail(database.db, gift.regularGiftId);
+    await takeDueGiftPayments(site.services);
+    const detail = await regularGiftDetail(site.database.db, gift.regularGiftId);
     expect(detail!.gift).toMatchObject({ statusLabel: "Active", mandate: { statusLabel: "Active" } });
     expect(detail!.gift.mandate!.reference).toBe((await giftRow(gift.regularGiftId)).mandateReference);
-    const [month] = await staffDonationViews(database.db);
+    const [month] = await staffDonationViews(site.database.db);
     expect(month!.monthly).toMatchObject({ month: "November 2026", directDebit: true });
-    [listed] = await allRegularGifts(database.db);
+    [listed] = await allRegularGifts(site.database.db);
     expect(listed!.paymentMethod).toBe("bacs_debit");
   });
 
   it("a person's export shows the bank details held (never the number), and erasure removes them", async () => {
     const gift = await give();
-    const { cookie } = await signedInStaff(database.db, clock.now());
+    const { cookie } = await signedInStaff(site.database.db, clock.now());
     const exported = await callRoute(
       exportRoute,
       new Request("http://localhost/api/admin/people?email=amina@example.org", { headers: { Cookie: cookie } }),
-      services,
+      site.services,
     );
     const data = (await exported.json()) as { regularGifts: Record<string, unknown>[] };
     expect(data.regularGifts[0]).toMatchObject({
@@ -463,7 +420,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
         headers: { "Content-Type": "application/json", Cookie: cookie, Origin: "http://localhost" },
         body: JSON.stringify({ email: "amina@example.org" }),
       }),
-      services,
+      site.services,
     );
     expect(erased.status, await erased.clone().text()).toBe(200);
     expect(await giftRow(gift.regularGiftId)).toMatchObject({
@@ -472,15 +429,18 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
       bankSortCode: null,
       bankLast4: null,
     });
-    const mandates = await database.db.select().from(offlineMandates);
+    const mandates = await site.database.db.select().from(offlineMandates);
     expect(mandates.map((mandate) => mandate.accountName)).toEqual(["Erased"]);
     // Its first payment was already with the bank (a Bacs collection cannot be called back): the
     // money that arrives is recorded, under the erased name, and nothing more is collected.
     clock.set("2026-12-08T12:00:00Z");
-    await takeDueGiftPayments(services);
+    await takeDueGiftPayments(site.services);
     clock.set("2027-01-20T12:00:00Z");
-    await takeDueGiftPayments(services);
-    const months = await database.db.select().from(donations).where(eq(donations.regularGiftId, gift.regularGiftId));
+    await takeDueGiftPayments(site.services);
+    const months = await site.database.db
+      .select()
+      .from(donations)
+      .where(eq(donations.regularGiftId, gift.regularGiftId));
     expect(months.filter((row) => row.status === "paid").map((row) => [row.billingMonth, row.donorName])).toEqual([
       ["2026-11", "Erased"],
     ]);

@@ -1,18 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
-import type { DatabaseHandle } from "~/infra/db/database.server";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import { loader as homeLoader } from "~/routes/admin._index";
 import { loader as listLoader } from "~/routes/admin.regular-giving._index";
-import { action as giftsRoute } from "~/routes/api.regular-gifts";
-import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
 import { action as pageAction, loader as pageLoader } from "~/routes/giving.token";
 import { donations, offlinePayments, offlineSubscriptions, outbox, regularGifts } from "~db/schema";
-import type { Services } from "../../../server/services";
-import { testClock } from "../../../tests/support/clock";
-import { engines, freshDatabase } from "../../../tests/support/databases";
-import { callRoute, signedInStaff, testServices, type TestServices } from "../../../tests/support/services";
-import { TestSmtpServer } from "../../../tests/support/smtp";
+import { engines } from "../../../tests/support/databases";
+import { goodCard, monthlyGiftSite } from "../../../tests/support/monthly-gifts";
+import { callRoute, signedInStaff } from "../../../tests/support/services";
 import { takeDueGiftPayments } from "./regular-gifts.server";
 
 // A failing month on the offline provider (decision 093), through the site's own routes: Stripe's
@@ -21,90 +16,53 @@ import { takeDueGiftPayments } from "./regular-gifts.server";
 // the donor is told once per bill with a link, staff see it; a good card pays the bill at once;
 // left alone, the bill is tried again 3 and 5 days on, then the subscription is cancelled.
 
-const good = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 const attachesButFails = { number: "4000 0000 0000 0341", expiry: "12/34", cvc: "123" };
 const failedSubject = "Your monthly gift of £10.00 to Kilele Village Trust: this month's payment did not go through";
 const receiptSubject = "Your monthly gift of £10.00 to Kilele Village Trust: receipt";
 
-const json = (url: string, body: unknown) =>
-  new Request(`http://localhost${url}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-
 describe.each(engines)("a failing month on the offline provider, on %s", (engine) => {
-  const clock = testClock("2026-11-27T20:00:00Z");
-  let database: DatabaseHandle;
-  let smtp: TestSmtpServer;
-  let site: TestServices;
-  let services: Services;
+  const site = monthlyGiftSite(engine);
+  const { clock } = site;
 
-  beforeEach(async () => {
-    clock.set("2026-11-27T20:00:00Z");
-    database = await freshDatabase(engine);
-    smtp = await new TestSmtpServer().start();
-    site = await testServices(database, clock, { SMTP_URL: smtp.url, PUBLIC_URL: "https://kilele.example" });
-    services = await site.request();
-  });
-  afterEach(async () => {
-    await site.close();
-    await smtp.stop();
-  });
-
-  async function start() {
-    const started = await callRoute(
-      giftsRoute,
-      json("/api/regular-gifts", {
-        amount: "10.00",
-        dayOfMonth: "15",
-        name: "Amina Mushi",
-        email: "amina@example.org",
-        giftAid: false,
-      }),
-      services,
-    );
-    expect(started.status, await started.clone().text()).toBe(201);
-    return (await started.json()) as { regularGiftId: string; clientSecret: string };
-  }
-  const confirm = async (gift: { clientSecret: string }, card: typeof good) =>
-    (await callRoute(confirmRoute, json("/api/payments/offline/confirm", { ...gift, card }), services).then((r) =>
-      r.json(),
-    )) as { status?: string; error?: string };
+  const start = () =>
+    site.start({ amount: "10.00", dayOfMonth: "15", name: "Amina Mushi", email: "amina@example.org", giftAid: false });
+  const confirm = async (gift: { clientSecret: string }, card: typeof goodCard) =>
+    (await (await site.confirm(gift, { card })).json()) as { status?: string; error?: string };
 
   /** Mail delivered so far, by subject. */
   async function subjects() {
-    await services.outbox.deliverDue();
-    return smtp.sentTo("amina@example.org").map((mail) => mail.subject ?? "");
+    await site.services.outbox.deliverDue();
+    return site.smtp.sentTo("amina@example.org").map((mail) => mail.subject ?? "");
   }
   /** The private link's token from the latest e-mail with this subject. */
   async function tokenFrom(subject: string) {
-    await services.outbox.deliverDue();
-    const mail = smtp.sentTo("amina@example.org").findLast((m) => m.subject === subject);
+    await site.services.outbox.deliverDue();
+    const mail = site.smtp.sentTo("amina@example.org").findLast((m) => m.subject === subject);
     return /\/giving\/([\w-]+)/.exec(mail!.text ?? "")![1]!;
   }
-  async function changeCard(token: string, card: typeof good) {
+  async function changeCard(token: string, card: typeof goodCard) {
     const body = new FormData();
     body.append("intent", "card");
     body.append("cardnumber", card.number);
     body.append("exp-date", card.expiry.replace("/", " / "));
     body.append("cvc", card.cvc);
     const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
-    return (await callRoute(pageAction, request, services, { params: { token } })) as unknown as {
+    return (await callRoute(pageAction, request, site.services, { params: { token } })) as unknown as {
       data: { ok: boolean; message: string; fields?: Record<string, string> };
     };
   }
-  const gift = async (id: string) => (await database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!;
+  const gift = async (id: string) =>
+    (await site.database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!;
   const subscription = async (id: string) =>
     (
-      await database.db
+      await site.database.db
         .select()
         .from(offlineSubscriptions)
         .where(eq(offlineSubscriptions.id, (await gift(id)).providerSubscriptionId!))
     )[0]!;
   const paidMonths = async (id: string) =>
     (
-      await database.db
+      await site.database.db
         .select({ month: donations.billingMonth })
         .from(donations)
         .where(and(eq(donations.regularGiftId, id), eq(donations.status, "paid")))
@@ -112,13 +70,13 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     ).map((row) => row.month);
   const run = async (at: string) => {
     clock.set(at);
-    return takeDueGiftPayments(services);
+    return takeDueGiftPayments(site.services);
   };
 
   /** A gift paid by 4242 in November whose card is then changed to 0341: December's charge will fail. */
   async function giftWithFailingCard() {
     const started = await start();
-    expect(await confirm(started, good)).toEqual({ status: "succeeded" });
+    expect(await confirm(started, goodCard)).toEqual({ status: "succeeded" });
     const token = await tokenFrom("Welcome, and thank you for your monthly gift of £10.00 to Kilele Village Trust");
     // It attaches, as Stripe's SetupIntent would: the card change succeeds.
     const changed = await changeCard(token, attachesButFails);
@@ -133,7 +91,7 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     expect(await confirm(started, attachesButFails)).toMatchObject({ error: "Your card was declined." });
     expect((await gift(started.regularGiftId)).status).toBe("incomplete");
     expect(await paidMonths(started.regularGiftId)).toEqual([]);
-    expect(await confirm(started, good)).toEqual({ status: "succeeded" });
+    expect(await confirm(started, goodCard)).toEqual({ status: "succeeded" });
     expect(await paidMonths(started.regularGiftId)).toEqual(["2026-11"]);
   });
 
@@ -142,7 +100,7 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
 
     // December's day: the charge is declined.
     expect(await run("2026-12-15T12:01:00Z")).toEqual([]);
-    const [bill] = await (services.payments as OfflineProvider).listOpenInvoices(
+    const [bill] = await (site.services.payments as OfflineProvider).listOpenInvoices(
       (await gift(giftId)).providerSubscriptionId!,
     );
     expect(bill).toMatchObject({ status: "open", amountPence: 1000, paidAt: null });
@@ -155,37 +113,37 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     await run("2026-12-15T12:02:00Z");
     await run("2026-12-16T09:00:00Z");
     expect((await subjects()).filter((s) => s === failedSubject)).toHaveLength(1);
-    expect(await database.db.$count(outbox, eq(outbox.kind, "regular-gift-payment-failed"))).toBe(1);
+    expect(await site.database.db.$count(outbox, eq(outbox.kind, "regular-gift-payment-failed"))).toBe(1);
 
     // Staff: under "Failed payments" on /admin/regular-giving, and on their home's to-do list.
-    const { cookie } = await signedInStaff(database.db, clock.now(), { role: "treasurer" });
+    const { cookie } = await signedInStaff(site.database.db, clock.now(), { role: "treasurer" });
     const list = (await callRoute(
       listLoader,
       new Request("http://localhost/admin/regular-giving", { headers: { cookie } }),
-      services,
+      site.services,
     )) as unknown as { summary: { failing: number; failingNow: { donorName: string }[] } };
     expect(list.summary.failing).toBe(1);
     expect(list.summary.failingNow.map((g) => g.donorName)).toEqual(["Amina Mushi"]);
     const home = (await callRoute(
       homeLoader,
       new Request("http://localhost/admin", { headers: { cookie } }),
-      services,
+      site.services,
     )) as unknown as { failingGifts: number };
     expect(home.failingGifts).toBe(1);
 
     // The notice's link opens the gift's page, where a good card pays December now.
     const token = await tokenFrom(failedSubject);
-    const opened = (await callRoute(pageLoader, new Request(`http://localhost/giving/${token}`), services, {
+    const opened = (await callRoute(pageLoader, new Request(`http://localhost/giving/${token}`), site.services, {
       params: { token },
     })) as unknown as { gift: { status: string } };
     expect(opened.gift.status).toBe("failing");
     clock.set("2026-12-16T10:00:00Z");
-    const changed = await changeCard(token, good);
+    const changed = await changeCard(token, goodCard);
     expect(changed.data.message).toContain("Your new card is saved: your Visa card ending 4242");
     expect(await paidMonths(giftId)).toEqual(["2026-11", "2026-12"]);
     expect((await gift(giftId)).status).toBe("active");
     expect(await subscription(giftId)).toMatchObject({ status: "active", cardLast4: "4242" });
-    const [december] = await database.db.select().from(offlinePayments).where(eq(offlinePayments.id, bill!.id));
+    const [december] = await site.database.db.select().from(offlinePayments).where(eq(offlinePayments.id, bill!.id));
     expect(december).toMatchObject({ status: "succeeded", cardLast4: "4242" });
     expect(december!.succeededAt!.toISOString()).toBe("2026-12-16T10:00:00.000Z");
 
@@ -204,7 +162,7 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     await run("2026-12-15T12:01:00Z");
     const subscriptionId = (await gift(giftId)).providerSubscriptionId!;
     const attempts = async () => {
-      const [bill] = await database.db
+      const [bill] = await site.database.db
         .select()
         .from(offlinePayments)
         .where(eq(offlinePayments.description, "Monthly gift, 2026-12"));
@@ -229,7 +187,7 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     expect((await gift(giftId)).status).toBe("failing");
 
     await run("2026-12-20T12:02:00Z");
-    expect(await (services.payments as OfflineProvider).listOpenInvoices(subscriptionId)).toEqual([]);
+    expect(await (site.services.payments as OfflineProvider).listOpenInvoices(subscriptionId)).toEqual([]);
     expect(await subscription(giftId)).toMatchObject({ status: "canceled" });
     expect((await attempts()).status).toBe("canceled");
     expect((await gift(giftId)).status).toBe("cancelled");
@@ -244,7 +202,7 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     const giftId = await giftWithFailingCard();
     clock.set("2026-12-15T12:01:00Z");
     // The provider declines December's charge; the site stops before hearing of it.
-    expect(await (services.payments as OfflineProvider).chargeDueSubscriptions()).toEqual([]);
+    expect(await (site.services.payments as OfflineProvider).chargeDueSubscriptions()).toEqual([]);
     expect((await gift(giftId)).status).toBe("active");
     expect(await run("2026-12-15T12:05:00Z")).toEqual([]);
     expect((await gift(giftId)).status).toBe("failing");
@@ -261,16 +219,16 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     const answer = (await callRoute(
       pageAction,
       new Request(`http://localhost/giving/${token}`, { method: "POST", body }),
-      services,
+      site.services,
       { params: { token } },
     )) as unknown as { data: { ok: boolean } };
     expect(answer.data.ok).toBe(true);
     expect((await gift(giftId)).status).toBe("cancelled");
     const subscriptionId = (await gift(giftId)).providerSubscriptionId!;
-    expect(await (services.payments as OfflineProvider).listOpenInvoices(subscriptionId)).toEqual([]);
+    expect(await (site.services.payments as OfflineProvider).listOpenInvoices(subscriptionId)).toEqual([]);
     expect(await run("2026-12-18T12:02:00Z")).toEqual([]);
     expect(await run("2026-12-20T12:02:00Z")).toEqual([]);
-    const [bill] = await database.db
+    const [bill] = await site.database.db
       .select()
       .from(offlinePayments)
       .where(eq(offlinePayments.description, "Monthly gift, 2026-12"));

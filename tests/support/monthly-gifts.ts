@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, expect } from "vitest";
+import type { DatabaseHandle } from "~/infra/db/database.server";
+import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
+import { action as giftsRoute } from "~/routes/api.regular-gifts";
+import type { Services } from "../../server/services";
+import { testClock, type TestClock } from "./clock";
+import { freshDatabase, type Engine } from "./databases";
+import { callRoute, testServices, type TestServices } from "./services";
+import { TestSmtpServer } from "./smtp";
+
+/** Amina's £10 monthly gift on the 15th with a Gift Aid declaration, as the giving page sends it. */
+export const monthlyDonor = {
+  amount: "10.00",
+  dayOfMonth: "15",
+  name: "Amina Mushi",
+  email: "amina@example.org",
+  giftAid: true,
+  firstName: "Amina",
+  surname: "Mushi",
+  houseNameOrNumber: "Rose Cottage",
+  postcode: "m1 1ae",
+};
+
+/** The offline provider's test card that always pays. */
+export const goodCard = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
+
+/** A JSON POST to the site's `url`, as the site's own scripts send one; `cookie` for staff's. */
+export const jsonPost = (url: string, body: unknown, cookie?: string) =>
+  new Request(`http://localhost${url}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(cookie && { Cookie: cookie }) },
+    body: JSON.stringify(body),
+  });
+
+/** What POST /api/regular-gifts answers for a gift it started. */
+export interface StartedGift {
+  regularGiftId: string;
+  donationId: string;
+  clientSecret: string;
+}
+
+/** The site taking monthly gifts on the offline provider, made afresh for each test. */
+export interface MonthlyGiftSite {
+  /** Stands at 20:00 in London on Friday 27 November 2026 when each test starts. */
+  readonly clock: TestClock;
+  /** This test's database, the services a request gets, and the SMTP server the site's mail reaches. */
+  database: DatabaseHandle;
+  services: Services;
+  smtp: TestSmtpServer;
+  /** POST /api/regular-gifts with `body`, which must start the gift. */
+  start(body?: Record<string, unknown>): Promise<StartedGift>;
+  /** The offline provider's payment form sent for a started gift: a card, or bank details for a Direct Debit. */
+  confirm(gift: { clientSecret: string }, payment: { card: typeof goodCard } | { bank: object }): Promise<Response>;
+  /** A gift started with `body` and its first month paid by the good card. */
+  giveByCard(body?: Record<string, unknown>): Promise<StartedGift>;
+}
+
+/**
+ * The site's own services on a fresh `engine` database for each test of the describe block this is
+ * called in, sending mail to a real SMTP server, and the gift routes called as the browser calls them.
+ */
+export function monthlyGiftSite(engine: Engine): MonthlyGiftSite {
+  const startsAt = "2026-11-27T20:00:00Z";
+  let running: TestServices;
+  const site = {
+    clock: testClock(startsAt),
+    async start(body: Record<string, unknown> = monthlyDonor) {
+      const started = await callRoute(giftsRoute, jsonPost("/api/regular-gifts", body), site.services);
+      expect(started.status, await started.clone().text()).toBe(201);
+      return (await started.json()) as StartedGift;
+    },
+    confirm: (gift: { clientSecret: string }, payment: { card: typeof goodCard } | { bank: object }) =>
+      callRoute(
+        confirmRoute,
+        jsonPost("/api/payments/offline/confirm", { clientSecret: gift.clientSecret, ...payment }),
+        site.services,
+      ),
+    async giveByCard(body: Record<string, unknown> = monthlyDonor) {
+      const gift = await site.start(body);
+      expect(await (await site.confirm(gift, { card: goodCard })).json()).toEqual({ status: "succeeded" });
+      return gift;
+    },
+  } as MonthlyGiftSite;
+
+  beforeEach(async () => {
+    site.clock.set(startsAt);
+    site.database = await freshDatabase(engine);
+    site.smtp = await new TestSmtpServer().start();
+    running = await testServices(site.database, site.clock, {
+      SMTP_URL: site.smtp.url,
+      PUBLIC_URL: "https://kilele.example",
+    });
+    site.services = await running.request();
+  });
+  afterEach(async () => {
+    await running.close();
+    await site.smtp.stop();
+  });
+  return site;
+}
