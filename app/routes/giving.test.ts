@@ -6,11 +6,11 @@ import { takeDueGiftPayments } from "~/features/donations/regular-gifts.server";
 import { cancelRegularGiftForDonor } from "~/features/donations/staff-regular-gifts.server";
 import { auditLog, donations, giftAidDeclarations, offlineSubscriptions, outbox, regularGifts } from "~db/schema";
 import { engines } from "../../tests/support/databases";
-import { monthlyGiftSite } from "../../tests/support/monthly-gifts";
+import { giftLinkToken, monthlyGiftSite, sendGiftPageForm } from "../../tests/support/monthly-gifts";
 import { callRoute, signedInStaff } from "../../tests/support/services";
 import { loader as staffGiftLoader } from "./admin.regular-giving.id";
 import { action as linksAction } from "./giving";
-import { action as pageAction, loader as pageLoader } from "./giving.token";
+import { loader as pageLoader } from "./giving.token";
 
 // A donor manages their monthly gift through its private link (decision 090): each form's rule
 // against the real route handlers, on a clock the test moves; each change reaches the provider,
@@ -30,7 +30,7 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
     const gift = await site.giveByCard({ amount: "10.00", dayOfMonth: "15", name: "Amina Mushi", email, ...details });
     await site.services.outbox.deliverDue();
     const welcome = site.smtp.received.at(-1);
-    const token = /\/giving\/([\w-]+)/.exec(welcome!.text ?? "")![1]!;
+    const token = giftLinkToken(welcome!.text ?? "");
     return { giftId: gift.regularGiftId, token };
   }
 
@@ -39,12 +39,8 @@ describe.each(engines)("a donor's own gift page on %s", (engine) => {
       params: { token },
     }) as unknown as Promise<Awaited<ReturnType<typeof pageLoader>>>;
 
-  async function post(token: string, fields: Record<string, string>): Promise<Answer> {
-    const body = new FormData();
-    for (const [name, value] of Object.entries(fields)) body.append(name, value);
-    const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
-    return (await callRoute(pageAction, request, site.services, { params: { token } })) as unknown as Answer;
-  }
+  const post = (token: string, fields: Record<string, string>) =>
+    sendGiftPageForm<Answer>(site.services, token, fields);
 
   const gift = async (giftId: string) =>
     (await site.database.db.select().from(regularGifts).where(eq(regularGifts.id, giftId)))[0]!;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect } from "vitest";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
 import { action as giftsRoute } from "~/routes/api.regular-gifts";
+import { action as giftPageAction } from "~/routes/giving.token";
 import type { Services } from "../../server/services";
 import { testClock, type TestClock } from "./clock";
 import { freshDatabase, type Engine } from "./databases";
@@ -31,6 +32,21 @@ export const jsonPost = (url: string, body: unknown, cookie?: string) =>
     headers: { "Content-Type": "application/json", ...(cookie && { Cookie: cookie }) },
     body: JSON.stringify(body),
   });
+
+/** The token of the donor's private link to their gift's page in an e-mail's `text`. */
+export const giftLinkToken = (text: string) => /\/giving\/([\w-]+)/.exec(text)![1]!;
+
+/** A form on the donor's own gift page (/giving/:token) sent with `fields`, answered as its action answers. */
+export async function sendGiftPageForm<Answer>(
+  services: Services,
+  token: string,
+  fields: Record<string, string>,
+): Promise<Answer> {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
+  return (await callRoute(giftPageAction, request, services, { params: { token } })) as Answer;
+}
 
 /** What POST /api/regular-gifts answers for a gift it started. */
 export interface StartedGift {

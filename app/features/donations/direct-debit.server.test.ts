@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { action as giftsRoute } from "~/routes/api.regular-gifts";
 import { loader as paymentPage } from "~/routes/payment";
-import { action as givingAction, loader as givingLoader } from "~/routes/giving.token";
+import { loader as givingLoader } from "~/routes/giving.token";
 import { action as eraseRoute } from "~/routes/api.admin.people.erase";
 import { loader as exportRoute } from "~/routes/api.admin.people";
 import { testBankMessages, bankMessages } from "~/lib/bacs";
@@ -16,7 +16,13 @@ import {
   regularGifts,
 } from "~db/schema";
 import { engines } from "../../../tests/support/databases";
-import { jsonPost, monthlyDonor, monthlyGiftSite } from "../../../tests/support/monthly-gifts";
+import {
+  giftLinkToken,
+  jsonPost,
+  monthlyDonor,
+  monthlyGiftSite,
+  sendGiftPageForm,
+} from "../../../tests/support/monthly-gifts";
 import { callRoute, signedInStaff } from "../../../tests/support/services";
 import { donationsReadyToClaim } from "./gift-aid-claims.server";
 import { takeDueGiftPayments } from "./regular-gifts.server";
@@ -240,18 +246,14 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     await takeDueGiftPayments(site.services);
     await site.services.outbox.deliverDue();
     const welcome = site.smtp.sentTo("amina@example.org").find((mail) => mail.subject?.startsWith("Welcome"));
-    const token = /\/giving\/([\w-]+)/.exec(welcome!.text ?? "")![1]!;
+    const token = giftLinkToken(welcome!.text ?? "");
     return { giftId: gift.regularGiftId, token };
   }
   type Answer = {
     data: { ok: boolean; message: string; fields?: Record<string, string>; values?: Record<string, string> };
   };
-  async function change(token: string, fields: Record<string, string>): Promise<Answer> {
-    const body = new FormData();
-    for (const [name, value] of Object.entries(fields)) body.append(name, value);
-    const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
-    return (await callRoute(givingAction, request, site.services, { params: { token } })) as unknown as Answer;
-  }
+  const change = (token: string, fields: Record<string, string>) =>
+    sendGiftPageForm<Answer>(site.services, token, fields);
   const collected = async (id: string) =>
     (await site.database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
       .filter((row) => row.status === "paid")

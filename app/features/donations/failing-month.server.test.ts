@@ -3,10 +3,10 @@ import { and, asc, eq } from "drizzle-orm";
 import type { OfflineProvider } from "~/infra/payments/offline.server";
 import { loader as homeLoader } from "~/routes/admin._index";
 import { loader as listLoader } from "~/routes/admin.regular-giving._index";
-import { action as pageAction, loader as pageLoader } from "~/routes/giving.token";
+import { loader as pageLoader } from "~/routes/giving.token";
 import { donations, offlinePayments, offlineSubscriptions, outbox, regularGifts } from "~db/schema";
 import { engines } from "../../../tests/support/databases";
-import { goodCard, monthlyGiftSite } from "../../../tests/support/monthly-gifts";
+import { giftLinkToken, goodCard, monthlyGiftSite, sendGiftPageForm } from "../../../tests/support/monthly-gifts";
 import { callRoute, signedInStaff } from "../../../tests/support/services";
 import { takeDueGiftPayments } from "./regular-gifts.server";
 
@@ -38,19 +38,14 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
   async function tokenFrom(subject: string) {
     await site.services.outbox.deliverDue();
     const mail = site.smtp.sentTo("amina@example.org").findLast((m) => m.subject === subject);
-    return /\/giving\/([\w-]+)/.exec(mail!.text ?? "")![1]!;
+    return giftLinkToken(mail!.text ?? "");
   }
-  async function changeCard(token: string, card: typeof goodCard) {
-    const body = new FormData();
-    body.append("intent", "card");
-    body.append("cardnumber", card.number);
-    body.append("exp-date", card.expiry.replace("/", " / "));
-    body.append("cvc", card.cvc);
-    const request = new Request(`http://localhost/giving/${token}`, { method: "POST", body });
-    return (await callRoute(pageAction, request, site.services, { params: { token } })) as unknown as {
-      data: { ok: boolean; message: string; fields?: Record<string, string> };
-    };
-  }
+  const changeCard = (token: string, card: typeof goodCard) =>
+    sendGiftPageForm<{ data: { ok: boolean; message: string; fields?: Record<string, string> } }>(
+      site.services,
+      token,
+      { intent: "card", cardnumber: card.number, "exp-date": card.expiry.replace("/", " / "), cvc: card.cvc },
+    );
   const gift = async (id: string) =>
     (await site.database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!;
   const subscription = async (id: string) =>
@@ -214,14 +209,7 @@ describe.each(engines)("a failing month on the offline provider, on %s", (engine
     const giftId = await giftWithFailingCard();
     await run("2026-12-15T12:01:00Z");
     const token = await tokenFrom(failedSubject);
-    const body = new FormData();
-    body.append("intent", "cancel");
-    const answer = (await callRoute(
-      pageAction,
-      new Request(`http://localhost/giving/${token}`, { method: "POST", body }),
-      site.services,
-      { params: { token } },
-    )) as unknown as { data: { ok: boolean } };
+    const answer = await sendGiftPageForm<{ data: { ok: boolean } }>(site.services, token, { intent: "cancel" });
     expect(answer.data.ok).toBe(true);
     expect((await gift(giftId)).status).toBe("cancelled");
     const subscriptionId = (await gift(giftId)).providerSubscriptionId!;
