@@ -6,12 +6,13 @@ import { giftChangeMessages } from "~/features/donations/gift-changes.server";
 import { regularGiftMessages } from "~/features/donations/schema";
 import { action as giftsRoute } from "~/routes/api.regular-gifts";
 import { action as webhookRoute } from "~/routes/api.payments.webhook";
-import { action as givingAction, loader as givingLoader } from "~/routes/giving.token";
+import { loader as givingLoader } from "~/routes/giving.token";
 import { loader as paymentPage } from "~/routes/payment";
 import { auditLog, donations, outbox, regularGiftLinks, regularGifts } from "~db/schema";
 import type { Services } from "../../server/services";
 import { testClock } from "../../tests/support/clock";
 import { engines, freshDatabase } from "../../tests/support/databases";
+import { jsonPost, sendGiftPageForm } from "../../tests/support/monthly-gifts";
 import { callRoute, stripeConfigured, testServices, type TestServices } from "../../tests/support/services";
 import {
   invoiceEvent,
@@ -60,15 +61,7 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
   const gift = async (id: string) => (await database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!;
   const mails = async () => (await database.db.select().from(outbox)).map((mail) => mail.kind).sort();
   async function start(payBy: string) {
-    return callRoute(
-      giftsRoute,
-      new Request("http://localhost/api/regular-gifts", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ ...donor, payBy }),
-      }),
-      services,
-    );
+    return callRoute(giftsRoute, jsonPost("/api/regular-gifts", { ...donor, payBy }), services);
   }
   async function started() {
     const response = await start("direct-debit");
@@ -83,6 +76,29 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
       new Request(`http://localhost/payment?amount=10.00&give=monthly&gift=${giftId}`),
       services,
     ) as unknown as Promise<{ view: Record<string, unknown> }>;
+  /** A Direct Debit gift whose first invoice Stripe collected by Bacs and has said is paid. */
+  async function paidByBacs() {
+    const gift = await started();
+    const mandateId = stripe.collectByBacs(gift.firstInvoice);
+    await returnPage(gift.giftId);
+    stripe.payInvoice(gift.firstInvoice);
+    await deliver(invoiceEvent("evt_paid", "invoice.paid", gift.firstInvoice));
+    return { ...gift, mandateId };
+  }
+  /** The token of a private link to the gift's page, good for 30 days. */
+  async function givingLink(giftId: string) {
+    const token = "t".repeat(43);
+    await database.db.insert(regularGiftLinks).values({
+      tokenHash: giftLinkHash(token),
+      regularGiftId: giftId,
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 30 * 86_400_000),
+    });
+    return token;
+  }
+  /** A form on the gift's page sent with `fields`: a redirect, or the page's answer. */
+  const sendForm = (token: string, fields: Record<string, string>) =>
+    sendGiftPageForm<Response | { data: { ok: boolean; message: string } }>(services, token, fields);
 
   it("offers Direct Debit only when the account can take it, and card gifts still start when Stripe cannot say", async () => {
     stripe.accountFails = true;
@@ -152,11 +168,7 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
 
   it("a mandate the bank stops (mandate.updated to inactive) fails the gift once, and a later subscription.updated keeps it failing", async () => {
     await open();
-    const { giftId, subscriptionId, firstInvoice } = await started();
-    const mandateId = stripe.collectByBacs(firstInvoice);
-    await returnPage(giftId);
-    stripe.payInvoice(firstInvoice);
-    await deliver(invoiceEvent("evt_paid", "invoice.paid", firstInvoice));
+    const { giftId, subscriptionId, mandateId } = await paidByBacs();
 
     stripe.setMandateStatus(mandateId, "inactive");
     await deliver(mandateEvent("evt_inactive", mandateId));
@@ -176,11 +188,7 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
 
   it("a Bacs month that fails (invoice.payment_failed) fails the gift and tells the donor once, about bank details", async () => {
     await open();
-    const { giftId, subscriptionId, firstInvoice } = await started();
-    stripe.collectByBacs(firstInvoice);
-    await returnPage(giftId);
-    stripe.payInvoice(firstInvoice);
-    await deliver(invoiceEvent("evt_paid", "invoice.paid", firstInvoice));
+    const { giftId, subscriptionId } = await paidByBacs();
 
     clock.set("2026-12-15T12:00:00Z");
     const december = stripe.makeInvoice(subscriptionId);
@@ -197,31 +205,11 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
 
   it("changes the bank details through Checkout's setup mode, saved only once Stripe says the new mandate is set up", async () => {
     await open();
-    const { giftId, subscriptionId, firstInvoice } = await started();
-    stripe.collectByBacs(firstInvoice);
-    await returnPage(giftId);
-    stripe.payInvoice(firstInvoice);
-    await deliver(invoiceEvent("evt_paid", "invoice.paid", firstInvoice));
-    const token = "t".repeat(43);
-    await database.db.insert(regularGiftLinks).values({
-      tokenHash: giftLinkHash(token),
-      regularGiftId: giftId,
-      createdAt: clock.now(),
-      expiresAt: new Date(clock.now().getTime() + 86_400_000),
-    });
-    const post = async (fields: Record<string, string>) => {
-      const body = new FormData();
-      for (const [name, value] of Object.entries(fields)) body.append(name, value);
-      return callRoute(
-        givingAction,
-        new Request(`http://localhost/giving/${token}`, { method: "POST", body }),
-        services,
-        { params: { token } },
-      ) as unknown as Promise<Response | { data: { ok: boolean; message: string } }>;
-    };
+    const { giftId, subscriptionId } = await paidByBacs();
+    const token = await givingLink(giftId);
 
     // To Checkout: a setup session for Bacs on the gift's customer, back to the gift's page.
-    const sent = (await post({ intent: "bank-start" })) as Response;
+    const sent = (await sendForm(token, { intent: "bank-start" })) as Response;
     expect(sent.status).toBe(302);
     const session = [...stripe.sessions.values()][0]!;
     expect(sent.headers.get("Location")).toBe(session.url);
@@ -233,7 +221,7 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
     expect(form.get("success_url")).toBe(`https://kilele.example/giving/${token}?bank_session={CHECKOUT_SESSION_ID}`);
 
     // Back without finishing: nothing is saved.
-    const early = (await post({ intent: "bank-finish", session: String(session.id) })) as {
+    const early = (await sendForm(token, { intent: "bank-finish", session: String(session.id) })) as {
       data: { ok: boolean; message: string };
     };
     expect(early.data).toMatchObject({
@@ -255,7 +243,7 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
     )) as unknown as { returnedBankSession: string };
     expect(page.returnedBankSession).toBe(session.id);
     expect((await gift(giftId)).providerMandateId).not.toBe(mandateId);
-    const saved = (await post({ intent: "bank-finish", session: String(session.id) })) as {
+    const saved = (await sendForm(token, { intent: "bank-finish", session: String(session.id) })) as {
       data: { ok: boolean; message: string };
     };
     expect(saved.data.message).toContain(
@@ -275,28 +263,12 @@ describe.each(engines)("a monthly gift by Direct Debit on Stripe, on %s", (engin
 
   /** A paid Direct Debit gift, and £15 asked for on Monday 14 December, inside the notice of the 15th's collection. */
   async function fifteenJustBefore() {
-    const { giftId, firstInvoice } = await started();
-    stripe.collectByBacs(firstInvoice);
-    await returnPage(giftId);
-    stripe.payInvoice(firstInvoice);
-    await deliver(invoiceEvent("evt_paid", "invoice.paid", firstInvoice));
-    const token = "s".repeat(43);
-    await database.db.insert(regularGiftLinks).values({
-      tokenHash: giftLinkHash(token),
-      regularGiftId: giftId,
-      createdAt: clock.now(),
-      expiresAt: new Date(clock.now().getTime() + 30 * 86_400_000),
-    });
+    const { giftId } = await paidByBacs();
+    const token = await givingLink(giftId);
     clock.set("2026-12-14T10:00:00Z");
-    const body = new FormData();
-    body.append("intent", "amount");
-    body.append("amount", "15");
-    const answer = (await callRoute(
-      givingAction,
-      new Request(`http://localhost/giving/${token}`, { method: "POST", body }),
-      services,
-      { params: { token } },
-    )) as unknown as { data: { ok: boolean; message: string } };
+    const answer = (await sendForm(token, { intent: "amount", amount: "15" })) as {
+      data: { ok: boolean; message: string };
+    };
     return { answer: answer.data, stored: await gift(giftId) };
   }
 
