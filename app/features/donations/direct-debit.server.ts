@@ -7,7 +7,7 @@ import { firstCollectionAt, secondCollectionAt } from "~/lib/bacs";
 import { regularGiftLinks, regularGifts } from "~db/schema";
 import { mandateConfirmation, mandateInactiveNotice, type NoticeMandate } from "./direct-debit-notices.server";
 import { giftLinkHash, giftLinkLifetimeMs } from "./gift-links.server";
-import type { GiftDeps } from "./regular-gifts.server";
+import type { GiftDeps } from "./gift-links.server";
 
 // A Direct Debit gift's mandate (docs/decisions/092-direct-debit.md): what the provider says of it
 // is copied onto the gift (the account holder, sort code, last four digits, reference and state;

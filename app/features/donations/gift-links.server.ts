@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { PaymentDeps } from "~/infra/payments/provider.server";
 
 // A donor's private link to their monthly gift, /giving/<token> (decision 089): only the token's
 // SHA-256 is kept; every receipt brings a fresh one.
@@ -10,3 +11,9 @@ export const giftLinkLifetimeMs = 90 * 24 * 60 * 60_000;
 export function giftLinkHash(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
+
+/**
+ * What a monthly gift's work needs: taking payments, and sealing the private link's token into the
+ * letters that carry it (decision 054).
+ */
+export type GiftDeps = PaymentDeps & { outbox: { seal(words: Record<string, string>): string } };

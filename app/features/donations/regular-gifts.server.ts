@@ -20,7 +20,7 @@ import { donations, giftAidDeclarations, outbox, regularGiftLinks, regularGifts 
 import { giftAidPence } from "./amount";
 import { paymentFailedNotice, regularGiftReceipt } from "./regular-gift-receipt.server";
 import { firstCollectionOf, followMandate, recordGiftMandate } from "./direct-debit.server";
-import { giftLinkHash, giftLinkLifetimeMs } from "./gift-links.server";
+import { giftLinkHash, giftLinkLifetimeMs, type GiftDeps } from "./gift-links.server";
 import {
   declarationWording,
   donationMessages,
@@ -40,7 +40,7 @@ import {
 type GiftRow = typeof regularGifts.$inferSelect;
 
 /** What recording a month's payment needs beyond a card payment's: the outbox's seal for the link. */
-export type GiftDeps = PaymentDeps & { outbox: { seal(words: Record<string, string>): string } };
+export type { GiftDeps };
 
 export { giftLinkHash, giftLinkLifetimeMs };
 
