@@ -1,14 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import type { DatabaseHandle } from "~/infra/db/database.server";
-import { action as giftsRoute } from "~/routes/api.regular-gifts";
-import { action as webhookRoute } from "~/routes/api.payments.webhook";
-import { donations, outbox, processedWebhookEvents, regularGifts } from "~db/schema";
-import type { Services } from "../../server/services";
-import { testClock } from "../../tests/support/clock";
-import { engines, freshDatabase } from "../../tests/support/databases";
-import { callRoute, stripeConfigured, testServices, type TestServices } from "../../tests/support/services";
-import { invoiceEvent, signedDelivery, StripeStandIn, subscriptionEvent } from "../../tests/support/stripe-standin";
+import { describe, expect, it } from "vitest";
+import { outbox, processedWebhookEvents } from "~db/schema";
+import { engines } from "../../tests/support/databases";
+import { monthlyGiftSiteOnStripe } from "../../tests/support/monthly-gifts";
+import { invoiceEvent, subscriptionEvent } from "../../tests/support/stripe-standin";
 
 // A monthly gift on Stripe Billing (decision 089), against the Stripe stand-in at its HTTP boundary:
 // the subscription our server asks for, and Stripe's signed webhooks delivered twice, out of order,
@@ -16,52 +10,12 @@ import { invoiceEvent, signedDelivery, StripeStandIn, subscriptionEvent } from "
 // and no month is recorded twice.
 
 describe.each(engines)("a monthly gift on Stripe Billing, on %s", (engine) => {
-  const clock = testClock("2026-11-27T20:00:00Z");
-  let database: DatabaseHandle;
-  let stripe: StripeStandIn;
-  let site: TestServices;
-  let services: Services;
-
-  beforeEach(async () => {
-    clock.set("2026-11-27T20:00:00Z");
-    database = await freshDatabase(engine);
-    stripe = await new StripeStandIn(clock).start();
-    site = await testServices(database, clock, stripeConfigured(stripe.settings()));
-    services = await site.request();
-  });
-  afterEach(async () => {
-    await site.close();
-    await stripe.stop();
-  });
-
-  const deliver = async (event: object) => {
-    const response = await callRoute(webhookRoute, signedDelivery(event), services);
-    return { status: response.status, body: (await response.json()) as unknown };
-  };
-  const gift = async (id: string) => (await database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!;
-  const months = async (id: string) =>
-    (await database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
-      .filter((d) => d.status === "paid")
-      .map((d) => d.billingMonth)
-      .sort();
-
-  async function start() {
-    const response = await callRoute(
-      giftsRoute,
-      new Request("http://localhost/api/regular-gifts", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ amount: "10.00", dayOfMonth: "5", name: "Amina Mushi", email: "amina@example.org" }),
-      }),
-      services,
-    );
-    expect(response.status, await response.clone().text()).toBe(201);
-    return (await response.json()) as { regularGiftId: string; clientSecret: string };
-  }
+  const site = monthlyGiftSiteOnStripe(engine);
+  const { clock, start, deliver, giftRow: gift, paidMonths: months } = site;
 
   it("asks Stripe for a subscription whose first invoice the Payment Element confirms, and later months on the donor's day", async () => {
     const started = await start();
-    const [subscription] = [...stripe.subscriptions.values()];
+    const [subscription] = [...site.stripe.subscriptions.values()];
     expect(started.clientSecret).toMatch(/_secret_test$/);
     const form = subscription!._form as URLSearchParams;
     expect(form.get("payment_behavior")).toBe("default_incomplete");
@@ -73,7 +27,7 @@ describe.each(engines)("a monthly gift on Stripe Billing, on %s", (engine) => {
     expect(form.get("billing_cycle_anchor")).toBe(String(Date.parse("2026-12-05T12:00:00Z") / 1000));
     expect(form.get("metadata[regular_gift_id]")).toBe(started.regularGiftId);
     expect(
-      stripe.requests.filter((r) => r.path === "/v1/subscriptions").map((r) => r.headers["idempotency-key"]),
+      site.stripe.requests.filter((r) => r.path === "/v1/subscriptions").map((r) => r.headers["idempotency-key"]),
     ).toEqual([`regular-gift-${started.regularGiftId}`]);
     expect(await gift(started.regularGiftId)).toMatchObject({
       status: "incomplete",
@@ -83,7 +37,7 @@ describe.each(engines)("a monthly gift on Stripe Billing, on %s", (engine) => {
 
   it("records each month once whatever Stripe delivers twice or out of order, and follows a failed month's retry", async () => {
     const started = await start();
-    const { id: subscriptionId, latest_invoice: firstInvoice } = [...stripe.subscriptions.values()][0]! as {
+    const { id: subscriptionId, latest_invoice: firstInvoice } = [...site.stripe.subscriptions.values()][0]! as {
       id: string;
       latest_invoice: string;
     };
@@ -92,7 +46,7 @@ describe.each(engines)("a monthly gift on Stripe Billing, on %s", (engine) => {
     expect((await deliver(invoiceEvent("evt_early", "invoice.paid", firstInvoice))).status).toBe(200);
     expect(await months(started.regularGiftId)).toEqual([]);
 
-    stripe.payInvoice(firstInvoice);
+    site.stripe.payInvoice(firstInvoice);
     const answers = await Promise.all([
       deliver(invoiceEvent("evt_paid_1", "invoice.paid", firstInvoice)),
       deliver(invoiceEvent("evt_paid_1", "invoice.paid", firstInvoice)),
@@ -104,15 +58,15 @@ describe.each(engines)("a monthly gift on Stripe Billing, on %s", (engine) => {
 
     // December's payment fails: Stripe says past_due, and retries.
     clock.set("2026-12-05T12:00:00Z");
-    const december = stripe.makeInvoice(subscriptionId);
-    stripe.setSubscriptionStatus(subscriptionId, "past_due");
+    const december = site.stripe.makeInvoice(subscriptionId);
+    site.stripe.setSubscriptionStatus(subscriptionId, "past_due");
     await deliver(invoiceEvent("evt_failed", "invoice.payment_failed", december));
     expect((await gift(started.regularGiftId)).status).toBe("failing");
 
     // Stripe's retry succeeds; its subscription.updated arrives before invoice.paid, and the old
     // failure is delivered again late: the gift stays as Stripe reports it, active.
     clock.set("2026-12-08T12:00:00Z");
-    stripe.payInvoice(december);
+    site.stripe.payInvoice(december);
     await deliver(subscriptionEvent("evt_sub_active", "customer.subscription.updated", subscriptionId));
     expect((await gift(started.regularGiftId)).status).toBe("active");
     await deliver(invoiceEvent("evt_failed_late", "invoice.payment_failed", december));
@@ -121,7 +75,7 @@ describe.each(engines)("a monthly gift on Stripe Billing, on %s", (engine) => {
     await deliver(invoiceEvent("evt_paid_2", "invoice.paid", december));
     expect(await months(started.regularGiftId)).toEqual(["2026-11", "2026-12"]);
 
-    const receipts = (await database.db.select().from(outbox)).filter((m) => m.kind.startsWith("regular-gift"));
+    const receipts = (await site.database.db.select().from(outbox)).filter((m) => m.kind.startsWith("regular-gift"));
     // The welcome, December's receipt, and one notice of December's failed payment (however often it came).
     expect(receipts.map((m) => m.kind).sort()).toEqual([
       "regular-gift-payment-failed",
@@ -130,11 +84,11 @@ describe.each(engines)("a monthly gift on Stripe Billing, on %s", (engine) => {
     ]);
 
     // Cancelled at Stripe (the dashboard, or Stripe giving up): the gift is cancelled here too.
-    stripe.setSubscriptionStatus(subscriptionId, "canceled");
+    site.stripe.setSubscriptionStatus(subscriptionId, "canceled");
     await deliver(subscriptionEvent("evt_deleted", "customer.subscription.deleted", subscriptionId));
     expect(await gift(started.regularGiftId)).toMatchObject({ status: "cancelled" });
     expect((await gift(started.regularGiftId)).cancelledAt).toEqual(clock.now());
-    const handled = (await database.db.select().from(processedWebhookEvents)).map((e) => e.eventId);
+    const handled = (await site.database.db.select().from(processedWebhookEvents)).map((e) => e.eventId);
     expect(new Set(handled).size).toBe(handled.length);
   });
 });

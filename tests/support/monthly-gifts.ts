@@ -1,12 +1,16 @@
 import { afterEach, beforeEach, expect } from "vitest";
+import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { action as confirmRoute } from "~/routes/api.payments.offline.confirm";
 import { action as giftsRoute } from "~/routes/api.regular-gifts";
 import { action as giftPageAction } from "~/routes/giving.token";
+import { action as webhookRoute } from "~/routes/api.payments.webhook";
+import { donations, regularGifts } from "~db/schema";
 import type { Services } from "../../server/services";
 import { testClock, type TestClock } from "./clock";
 import { freshDatabase, type Engine } from "./databases";
-import { callRoute, testServices, type TestServices } from "./services";
+import { callRoute, stripeConfigured, testServices, type TestServices } from "./services";
+import { signedDelivery, StripeStandIn } from "./stripe-standin";
 import { TestSmtpServer } from "./smtp";
 
 /** Amina's £10 monthly gift on the 15th with a Gift Aid declaration, as the giving page sends it. */
@@ -111,6 +115,64 @@ export function monthlyGiftSite(engine: Engine): MonthlyGiftSite {
   afterEach(async () => {
     await running.close();
     await site.smtp.stop();
+  });
+  return site;
+}
+
+/** The site taking monthly gifts on Stripe Billing, against the Stripe stand-in, made afresh for each test. */
+export interface MonthlyGiftSiteOnStripe {
+  /** Stands at 20:00 in London on Friday 27 November 2026 when each test starts. */
+  readonly clock: TestClock;
+  database: DatabaseHandle;
+  services: Services;
+  stripe: StripeStandIn;
+  /** Amina's £10 gift on the 5th started through POST /api/regular-gifts, and the subscription Stripe made for it. */
+  start(): Promise<StartedGift & { subscriptionId: string; firstInvoice: string }>;
+  /** A Stripe event, signed, delivered to the site's webhook. */
+  deliver(event: object): Promise<{ status: number; body: unknown }>;
+  /** The gift's row as it stands. */
+  giftRow(id: string): Promise<typeof regularGifts.$inferSelect>;
+  /** The months (YYYY-MM) recorded as paid for the gift, oldest first. */
+  paidMonths(id: string): Promise<(string | null)[]>;
+}
+
+/** The site's own services on a fresh `engine` database for each test, its payments Stripe's stand-in. */
+export function monthlyGiftSiteOnStripe(engine: Engine): MonthlyGiftSiteOnStripe {
+  const startsAt = "2026-11-27T20:00:00Z";
+  let running: TestServices;
+  const site = {
+    clock: testClock(startsAt),
+    async start() {
+      const body = { amount: "10.00", dayOfMonth: "5", name: "Amina Mushi", email: "amina@example.org" };
+      const response = await callRoute(giftsRoute, jsonPost("/api/regular-gifts", body), site.services);
+      expect(response.status, await response.clone().text()).toBe(201);
+      const started = (await response.json()) as StartedGift;
+      const subscription = [...site.stripe.subscriptions.values()].at(-1)! as { id: string; latest_invoice: string };
+      return { ...started, subscriptionId: subscription.id, firstInvoice: subscription.latest_invoice };
+    },
+    async deliver(event: object) {
+      const response = await callRoute(webhookRoute, signedDelivery(event), site.services);
+      return { status: response.status, body: (await response.json()) as unknown };
+    },
+    giftRow: async (id: string) =>
+      (await site.database.db.select().from(regularGifts).where(eq(regularGifts.id, id)))[0]!,
+    paidMonths: async (id: string) =>
+      (await site.database.db.select().from(donations).where(eq(donations.regularGiftId, id)))
+        .filter((donation) => donation.status === "paid")
+        .map((donation) => donation.billingMonth)
+        .sort(),
+  } as MonthlyGiftSiteOnStripe;
+
+  beforeEach(async () => {
+    site.clock.set(startsAt);
+    site.database = await freshDatabase(engine);
+    site.stripe = await new StripeStandIn(site.clock).start();
+    running = await testServices(site.database, site.clock, stripeConfigured(site.stripe.settings()));
+    site.services = await running.request();
+  });
+  afterEach(async () => {
+    await running.close();
+    await site.stripe.stop();
   });
   return site;
 }
