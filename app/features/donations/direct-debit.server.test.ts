@@ -42,6 +42,13 @@ const bank = { accountName: "Amina Mushi", sortCode: "10-88-00", accountNumber: 
 
 describe.each(engines)("monthly gifts by Direct Debit on the offline provider, on %s", (engine) => {
   const site = monthlyGiftSite(engine);
+  /** The minute's payment job run at each moment in turn, as the site's clock reaches it. */
+  async function runJobAt(...moments: string[]) {
+    for (const moment of moments) {
+      site.clock.set(moment);
+      await takeDueGiftPayments(site.services);
+    }
+  }
   const { clock } = site;
 
   const start = () => site.start(donor);
@@ -283,14 +290,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     expect(second.data.message).toBe(
       "Your gift is now £20.00 a month, from your payment on Friday 15 January 2027. Your payment on Tuesday 15 December 2026 stays £15.00, as we told you.",
     );
-    clock.set("2026-12-15T12:01:00Z");
-    await takeDueGiftPayments(site.services);
-    clock.set("2026-12-18T12:01:00Z");
-    await takeDueGiftPayments(site.services);
-    clock.set("2027-01-15T12:01:00Z");
-    await takeDueGiftPayments(site.services);
-    clock.set("2027-01-20T12:01:00Z");
-    await takeDueGiftPayments(site.services);
+    await runJobAt("2026-12-15T12:01:00Z", "2026-12-18T12:01:00Z", "2027-01-15T12:01:00Z", "2027-01-20T12:01:00Z");
     expect(await collected(giftId)).toEqual(["2026-11 1000", "2026-12 1500", "2027-01 2000"]);
     expect(await giftRow(giftId)).toMatchObject({ amountPence: 2000, status: "active" });
 
@@ -304,12 +304,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     expect(site.smtp.sentTo("amina@example.org").at(-1)!.subject).toBe(
       "Your Direct Debit to Kilele Village Trust: advance notice, now taken on the 20th of the month",
     );
-    clock.set("2027-02-15T12:01:00Z");
-    await takeDueGiftPayments(site.services);
-    clock.set("2027-03-20T12:01:00Z");
-    await takeDueGiftPayments(site.services);
-    clock.set("2027-03-26T12:01:00Z");
-    await takeDueGiftPayments(site.services);
+    await runJobAt("2027-02-15T12:01:00Z", "2027-03-20T12:01:00Z", "2027-03-26T12:01:00Z");
     expect(await collected(giftId)).toEqual([
       "2026-11 1000",
       "2026-12 1500",
@@ -370,10 +365,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
       params: { token },
     })) as unknown as { gift: { bank: { reference: string } } };
     expect(page.gift.bank.reference).toBe(after.mandateReference);
-    clock.set("2026-12-15T12:01:00Z");
-    await takeDueGiftPayments(site.services);
-    clock.set("2026-12-18T12:01:00Z");
-    await takeDueGiftPayments(site.services);
+    await runJobAt("2026-12-15T12:01:00Z", "2026-12-18T12:01:00Z");
     expect(await collected(giftId)).toEqual(["2026-11 1000", "2026-12 1000"]);
     const [december] = await site.database.db
       .select()
@@ -435,10 +427,7 @@ describe.each(engines)("monthly gifts by Direct Debit on the offline provider, o
     expect(mandates.map((mandate) => mandate.accountName)).toEqual(["Erased"]);
     // Its first payment was already with the bank (a Bacs collection cannot be called back): the
     // money that arrives is recorded, under the erased name, and nothing more is collected.
-    clock.set("2026-12-08T12:00:00Z");
-    await takeDueGiftPayments(site.services);
-    clock.set("2027-01-20T12:00:00Z");
-    await takeDueGiftPayments(site.services);
+    await runJobAt("2026-12-08T12:00:00Z", "2027-01-20T12:00:00Z");
     const months = await site.database.db
       .select()
       .from(donations)
