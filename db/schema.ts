@@ -63,6 +63,13 @@ export const events = pgTable(
     cancelReason: text("cancel_reason"),
     /** How long a waiting-list offer holds its seats, in hours (docs/decisions/086-a-waiting-list.md). */
     waitingListOfferHours: integer("waiting_list_offer_hours").notNull().default(24),
+    /**
+     * How long before the event each booking is sent its reminder, in hours; null: no reminders
+     * (docs/decisions/096-event-reminders.md).
+     */
+    reminderHours: integer("reminder_hours").default(48),
+    /** What to bring, in staff's words, for the reminder ("" for nothing to say). */
+    whatToBring: text("what_to_bring").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -71,6 +78,7 @@ export const events = pgTable(
     check("events_ticket_cost_not_negative", sql`${t.ticketCostPence} is null or ${t.ticketCostPence} >= 0`),
     check("events_total_tickets_not_negative", sql`${t.totalAvailableTickets} >= 0`),
     check("events_waiting_list_offer_hours_range", sql`${t.waitingListOfferHours} between 1 and 336`),
+    check("events_reminder_hours_range", sql`${t.reminderHours} is null or ${t.reminderHours} between 1 and 336`),
   ],
 );
 

@@ -9,6 +9,7 @@ import { runBookingRefunds } from "~/features/booking/cancellation.server";
 import { EarlyRefusals } from "~/features/booking/checkout.server";
 import { settleExpiredHolds } from "~/features/booking/settlement.server";
 import { sweepWaitingLists } from "~/features/booking/waiting-list.server";
+import { queueDueReminders } from "~/features/booking/reminders.server";
 import { seedSampleEvents } from "~/features/events/sample-events.server";
 import { bookingTotalPence } from "~/features/booking/pricing";
 import { sweepOfficeMail } from "~/features/office/office.server";
@@ -77,6 +78,8 @@ export interface SiteServices {
   waitingLists: BackgroundJob;
   /** Monthly gifts' payments on the offline provider, taken on their day (decision 089). */
   regularGifts: BackgroundJob;
+  /** Events' reminders, queued once their time comes (decision 096). */
+  reminders: BackgroundJob;
   /** Whether the process can serve requests now, as `GET /readyz` says (server/health.ts). */
   readiness: Readiness;
   /**
@@ -209,6 +212,15 @@ export async function createServices(
       },
       60_000,
     );
+    // Each event's reminders, once per booking, when their time comes (decision 096).
+    const reminders = new BackgroundJob(
+      "The events' reminders",
+      async (shouldStop) => {
+        const queued = await queueDueReminders({ db, clock, charity: await charityNow() }, shouldStop);
+        if (queued > 0) void outbox.deliverDue();
+      },
+      60_000,
+    );
     const office = new BackgroundJob(
       "The office e-mails' sweep",
       async () => {
@@ -266,6 +278,7 @@ export async function createServices(
       expiredHolds,
       waitingLists,
       regularGifts,
+      reminders,
       readiness: new Readiness({ database, outbox, holdSweeper: expiredHolds }),
       sessionSecret,
       limits: {
@@ -285,6 +298,7 @@ export async function createServices(
         void expiredHolds.start();
         void waitingLists.start();
         void regularGifts.start();
+        void reminders.start();
         void alerts.start();
         void backups.start();
         await office.start();
@@ -296,6 +310,7 @@ export async function createServices(
         await expiredHolds.stop();
         await waitingLists.stop();
         await regularGifts.stop();
+        await reminders.stop();
         await office.stop();
         await alerts.stop();
         await backups.stop();

@@ -9,6 +9,8 @@ import { EventTickets } from "~/features/booking/components/event-tickets";
 import { salesByEvent } from "~/features/booking/staff-bookings.server";
 import { ticketsPage } from "~/features/booking/tickets.server";
 import { EventFigures } from "~/features/events/components/event-figures";
+import { EventReminders } from "~/features/booking/components/event-reminders";
+import { reminderProgress } from "~/features/booking/reminders.server";
 import { EventForm } from "~/features/events/components/event-form";
 import { seatFigures } from "~/features/events/components/event-seats-table";
 import { eventFormFromPost, eventFormValues } from "~/features/events/event-form";
@@ -79,6 +81,11 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     tickets: await ticketsPage(context.services, event.id, { search, page: requestedPage(query.get("page")) }),
     cancellation: await cancellationProgress(context.services, event.id),
     gifts,
+    reminders: await reminderProgress(
+      context.services.db,
+      { id: event.id, eventDate: new Date(event.eventDate), reminderHours: event.reminderHours ?? null },
+      now,
+    ),
   };
 });
 
@@ -168,6 +175,8 @@ export const action = pageWork("Changing an event", async ({ request, context, p
         testimonial: original.testimonial,
         galleryImages: original.galleryImages,
         waitingListOfferHours: original.waitingListOfferHours ?? 24,
+        reminderHours: original.reminderHours ?? null,
+        whatToBring: original.whatToBring ?? "",
       });
       const created = await addEvent(context.services, copy, { staff, duplicateOf: original.id });
       return redirect(`/admin/events/${created.id}?saved=duplicated`);
@@ -234,6 +243,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       {refused ? edit : null}
       <EventFigures row={loaderData.figures} />
       <TicketTypesTable types={loaderData.ticketTypes} onlineSales={loaderData.onlineSales} />
+      {loaderData.cancellation ? null : <EventReminders progress={loaderData.reminders} now={loaderData.now} />}
       <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
       {refused ? null : edit}
       <div className="narrow event-cancel">

@@ -3,6 +3,7 @@ import type { FieldErrors } from "~/lib/errors";
 import { isHttpsUrl } from "~/lib/links";
 import { parsePence } from "~/lib/money";
 import { answerTypes, type AnswerType } from "~/lib/questions";
+import { defaultReminderHours } from "~/lib/reminders";
 import type { EventView, StaffQuestion, StaffTicketType } from "./schema";
 
 // The staff event form (/admin/events/new and /admin/events/:id) speaks the staff API's language:
@@ -30,6 +31,8 @@ export const eventFormLabels = {
   ticketTypes: "Ticket types",
   notSoldHere: "Not sold on this site",
   waitingListOfferHours: "Waiting list offer (hours)",
+  reminderHours: "Reminder e-mail",
+  whatToBring: "What to bring",
   questions: "Questions",
 } as const;
 
@@ -115,6 +118,8 @@ export function changedEventFields(before: EventView | undefined, after: EventVi
     ["testimonial", "testimonial"],
     ["galleryImages", "galleryImages"],
     ["waitingListOfferHours", "waitingListOfferHours"],
+    ["reminderHours", "reminderHours"],
+    ["whatToBring", "whatToBring"],
   ];
   return fields.filter(([, key]) => !same(key)).map(([field]) => field);
 }
@@ -222,6 +227,9 @@ export interface EventFormValues {
   totalAvailableTickets: string;
   /** How long a waiting-list offer holds its seats, in hours (decision 086). */
   waitingListOfferHours: string;
+  /** Hours before the event each booking is reminded, "" for none (decision 096). */
+  reminderHours: string;
+  whatToBring: string;
   isTest: boolean;
   link: string;
   review: { name: string; job: string; image: string; removeImage: boolean; words: string };
@@ -250,6 +258,8 @@ export const emptyEventForm: EventFormValues = {
   ticketCost: "",
   totalAvailableTickets: "",
   waitingListOfferHours: "24",
+  reminderHours: String(defaultReminderHours),
+  whatToBring: "",
   isTest: false,
   link: "",
   review: { name: "", job: "", image: "", removeImage: false, words: "" },
@@ -292,6 +302,8 @@ export function eventFormValues(
     ticketCost: event.ticketCostPence === null ? "" : (event.ticketCostPence / 100).toFixed(2),
     totalAvailableTickets: String(event.totalAvailableTickets),
     waitingListOfferHours: String(event.waitingListOfferHours ?? 24),
+    reminderHours: event.reminderHours === undefined ? String(defaultReminderHours) : String(event.reminderHours ?? ""),
+    whatToBring: event.whatToBring ?? "",
     isTest: event.isTest,
     link: event.link ?? "",
     review: {
@@ -355,6 +367,8 @@ export function eventFormFromPost(form: FormData): EventFormValues {
     ticketCost: text("ticketCost"),
     totalAvailableTickets: text("totalAvailableTickets"),
     waitingListOfferHours: text("waitingListOfferHours"),
+    reminderHours: text("reminderHours"),
+    whatToBring: text("whatToBring"),
     isTest: ticked("isTest"),
     link: text("link"),
     review: {
@@ -504,6 +518,8 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
   if (!/^\d+$/.test(tickets)) errors.totalAvailableTickets = "must be a whole number";
   const offerHours = (values.waitingListOfferHours ?? "").trim() || "24";
   if (!/^\d+$/.test(offerHours)) errors.waitingListOfferHours = "must be a whole number of hours";
+  const reminder = (values.reminderHours ?? "").trim();
+  if (reminder !== "" && !/^\d+$/.test(reminder)) errors.reminderHours = "must be a whole number of hours";
   const review = values.review;
   const reviewImage = review.removeImage ? "" : review.image;
   const hasReview = [review.name, review.job, review.words].some((v) => v.trim() !== "") || reviewImage !== "";
@@ -521,6 +537,8 @@ export function eventInputFromForm(values: EventFormValues): { input: Record<str
     ...(values.questions.length > 0 && { questions: questionsInput(values) }),
     totalAvailableTickets: Number(tickets),
     waitingListOfferHours: Number(offerHours),
+    reminderHours: reminder === "" ? null : Number(reminder),
+    whatToBring: values.whatToBring ?? "",
     isTest: values.isTest,
     link: values.link.trim() === "" ? null : values.link.trim(),
     testimonial: hasReview

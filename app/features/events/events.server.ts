@@ -40,6 +40,8 @@ export function toEventView(row: EventRow): EventView {
     galleryImages: row.gallery,
     ...(row.cancelledAt && { cancelledAt: row.cancelledAt.toISOString() }),
     waitingListOfferHours: row.waitingListOfferHours,
+    reminderHours: row.reminderHours,
+    whatToBring: row.whatToBring,
   };
 }
 
@@ -122,6 +124,8 @@ export async function createEvent(
       testimonial: input.testimonial,
       gallery: input.galleryImages,
       waitingListOfferHours: input.waitingListOfferHours,
+      reminderHours: input.reminderHours,
+      whatToBring: input.whatToBring,
       createdAt: now,
       updatedAt: now,
     })
@@ -204,6 +208,8 @@ export async function updateEvent(
       ...(changes.testimonial !== undefined && { testimonial: changes.testimonial }),
       ...(changes.galleryImages !== undefined && { gallery: changes.galleryImages }),
       ...(changes.waitingListOfferHours !== undefined && { waitingListOfferHours: changes.waitingListOfferHours }),
+      ...(changes.reminderHours !== undefined && { reminderHours: changes.reminderHours }),
+      ...(changes.whatToBring !== undefined && { whatToBring: changes.whatToBring }),
     };
     // Every problem at once, so a form can mark each field.
     const prices = await planTicketTypes(tx, current, changes, now);

@@ -61,6 +61,10 @@ export interface EventView {
   cancelledAt?: string;
   /** How long a waiting-list offer holds its seats, in hours (docs/decisions/086-a-waiting-list.md). */
   waitingListOfferHours?: number;
+  /** Hours before the event each booking is sent a reminder; null: none (docs/decisions/096-event-reminders.md). */
+  reminderHours?: number | null;
+  /** What to bring, for the reminder; "" for nothing to say. */
+  whatToBring?: string;
 }
 
 const pictureName = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
@@ -288,6 +292,15 @@ const eventFields = {
     .int("must be a whole number of hours")
     .min(1, "must be at least 1 hour")
     .max(336, "must be at most 336 hours (two weeks)"),
+  reminderHours: z.union([
+    z
+      .number({ error: "must be a whole number of hours, or null for no reminder" })
+      .int("must be a whole number of hours, or null for no reminder")
+      .min(1, "must be at least 1 hour")
+      .max(336, "must be at most 336 hours (two weeks)"),
+    z.null(),
+  ]),
+  whatToBring: z.string({ error: "must be text" }).trim().max(500, "must be at most 500 characters"),
   questions: questionsField,
 };
 
@@ -319,6 +332,8 @@ export const newEventSchema = z
     ticketCost: eventFields.ticketCost.optional(),
     ticketTypes: eventFields.ticketTypes.optional(),
     waitingListOfferHours: eventFields.waitingListOfferHours.default(24),
+    reminderHours: eventFields.reminderHours.default(48),
+    whatToBring: eventFields.whatToBring.default(""),
     questions: eventFields.questions.optional(),
   })
   .check(

@@ -37,6 +37,8 @@ export const mailKinds = {
   "staff-password-reset": { label: "Staff password reset", about: "reset token's SHA-256" },
   // docs/decisions/086-a-waiting-list.md
   "waiting-list-offer": { label: "Waiting-list offer", about: "offer id" },
+  // docs/decisions/096-event-reminders.md
+  "event-reminder": { label: "Event reminder", about: "booking reference@event date" },
   "office-booking": { label: "Office: a booking", about: "booking reference" },
   "office-donation": { label: "Office: a donation", about: "donation id" },
   "office-volunteer": { label: "Office: a volunteer sign-up", about: "volunteer sign-up id" },

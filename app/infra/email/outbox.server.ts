@@ -25,20 +25,26 @@ export interface QueuedMail {
   sealed?: string;
 }
 
-/** `queueMail`'s insert, not yet run: for a caller that sends it with other writes as one statement. */
-export function mailInsert(db: Queryable, { kind, about, message, now, sealed }: QueuedMail) {
+/**
+ * `queueMail`'s insert, not yet run: for a caller that sends it with other writes as one
+ * statement, or that queues many e-mails in one (an event's reminders, a message to its attendees).
+ */
+export function mailInsert(db: Queryable, mail: QueuedMail | [QueuedMail, ...QueuedMail[]]) {
+  const mails = Array.isArray(mail) ? mail : [mail];
   return db
     .insert(outbox)
-    .values({
-      kind,
-      dedupeKey: mailKey(kind, about),
-      recipient: recipientText(message.to),
-      payload: message,
-      sealed: sealed ?? null,
-      // Due at once by the site's clock, the same clock the worker reads.
-      nextAttemptAt: now,
-      createdAt: now,
-    })
+    .values(
+      mails.map(({ kind, about, message, now, sealed }) => ({
+        kind,
+        dedupeKey: mailKey(kind, about),
+        recipient: recipientText(message.to),
+        payload: message,
+        sealed: sealed ?? null,
+        // Due at once by the site's clock, the same clock the worker reads.
+        nextAttemptAt: now,
+        createdAt: now,
+      })),
+    )
     .onConflictDoNothing({ target: outbox.dedupeKey });
 }
 

@@ -5,6 +5,7 @@ import { Field } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { BusyButton } from "~/components/ui/spinner";
 import type { FieldErrors } from "~/lib/errors";
+import { reminderChoices, reminderLabel } from "~/lib/reminders";
 import {
   eventFieldId,
   eventFieldLabel,
@@ -285,6 +286,27 @@ export function EventForm({
           { type: "text", inputMode: "numeric", required: true },
           "When the event is sold out and tickets come back, how long the next person on the waiting list has to pay for them (never past the end of the sale).",
         )}
+        <Field
+          id={eventFieldId("reminderHours")}
+          label={eventFormLabels.reminderHours}
+          hint="Every booking made by then is e-mailed a reminder with the date, the place, the map, the door code and what to bring."
+          select={{ name: "reminderHours", defaultValue: values.reminderHours }}
+          error={messages.errorFor("reminderHours")}
+        >
+          <option value="">No reminder</option>
+          {reminderOptions(values.reminderHours).map((choice) => (
+            <option key={choice.hours} value={String(choice.hours)}>
+              {choice.label}
+            </option>
+          ))}
+        </Field>
+        <Field
+          id={eventFieldId("whatToBring")}
+          label={eventFormLabels.whatToBring}
+          hint="Optional: for the reminder, e.g. warm clothes, a torch, cash for the raffle."
+          textarea={{ name: "whatToBring", rows: 2, maxLength: 500, defaultValue: values.whatToBring }}
+          error={messages.errorFor("whatToBring")}
+        />
         <TicketTypeFields
           rows={typeRows}
           saved={savedTypes}
@@ -374,4 +396,13 @@ export function EventForm({
       />
     </>
   );
+}
+
+/** The reminder times offered, with the event's own when the staff API set one the list lacks. */
+function reminderOptions(current: string) {
+  const hours = Number(current);
+  if (current === "" || !Number.isInteger(hours) || reminderChoices.some((choice) => choice.hours === hours)) {
+    return reminderChoices;
+  }
+  return [...reminderChoices, { hours, label: reminderLabel(hours) }].sort((a, b) => a.hours - b.hours);
 }
