@@ -316,6 +316,7 @@ export async function createServices(
         await backups.stop();
         stopKeepingErrors();
         await outbox.stop();
+        mailer.close?.();
         await database.close();
       },
     };

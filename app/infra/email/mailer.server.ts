@@ -73,6 +73,8 @@ export interface Mailer {
    * it twice (the server took it, we did not hear), mail programs can see the second as the same one.
    */
   send(message: MailMessage, options?: { messageId?: string }): Promise<void>;
+  /** Closes what it keeps open (the SMTP connection), when the site stops. */
+  close?(): void;
 }
 
 /**
@@ -103,9 +105,17 @@ async function toNodemailer(sender: Sender, message: MailMessage, messageId?: st
   };
 }
 
-/** Real SMTP (SMTP_URL), with short timeouts: a slow server is retried later by the outbox. */
+/**
+ * Real SMTP (SMTP_URL), with short timeouts: a slow server is retried later by the outbox. One
+ * connection is kept open and reused while there is mail to send (a pool of one): a new
+ * connection for each e-mail cost about 100 ms, most of the time a message to 300 bookings took.
+ * The options go in the one object with the URL: a second argument would be each message's defaults.
+ */
 export function smtpMailer(url: string, sender: Sender): Mailer {
-  const transport = nodemailer.createTransport(url, {
+  const transport = nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: 1,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
@@ -117,6 +127,7 @@ export function smtpMailer(url: string, sender: Sender): Mailer {
     async send(message, options) {
       await transport.sendMail(await toNodemailer(sender, message, options?.messageId));
     },
+    close: () => transport.close(),
   };
 }
 
