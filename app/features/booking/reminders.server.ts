@@ -155,9 +155,9 @@ export async function eventReminder({ booking, event, charity }: ReminderDetails
           : []),
       ],
     },
-    ...(bring ? [{ heading: "What to bring" }, ...paragraphs(bring)] : []),
     { picture: { cid: "booking-qr", alt: `QR code for the door: booking ${code}`, width: 160, height: 160 } },
     { paragraph: "Please bring this e-mail, or your booking code, with you: we will scan the QR code at the door." },
+    ...(bring ? [{ heading: "What to bring" }, ...paragraphs(bring)] : []),
     { paragraph: "If you can no longer come, please reply to this e-mail and let us know." },
   ];
   return composeLetter({
