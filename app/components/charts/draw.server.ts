@@ -213,7 +213,11 @@ export function drawEvening(input: {
     .x((point) => round(x(point.at)))
     .y((point) => round(y(point.value)))
     .curve(curveStepAfter);
-  const points = [{ at: input.from, value: 0 }, ...input.line.points, { at: to, value: input.line.points.at(-1)?.value ?? 0 }];
+  const points = [
+    { at: input.from, value: 0 },
+    ...input.line.points,
+    { at: to, value: input.line.points.at(-1)?.value ?? 0 },
+  ];
   return {
     title: input.title,
     description: input.description,

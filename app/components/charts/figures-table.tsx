@@ -5,7 +5,15 @@ import type { FiguresTable } from "./chart";
  * A chart's figures under it (decision 094): a staff table with a caption, the first column naming
  * each row, each cell labelled by its column for a phone (decision 076); and its CSV file.
  */
-export function FiguresTableView({ table, caption, csvHref }: { table: FiguresTable; caption: string; csvHref?: string }) {
+export function FiguresTableView({
+  table,
+  caption,
+  csvHref,
+}: {
+  table: FiguresTable;
+  caption: string;
+  csvHref?: string;
+}) {
   const [first, ...rest] = table.header;
   return (
     <>
@@ -25,9 +33,7 @@ export function FiguresTableView({ table, caption, csvHref }: { table: FiguresTa
           <tbody>
             {table.rows.map((row, index) => (
               <tr key={index}>
-                <th scope="row" data-label={first}>
-                  {row[0]}
-                </th>
+                <th scope="row">{row[0]}</th>
                 {row.slice(1).map((cell, column) => (
                   <td key={column} data-label={rest[column]} className="number">
                     {cell}
@@ -39,9 +45,7 @@ export function FiguresTableView({ table, caption, csvHref }: { table: FiguresTa
           {table.foot ? (
             <tfoot>
               <tr>
-                <th scope="row" data-label={first}>
-                  {table.foot[0]}
-                </th>
+                <th scope="row">{table.foot[0]}</th>
                 {table.foot.slice(1).map((cell, column) => (
                   <td key={column} data-label={rest[column]} className="number">
                     {cell}

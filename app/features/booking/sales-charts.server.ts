@@ -3,7 +3,14 @@ import { drawDays, drawEvening, type DayPoint } from "~/components/charts/draw.s
 import type { Queryable } from "~/infra/db/database.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
-import { eveningCheckIns, eventSales, pastEvents, type EveningCheckIns, type EventSales, type PastEvent } from "./sales.server";
+import {
+  eveningCheckIns,
+  eventSales,
+  pastEvents,
+  type EveningCheckIns,
+  type EventSales,
+  type PastEvent,
+} from "./sales.server";
 
 // An event's staff page's charts (decision 094): seats sold so far against the seats available,
 // beside a past event's curve when staff choose one; seats sold each day; and on the night, the
@@ -24,7 +31,10 @@ export interface SalesCharts {
 /** The running total of seats, from nothing the day before the first sale, held up to `upTo`. */
 function seatsCurve(sales: EventSales, upTo: number): DayPoint[] {
   if (sales.days.length === 0) return [];
-  const points = [{ day: sales.days[0]!.before - 1, value: 0 }, ...sales.days.map((d) => ({ day: d.before, value: d.seatsSoFar }))];
+  const points = [
+    { day: sales.days[0]!.before - 1, value: 0 },
+    ...sales.days.map((d) => ({ day: d.before, value: d.seatsSoFar })),
+  ];
   const last = points.at(-1)!;
   if (upTo > last.day) points.push({ day: upTo, value: last.value });
   return points;

@@ -6,7 +6,6 @@ import type { EveningCheckIns, EventSales } from "./sales.server";
 // An event's sales and check-ins as tables (decision 094): one shape for the staff page's tables
 // and their CSV files, so the two always say the same.
 
-
 /** The London day, as staff read it (DD/MM/YYYY). */
 function dayWords(day: string): string {
   return londonDate(`${day}T12:00:00Z`);
@@ -19,7 +18,9 @@ function dayWords(day: string): string {
 export function salesTable(sales: EventSales, compare: EventSales | null): FiguresTable {
   const eventDay = londonDay(sales.eventDate);
   const byType = sales.types.length > 1;
-  const offsets = [...new Set([...sales.days, ...(compare?.days ?? [])].map((day) => day.before))].sort((a, b) => a - b);
+  const offsets = [...new Set([...sales.days, ...(compare?.days ?? [])].map((day) => day.before))].sort(
+    (a, b) => a - b,
+  );
   const mine = new Map(sales.days.map((day) => [day.before, day]));
   const theirs = new Map((compare?.days ?? []).map((day) => [day.before, day]));
   let seatsSoFar = 0;

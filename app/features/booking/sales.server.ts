@@ -56,7 +56,11 @@ export interface EventSales {
 }
 
 /** An event's sales per day, as they stand at `now` (undefined when there is no such event). */
-export async function eventSales({ db }: { db: Queryable }, eventId: string, now: Date): Promise<EventSales | undefined> {
+export async function eventSales(
+  { db }: { db: Queryable },
+  eventId: string,
+  now: Date,
+): Promise<EventSales | undefined> {
   if (!isUuid(eventId)) return undefined;
   const [event] = await db.select().from(events).where(eq(events.id, eventId));
   if (!event) return undefined;
@@ -90,7 +94,11 @@ export async function eventSales({ db }: { db: Queryable }, eventId: string, now
   const itemsOf = new Map<string, { index: number; kept: number; seatsPerTicket: number }[]>();
   for (const item of items) {
     const list = itemsOf.get(item.bookingRef) ?? [];
-    list.push({ index: typeIndex.get(item.typeId) ?? -1, kept: item.quantity - item.refunded, seatsPerTicket: item.seatsPerTicket });
+    list.push({
+      index: typeIndex.get(item.typeId) ?? -1,
+      kept: item.quantity - item.refunded,
+      seatsPerTicket: item.seatsPerTicket,
+    });
     itemsOf.set(item.bookingRef, list);
   }
   const byDay = new Map<string, SalesDay>();

@@ -37,7 +37,6 @@ export function incomeSeries(income: Income) {
   ] as const;
 }
 
-
 /** Month, each kind of income there is, their total, and Gift Aid claimed and waiting where there is any. */
 export function incomeTable(income: Income): FiguresTable {
   const kinds = incomeSeries(income).filter((kind) => kind.shown);

@@ -10,8 +10,8 @@ export function IncomeSection({ income, chart }: { income: Income; chart: DrawnC
     <section className="section home-section chart-section" aria-labelledby="income-heading">
       <h2 id="income-heading">Income</h2>
       <p className="field-hint">
-        By the month it was paid, London time, this month to date. Refunds are taken off and test events left out.
-        Gift Aid is not in the bars: it is in the table, claimed and waiting to be claimed, by the month of the gift.
+        By the month it was paid, London time, this month to date. Refunds are taken off and test events left out. Gift
+        Aid is not in the bars: it is in the table, claimed and waiting to be claimed, by the month of the gift.
       </p>
       <ChartFigure chart={chart} />
       {income.has.giftAid ? (
