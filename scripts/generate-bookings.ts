@@ -10,7 +10,6 @@
 // It writes the rows itself, as they stand after each step (paid, refunded, checked in), because a
 // sale made through the site's own functions would be dated today; every row keeps the schema's
 // checks and the counts agree (a ticket's places, a booking's refunded pence, a claim's total).
-import { and, eq } from "drizzle-orm";
 import { pathToFileURL } from "node:url";
 import {
   bookingHistory,
@@ -178,17 +177,25 @@ export async function generateBookings(db: Database, now: Date, options: Generat
       const opens = eventDate.getTime() - 60 * dayMs;
       const closes = Math.min(eventDate.getTime() - 3 * 60 * minuteMs, now.getTime() - minuteMs);
       let seatsSold = 0;
+      const rows = {
+        bookings: [] as (typeof bookings.$inferInsert)[],
+        items: [] as (typeof bookingItems.$inferInsert)[],
+        tickets: [] as (typeof tickets.$inferInsert)[],
+        history: [] as (typeof bookingHistory.$inferInsert)[],
+        refunds: [] as (typeof refunds.$inferInsert)[],
+        checkIns: [] as (typeof checkIns.$inferInsert)[],
+      };
       for (let b = 0; b < count; b++) {
         // More sales near the day: the square of a uniform number leans towards the close.
         const paidAt = new Date(closes - (closes - opens) * rng.next() ** 2);
         paidAt.setUTCMilliseconds(0);
-        const items = [{ type: types[0]!, quantity: rng.int(1, 4) }];
-        if (rng.chance(0.3)) items.push({ type: types[1]!, quantity: rng.int(1, 3) });
+        const items = [{ type: types[0]!, quantity: rng.int(1, 4), refunded: 0 }];
+        if (rng.chance(0.3)) items.push({ type: types[1]!, quantity: rng.int(1, 3), refunded: 0 });
         if (rng.chance(0.04) && seatsSold + 8 + 7 <= seats)
-          items.splice(0, items.length, { type: types[2]!, quantity: 1 });
+          items.splice(0, items.length, { type: types[2]!, quantity: 1, refunded: 0 });
         let taken = items.reduce((sum, item) => sum + item.quantity * item.type.seatsPerTicket, 0);
         if (seatsSold + taken > seats) {
-          items.splice(0, items.length, { type: types[0]!, quantity: 1 });
+          items.splice(0, items.length, { type: types[0]!, quantity: 1, refunded: 0 });
           taken = 1;
         }
         seatsSold += taken;
@@ -196,7 +203,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
         const amountPence = items.reduce((sum, item) => sum + item.quantity * item.type.pricePence, 0);
         const buyer = person(++people);
         const ref = rng.uuid();
-        await tx.insert(bookings).values({
+        const booking = {
           bookingRef: ref,
           eventId,
           holderName: buyer.name,
@@ -204,6 +211,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
           quantity,
           seats: taken,
           amountPence,
+          refundedPence: 0,
           status: "paid",
           holdExpiresAt: new Date(paidAt.getTime() + 10 * minuteMs),
           provider: "offline",
@@ -211,37 +219,31 @@ export async function generateBookings(db: Database, now: Date, options: Generat
           createdAt: new Date(paidAt.getTime() - 2 * minuteMs),
           paidAt,
           updatedAt: paidAt,
-        });
-        await tx.insert(bookingItems).values(
-          items.map((item) => ({
-            bookingRef: ref,
-            ticketTypeId: item.type.id,
-            quantity: item.quantity,
-            pricePence: item.type.pricePence,
-            seatsPerTicket: item.type.seatsPerTicket,
-          })),
-        );
-        await tx.insert(tickets).values({
+        };
+        const ticket = {
           ticketHolderName: buyer.name,
           email: buyer.email,
           eventId,
           bookingRef: ref,
+          isValid: true,
           quantity: taken,
           dateSold: paidAt,
-        });
-        await tx.insert(bookingHistory).values({ bookingRef: ref, status: "paid", note: "Generated sale", at: paidAt });
+          checkedInCount: 0,
+          checkedInAt: null as Date | null,
+        };
+        rows.history.push({ bookingRef: ref, status: "paid", note: "Generated sale", at: paidAt });
         result.bookings++;
-        // Some refunds, a day or so after the sale: all of it, or one adult ticket of several.
+        // Some refunds, a day or so after the sale: all of it, or one adult ticket of several. What
+        // is written is how the booking stands after it, as the refund leaves it (refunds.server.ts).
         const refundAt = new Date(
           Math.min(paidAt.getTime() + rng.int(1, 72) * 60 * minuteMs, now.getTime() - minuteMs),
         );
         const adults = items.find((item) => item.type.name === "Adult");
         const refund = rng.chance(0.05) ? "all" : adults && adults.quantity >= 2 && rng.chance(0.06) ? "one" : null;
-        let validSeats = taken;
         if (refund) {
           const all = refund === "all";
           const refundPence = all ? amountPence : adults!.type.pricePence;
-          await tx.insert(refunds).values({
+          rows.refunds.push({
             id: rng.uuid(),
             key: `generated:${ref}`,
             bookingRef: ref,
@@ -254,23 +256,15 @@ export async function generateBookings(db: Database, now: Date, options: Generat
             createdAt: refundAt,
             completedAt: refundAt,
           });
-          await tx
-            .update(bookings)
-            .set({ refundedPence: refundPence, status: all ? "refunded" : "paid", updatedAt: refundAt })
-            .where(eq(bookings.bookingRef, ref));
-          await tx
-            .update(tickets)
-            .set(all ? { isValid: false } : { quantity: taken - 1 })
-            .where(eq(tickets.bookingRef, ref));
-          for (const item of items) {
-            const back = all ? item.quantity : item === adults ? 1 : 0;
-            if (back === 0) continue;
-            await tx
-              .update(bookingItems)
-              .set({ refunded: back })
-              .where(and(eq(bookingItems.bookingRef, ref), eq(bookingItems.ticketTypeId, item.type.id)));
-          }
-          await tx.insert(bookingHistory).values({
+          Object.assign(booking, {
+            refundedPence: refundPence,
+            status: all ? "refunded" : "paid",
+            updatedAt: refundAt,
+          });
+          if (all) ticket.isValid = false;
+          else ticket.quantity = taken - 1;
+          for (const item of items) item.refunded = all ? item.quantity : item === adults ? 1 : 0;
+          rows.history.push({
             bookingRef: ref,
             status: all ? "refunded" : "partly refunded",
             note: "Generated refund",
@@ -278,15 +272,15 @@ export async function generateBookings(db: Database, now: Date, options: Generat
           });
           if (all) result.refunded++;
           else result.partlyRefunded++;
-          validSeats = all ? 0 : taken - 1;
         }
+        const validSeats = ticket.isValid ? ticket.quantity : 0;
         if (validSeats > 0) paidBookings.push({ ref, paidAt, email: buyer.email, name: buyer.name, eventId });
         // Check-ins at the door of a past event: most come, from half an hour before the start.
         if (validSeats > 0 && eventDate.getTime() + 3 * 60 * minuteMs < now.getTime() && rng.chance(0.85)) {
           const scannedAt = new Date(
             eventDate.getTime() - 30 * minuteMs + Math.floor(90 * rng.next() ** 1.5) * minuteMs,
           );
-          await tx.insert(checkIns).values({
+          rows.checkIns.push({
             id: rng.uuid(),
             bookingRef: ref,
             eventId,
@@ -297,17 +291,39 @@ export async function generateBookings(db: Database, now: Date, options: Generat
             recordedAt: scannedAt,
             outcome: "checked-in",
           });
-          await tx
-            .update(tickets)
-            .set({ checkedInCount: validSeats, checkedInAt: scannedAt })
-            .where(eq(tickets.bookingRef, ref));
+          Object.assign(ticket, { checkedInCount: validSeats, checkedInAt: scannedAt });
           result.checkIns++;
         }
+        rows.bookings.push(booking);
+        rows.tickets.push(ticket);
+        rows.items.push(
+          ...items.map((item) => ({
+            bookingRef: ref,
+            ticketTypeId: item.type.id,
+            quantity: item.quantity,
+            pricePence: item.type.pricePence,
+            seatsPerTicket: item.type.seatsPerTicket,
+            refunded: item.refunded,
+          })),
+        );
+      }
+      // A few statements of many rows each, in the order the foreign keys need.
+      for (const [table, list] of [
+        [bookings, rows.bookings],
+        [bookingItems, rows.items],
+        [tickets, rows.tickets],
+        [bookingHistory, rows.history],
+        [refunds, rows.refunds],
+        [checkIns, rows.checkIns],
+      ] as const) {
+        for (let i = 0; i < list.length; i += 500) await tx.insert(table).values(list.slice(i, i + 500) as never);
       }
     }
 
     // Gifts over the last year: one for every five bookings, a tenth of them added at checkout.
-    const claimable: { id: string; amountPence: number }[] = [];
+    const claimable: { id: string; amountPence: number; paidAt: Date }[] = [];
+    const donationRows: (typeof donations.$inferInsert)[] = [];
+    const declarationRows: (typeof giftAidDeclarations.$inferInsert)[] = [];
     const yearAgo = now.getTime() - 360 * dayMs;
     const used = new Set<string>();
     for (let g = 0; g < Math.ceil(options.bookings / 5); g++) {
@@ -325,7 +341,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
       const id = rng.uuid();
       const amountPence = rng.pick(giftAmounts);
       const refunded = rng.chance(0.04);
-      await tx.insert(donations).values({
+      donationRows.push({
         id,
         amountPence,
         donorName: atCheckout ? atCheckout.name : donor.name,
@@ -341,7 +357,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
       });
       result.donations++;
       if (rng.chance(0.6)) {
-        await tx.insert(giftAidDeclarations).values({
+        declarationRows.push({
           donationId: id,
           firstName: donor.first,
           surname: donor.last,
@@ -351,7 +367,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
           wording,
           declaredAt: paidAt,
         });
-        if (!refunded) claimable.push({ id, amountPence });
+        if (!refunded) claimable.push({ id, amountPence, paidAt });
       }
     }
 
@@ -382,7 +398,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
         const paidAt = first ? startedAt : monthlyPaymentDate(month, dayOfMonth);
         if (paidAt >= now) break;
         const donationId = rng.uuid();
-        await tx.insert(donations).values({
+        donationRows.push({
           id: donationId,
           amountPence,
           donorName: donor.name,
@@ -398,7 +414,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
         });
         result.donations++;
         if (first && declared) {
-          await tx.insert(giftAidDeclarations).values({
+          declarationRows.push({
             donationId,
             firstName: donor.first,
             surname: donor.last,
@@ -415,11 +431,7 @@ export async function generateBookings(db: Database, now: Date, options: Generat
 
     // One claim already made, for the declared one-off gifts paid before the last 60 days.
     const claimDay = new Date(now.getTime() - 30 * dayMs);
-    const toClaim = [];
-    for (const gift of claimable) {
-      const [row] = await tx.select({ paidAt: donations.paidAt }).from(donations).where(eq(donations.id, gift.id));
-      if (row?.paidAt && row.paidAt.getTime() < now.getTime() - 60 * dayMs) toClaim.push(gift);
-    }
+    const toClaim = claimable.filter((gift) => gift.paidAt.getTime() < now.getTime() - 60 * dayMs);
     if (toClaim.length > 0) {
       const claimId = rng.uuid();
       await tx.insert(giftAidClaims).values({
@@ -430,10 +442,14 @@ export async function generateBookings(db: Database, now: Date, options: Generat
         staffEmail: "generated@example.org",
         createdAt: claimDay,
       });
-      for (const gift of toClaim)
-        await tx.update(donations).set({ giftAidClaimId: claimId }).where(eq(donations.id, gift.id));
+      const claimed = new Set(toClaim.map((gift) => gift.id));
+      for (const row of donationRows) if (claimed.has(row.id)) row.giftAidClaimId = claimId;
       result.claimed = toClaim.length;
     }
+    for (let i = 0; i < donationRows.length; i += 500)
+      await tx.insert(donations).values(donationRows.slice(i, i + 500));
+    for (let i = 0; i < declarationRows.length; i += 500)
+      await tx.insert(giftAidDeclarations).values(declarationRows.slice(i, i + 500));
   });
   return result;
 }
