@@ -104,7 +104,7 @@ export async function incomeByMonth({ db }: { db: Queryable }, now: Date): Promi
   return {
     months: list,
     has: {
-      tickets: ticketRows.length > 0,
+      tickets: totals.ticketPence > 0,
       oneOff: totals.oneOffPence > 0,
       monthly: totals.monthlyPence > 0,
       giftAid: totals.giftAidClaimedPence + totals.giftAidWaitingPence > 0,
