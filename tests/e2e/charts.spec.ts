@@ -19,7 +19,7 @@ const test = base.extend<object, { chartSite: RunningSite & { eventIds: string[]
       const dataDir = await newSiteDataDir();
       const database = await openDatabase({ dataDir });
       // The site's clock is the machine's (a run under faketime moves both).
-      const made = await generateBookings(database.db, new Date(), { events: 3, bookings: 300, seed: 11 });
+      const made = await generateBookings(database.db, new Date(), { events: 3, bookings: 150, seed: 11 });
       await database.close();
       const site = await startSiteProcess({ DATA_DIR: dataDir });
       await use({ ...site, eventIds: made.eventIds });
