@@ -10,7 +10,7 @@ import { testClock, type TestClock } from "../../tests/support/clock";
 import { engines, freshDatabase, insertEvent, type Engine } from "../../tests/support/databases";
 import { callRoute, signedInStaff, testServices, type TestServices } from "../../tests/support/services";
 import { incomeTable } from "~/features/donations/income";
-import { checkInsTable, salesTable } from "~/features/booking/sales-tables";
+import { checkInsTable, compared, salesTable } from "~/features/booking/sales-tables";
 import { loader as homeLoader } from "./admin._index";
 import { loader as eventLoader } from "./admin.events.id";
 import { loader as incomeCsvLoader } from "./admin.income-csv";
@@ -219,8 +219,8 @@ describe.each(engines)("the charts with generated sales on %s", (engine) => {
     expect(charts.night).toBeNull();
     const table = salesTable(charts.sales, charts.compare);
     expect(table.header.slice(-2)).toEqual([
-      `${charts.compare!.name}: seats sold`,
-      `${charts.compare!.name}: seats so far`,
+      `${compared(charts.compare!)}: seats sold`,
+      `${compared(charts.compare!)}: seats so far`,
     ]);
     expect(table.foot!.at(-1)).toBe(`${charts.compare!.seats} of ${charts.compare!.seatsAvailable}`);
     const salesCsv = await csvOf(

@@ -85,8 +85,8 @@ export function ChartFigure({ chart, children }: { chart: DrawnChart; children?:
           {chart.paths.map((path, index) => (
             <path key={index} d={path.d} {...paint(path.style, id)} />
           ))}
-          {chart.rules.map((rule) => (
-            <g key={rule.label}>
+          {chart.rules.map((rule, index) => (
+            <g key={index}>
               <line x1={plot.left} x2={plot.right} y1={rule.y} y2={rule.y} {...paint("rule", id)} />
               <text className="chart-rule-label" x={plot.right} y={rule.y - 5} textAnchor="end">
                 {rule.label}
@@ -111,8 +111,8 @@ export function ChartFigure({ chart, children }: { chart: DrawnChart; children?:
       </svg>
       <figcaption>
         <ul className="chart-keys">
-          {chart.keys.map((key) => (
-            <li key={key.label}>
+          {chart.keys.map((key, index) => (
+            <li key={index}>
               <Swatch style={key.style} id={id} />
               {key.label}
             </li>

@@ -3,6 +3,7 @@ import { drawDays, drawEvening, type DayPoint } from "~/components/charts/draw.s
 import type { Queryable } from "~/infra/db/database.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
+import { compared } from "./sales-tables";
 import {
   eveningCheckIns,
   eventSales,
@@ -57,7 +58,7 @@ export async function salesCharts(
   const to = Math.max(0, ...[sales, compare].flatMap((s) => (s?.days.at(-1) ? [s.days.at(-1)!.before] : [])));
   const seatsWords = `${plural(sales.seats, "seat")} of ${sales.seatsAvailable} sold (${plural(sales.tickets, "ticket")})`;
   const compareWords = compare
-    ? ` ${compare.name} (${londonDate(compare.eventDate)}) sold ${plural(compare.seats, "seat")} of ${compare.seatsAvailable}.`
+    ? ` ${compared(compare)} sold ${plural(compare.seats, "seat")} of ${compare.seatsAvailable}.`
     : "";
   const soFar = drawDays({
     title: `Seats sold so far for ${sales.name}`,
@@ -68,9 +69,15 @@ export async function salesCharts(
     from: firstDay,
     to,
     lines: [
-      { label: `${sales.name}: seats sold so far`, style: "line-solid", points: seatsCurve(sales, sales.upTo) },
+      { label: "This event: seats sold so far", style: "line-solid", points: seatsCurve(sales, sales.upTo) },
       ...(compare
-        ? [{ label: `${compare.name}: seats sold so far`, style: "line-dash" as const, points: seatsCurve(compare, 0) }]
+        ? [
+            {
+              label: `${compared(compare)}: seats sold so far`,
+              style: "line-dash" as const,
+              points: seatsCurve(compare, 0),
+            },
+          ]
         : []),
     ],
     rule: { value: sales.seatsAvailable, label: `${sales.seatsAvailable} seats available` },

@@ -6,6 +6,11 @@ import type { EveningCheckIns, EventSales } from "./sales.server";
 // An event's sales and check-ins as tables (decision 094): one shape for the staff page's tables
 // and their CSV files, so the two always say the same.
 
+/** The event compared with, named with its date: last year's Quiz Night beside this year's. */
+export function compared(event: EventSales): string {
+  return `${event.name} (${londonDate(event.eventDate)})`;
+}
+
 /** The London day, as staff read it (DD/MM/YYYY). */
 function dayWords(day: string): string {
   return londonDate(`${day}T12:00:00Z`);
@@ -52,7 +57,7 @@ export function salesTable(sales: EventSales, compare: EventSales | null): Figur
       "Tickets so far",
       "Seats sold",
       "Seats so far",
-      ...(compare ? [`${compare.name}: seats sold`, `${compare.name}: seats so far`] : []),
+      ...(compare ? [`${compared(compare)}: seats sold`, `${compared(compare)}: seats so far`] : []),
     ],
     rows,
     foot: [

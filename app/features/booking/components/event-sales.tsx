@@ -5,7 +5,7 @@ import { FiguresTableView } from "~/components/charts/figures-table";
 import { Field } from "~/components/ui/field";
 import { londonDate } from "~/lib/london-time";
 import type { EveningCheckIns, EventSales as Sales, PastEvent } from "../sales.server";
-import { checkInsTable, salesTable, typesTable } from "../sales-tables";
+import { checkInsTable, compared, salesTable, typesTable } from "../sales-tables";
 
 export interface EventSalesProps {
   sales: Sales;
@@ -54,7 +54,7 @@ export function EventSales({ sales, compare, pastEvents, soFar, perDay, night }:
       <ChartFigure chart={perDay} />
       <FiguresTableView
         table={salesTable(sales, compare)}
-        caption={compare ? `Seats sold by day, beside ${compare.name}` : "Tickets and seats sold by day"}
+        caption={compare ? `Seats sold by day, beside ${compared(compare)}` : "Tickets and seats sold by day"}
         csvHref={`${base}/sales.csv${compare ? `?compare=${compare.eventId}` : ""}`}
       />
       {sales.types.length > 1 ? <FiguresTableView table={typesTable(sales)} caption="Sold by ticket type" /> : null}
