@@ -69,6 +69,10 @@ export default [
   route("admin/people/export", "routes/admin.people-export.ts"),
   route("admin/gift-aid/claim.csv", "routes/admin.gift-aid.claim-csv.ts"),
   route("admin/gift-aid/claims/:claimId/claim.csv", "routes/admin.gift-aid.claims.id.claim-csv.ts"),
+  // The charts' figures (docs/decisions/094-charts-drawn-on-the-server.md).
+  route("admin/income.csv", "routes/admin.income-csv.ts"),
+  route("admin/events/:id/sales.csv", "routes/admin.events.id.sales-csv.ts"),
+  route("admin/events/:id/check-ins.csv", "routes/admin.events.id.check-ins-csv.ts"),
   // An invitation's one-time link: reachable without a session, so outside the staff area's frame.
   route("admin/join/:token", "routes/admin.join.token.tsx"),
   // A forgotten password: ask for a one-time link, then choose a new one (decision 072).

@@ -3,7 +3,9 @@ import type { Route } from "./+types/admin._index";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Pagination } from "~/components/ui/pagination";
 import { useQuery } from "~/components/ui/use-query";
+import { IncomeSection } from "~/features/donations/components/income-section";
 import { claimSummary, donationsReadyToClaim } from "~/features/donations/gift-aid-claims.server";
+import { incomeChart } from "~/features/donations/income-chart.server";
 import { failingRegularGifts } from "~/features/donations/staff-regular-gifts.server";
 import { unsentEmails } from "~/features/emails/emails.server";
 import { adminMeta } from "~/features/staff/components/admin-shell";
@@ -27,12 +29,14 @@ export const loader = pageWork("The staff home page", async ({ request, context 
   const now = clock.now();
   const site = can(staff.role, "site");
   const money = can(staff.role, "money");
-  const [home, giftAid, failingGifts, emails, problems] = await Promise.all([
+  const [home, giftAid, failingGifts, emails, problems, income] = await Promise.all([
     staffHome(services, staff, now),
     money ? donationsReadyToClaim(services).then(claimSummary) : null,
     money ? failingRegularGifts(db) : 0,
     site ? unsentEmails(services) : null,
     site ? currentProblems(db, now, { backupsSetUp: Boolean(config.backups.dir) }) : [],
+    // The last 12 months' income, drawn on the server (decision 094), for who may see money.
+    money ? incomeChart(services, now) : null,
   ]);
   return {
     ...home,
@@ -40,6 +44,7 @@ export const loader = pageWork("The staff home page", async ({ request, context 
     toWatch: home.events?.filter((event) => event.sale !== null) ?? [],
     giftAid,
     failingGifts,
+    income,
     emails,
     problems,
     // Stored page content the site passed over because it no longer passes the schema (decision 031).
@@ -86,7 +91,7 @@ function TakingsCard({ label, span, takings }: { label: string; span: string; ta
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
   const { periods, sinceLastVisit, invitationsWaiting, events, toWatch, giftAid, emails, problems } = loaderData;
   const { failingGifts } = loaderData;
-  const { contentWarnings, backupsNotSetUp } = loaderData;
+  const { contentWarnings, backupsNotSetUp, income } = loaderData;
   const search = useQuery();
   const toDo = [
     ...(emails && emails.failing > 0
@@ -224,6 +229,8 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
       ) : null}
+
+      {income ? <IncomeSection {...income} /> : null}
 
       {events ? (
         <section className="section home-section" aria-labelledby="upcoming-heading">

@@ -5,7 +5,9 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { FormNotice } from "~/components/ui/form-notice";
 import { cancelEvent, cancellationProgress } from "~/features/booking/cancellation.server";
 import { EventCancellation } from "~/features/booking/components/event-cancellation";
+import { EventSales } from "~/features/booking/components/event-sales";
 import { EventTickets } from "~/features/booking/components/event-tickets";
+import { salesCharts } from "~/features/booking/sales-charts.server";
 import { salesByEvent } from "~/features/booking/staff-bookings.server";
 import { ticketsPage } from "~/features/booking/tickets.server";
 import { EventFigures } from "~/features/events/components/event-figures";
@@ -86,6 +88,8 @@ export const loader = pageWork("The edit event page", async ({ request, context,
       { id: event.id, eventDate: new Date(event.eventDate), reminderHours: event.reminderHours ?? null },
       now,
     ),
+    // The sales charts, drawn on the server (decision 094); ?compare= names a past event.
+    salesCharts: await salesCharts(context.services, event.id, query.get("compare"), now),
   };
 });
 
@@ -243,6 +247,7 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       {refused ? edit : null}
       <EventFigures row={loaderData.figures} />
       <TicketTypesTable types={loaderData.ticketTypes} onlineSales={loaderData.onlineSales} />
+      {loaderData.salesCharts && loaderData.onlineSales ? <EventSales {...loaderData.salesCharts} /> : null}
       {loaderData.cancellation ? null : <EventReminders progress={loaderData.reminders} now={loaderData.now} />}
       <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
       {refused ? null : edit}

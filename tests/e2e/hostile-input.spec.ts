@@ -142,6 +142,10 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   "routes/admin.people-export.ts": none,
   "routes/admin.gift-aid.claim-csv.ts": { body: "form", fields: ["donationId"] },
   "routes/admin.gift-aid.claims.id.claim-csv.ts": none,
+  // The charts' figures (decision 094).
+  "routes/admin.income-csv.ts": none,
+  "routes/admin.events.id.sales-csv.ts": none,
+  "routes/admin.events.id.check-ins-csv.ts": none,
   "routes/admin.join.token.tsx": { body: "form", fields: ["password", "confirm"] },
   "routes/admin.forgot-password.tsx": { body: "form", fields: ["email"] },
   "routes/admin.reset-password.token.tsx": { body: "form", fields: ["newPassword", "repeatPassword"] },
