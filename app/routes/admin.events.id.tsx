@@ -20,6 +20,9 @@ import {
   type EventPageValues,
 } from "~/features/events/event-form.server";
 import { addEvent, findEvent } from "~/features/events/events.server";
+import { leftLabel, mailMode } from "~/features/emails/mail-mode";
+import { EventMessages } from "~/features/messages/components/event-messages";
+import { messagesOfEvent } from "~/features/messages/messages.server";
 import { giftsOfEvent, refundGiftsOfEvent } from "~/features/donations/refunds.server";
 import { can } from "~/features/staff/roles";
 import { newEventSchema } from "~/features/events/schema";
@@ -79,6 +82,11 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     tickets: await ticketsPage(context.services, event.id, { search, page: requestedPage(query.get("page")) }),
     cancellation: await cancellationProgress(context.services, event.id),
     gifts,
+    // Messages to its people and the thank-you (decision 095).
+    messages: {
+      ...(await messagesOfEvent(context.services, event.id)),
+      sentLabel: leftLabel(mailMode(context.services)),
+    },
   };
 });
 
@@ -235,6 +243,13 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       <EventFigures row={loaderData.figures} />
       <TicketTypesTable types={loaderData.ticketTypes} onlineSales={loaderData.onlineSales} />
       <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
+      <EventMessages
+        eventId={loaderData.id}
+        messages={loaderData.messages.messages}
+        thankYouOpen={loaderData.messages.thankYouOpen}
+        gifts={loaderData.messages.thankYouSent ? loaderData.messages.gifts : null}
+        sentLabel={loaderData.messages.sentLabel}
+      />
       {refused ? null : edit}
       <div className="narrow event-cancel">
         <EventCancellation

@@ -103,7 +103,10 @@ async function recipientsOf(db: Queryable, eventId: string, audience: Audience):
 
 async function countOf(db: Queryable, eventId: string, audience: Audience): Promise<number> {
   if (audience.kind === "waiting-list") {
-    const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(waitingListEntries).where(waitingWhere(eventId));
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(waitingListEntries)
+      .where(waitingWhere(eventId));
     return Number(row?.n ?? 0);
   }
   const [row] = await db
@@ -149,7 +152,8 @@ export async function audiencesOf(deps: { db: Queryable; clock: Clock }, eventId
     .select({ n: sql<number>`count(*)::int` })
     .from(waitingListEntries)
     .where(eq(waitingListEntries.eventId, eventId));
-  if (Number(listed?.n ?? 0) > 0) choices.push({ value: "waiting-list", label: audienceWords("waiting-list"), count: waiting });
+  if (Number(listed?.n ?? 0) > 0)
+    choices.push({ value: "waiting-list", label: audienceWords("waiting-list"), count: waiting });
   const came = choices.find((choice) => choice.value === "checked-in")?.count ?? 0;
   return {
     event: { id: event.id, name: event.name, eventDate: event.eventDate.toISOString(), cancelled: !!event.cancelledAt },
@@ -216,7 +220,10 @@ function letterFor(
 
 async function eventOf(db: Queryable, eventId: string): Promise<LetterEvent> {
   const [event] = isUuid(eventId)
-    ? await db.select({ id: events.id, name: events.name, eventDate: events.eventDate }).from(events).where(eq(events.id, eventId))
+    ? await db
+        .select({ id: events.id, name: events.name, eventDate: events.eventDate })
+        .from(events)
+        .where(eq(events.id, eventId))
     : [];
   if (!event) throw new AppError("not-found", "There is no such event.");
   return event;
@@ -304,7 +311,8 @@ export async function sendEventMessage(
 }
 
 function sentBefore(message: typeof eventMessages.$inferSelect | undefined, eventId: string) {
-  if (!message || message.eventId !== eventId) throw new AppError("conflict", "This form was used for another message: open it again.");
+  if (!message || message.eventId !== eventId)
+    throw new AppError("conflict", "This form was used for another message: open it again.");
   return { id: message.id, addressed: message.addressed, again: true };
 }
 
@@ -450,4 +458,3 @@ export async function eventMessage(db: Queryable, eventId: string, messageId: st
     recipients,
   };
 }
-
