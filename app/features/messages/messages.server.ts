@@ -68,7 +68,13 @@ const keyPrefix = (kind: MessageKind, messageId: string) => `${mailKey(mailKindO
 
 /** Bookings paid for with a valid ticket, of this event, as the audience narrows them. */
 function bookingsWhere(eventId: string, audience: Audience): SQL {
-  const conditions: SQL[] = [eq(bookings.eventId, eventId), eq(bookings.status, "paid"), eq(tickets.isValid, true)];
+  const conditions: SQL[] = [
+    eq(bookings.eventId, eventId),
+    eq(bookings.status, "paid"),
+    eq(tickets.isValid, true),
+    // A person whose data was erased is not written to again (their address is no longer theirs).
+    sql`${tickets.email} not like '%@erased.invalid'`,
+  ];
   if (audience.kind === "checked-in") conditions.push(gt(tickets.checkedInCount, 0));
   if (audience.kind === "not-checked-in") conditions.push(eq(tickets.checkedInCount, 0));
   if (audience.kind === "type") {
@@ -440,7 +446,7 @@ export async function eventMessage(db: Queryable, eventId: string, messageId: st
               sql`starts_with(${outbox.dedupeKey}, ${keyPrefix(row.message.kind as MessageKind, messageId)})`,
             ),
           )
-          .orderBy(asc(outbox.createdAt), asc(outbox.dedupeKey))
+          .orderBy(asc(outbox.recipient))
       ).map((mail) => {
         const erased = (mail.payload as { erased?: boolean }).erased === true;
         const status: RecipientStatus = mail.sentAt
