@@ -13,6 +13,8 @@ export interface MessageDetail extends MessageRow {
 
 export function MessageRecipients({ message, sentLabel }: { message: MessageDetail; sentLabel: string }) {
   const statusWords = { sent: sentLabel, failed: "Failed, to be tried again", waiting: "Waiting" } as const;
+  // A person erased before their e-mail went takes it out of the outbox: the count addressed stays.
+  const erasedUnsent = Math.max(0, message.addressed - message.sent - message.failed - message.waiting);
   return (
     <>
       <dl className="facts">
@@ -40,6 +42,12 @@ export function MessageRecipients({ message, sentLabel }: { message: MessageDeta
           <dt>Waiting</dt>
           <dd>{message.waiting}</dd>
         </div>
+        {erasedUnsent > 0 ? (
+          <div>
+            <dt>Erased before sending</dt>
+            <dd>{erasedUnsent}</dd>
+          </div>
+        ) : null}
       </dl>
       <section className="section" aria-labelledby="message-text-title">
         <h2 id="message-text-title">Text</h2>
