@@ -131,7 +131,7 @@ export interface AudienceChoice {
 
 /** What the compose page offers: each audience with how many bookings it reaches now. */
 export async function audiencesOf(deps: { db: Queryable; clock: Clock }, eventId: string) {
-  const [event] = await deps.db.select().from(events).where(eq(events.id, eventId));
+  const [event] = isUuid(eventId) ? await deps.db.select().from(events).where(eq(events.id, eventId)) : [];
   if (!event) throw new AppError("not-found", "There is no such event.");
   const types = await deps.db
     .select({ id: ticketTypes.id, name: ticketTypes.name })
