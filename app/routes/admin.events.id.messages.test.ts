@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Services } from "../../server/services";
 import type { DatabaseHandle } from "~/infra/db/database.server";
 import { erasePersonData } from "~/features/people/people.server";
-import { startDonation } from "~/features/donations/donations.server";
 import { auditLog, bookings, donations, eventMessages, events, outbox, tickets, waitingListEntries } from "~db/schema";
 import { testClock, type TestClock } from "../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../tests/support/databases";
@@ -13,6 +12,8 @@ import { buyTypes, giveTypes } from "../../tests/support/ticket-types";
 import { action as compose, loader as composePage } from "./admin.events.id.messages.new";
 import { loader as messagePage } from "./admin.events.id.messages.id";
 import { loader as eventPage } from "./admin.events.id";
+import { action as donationsApi } from "./api.donations";
+import { loader as paymentPage } from "./payment";
 
 // Messages to an event's people and the thank-you (docs/decisions/095-messages-to-attendees.md),
 // through the staff pages' own handlers: who each audience reaches (one e-mail per booking), a
@@ -318,18 +319,48 @@ describe.each(engines)("messages to an event's people on %s", (engine) => {
     expect(thanks!.text).toContain(`/payment?from=event:${eventId}`);
     expect(smtp.sentTo("baraka@example.org")).toHaveLength(0);
 
+    // The link's page keeps where the donor came from, through the amount chosen, to the donation.
+    const donatePage = async (query: string) => {
+      try {
+        return await callRoute(paymentPage, new Request(`http://localhost/payment${query}`), await services.request());
+      } catch (thrown) {
+        if (thrown instanceof Response) return { redirect: thrown.headers.get("Location") };
+        throw thrown;
+      }
+    };
+    expect(await donatePage(`?from=event:${eventId}`)).toMatchObject({
+      from: `event:${eventId}`,
+      view: { kind: "choose" },
+    });
+    expect(await donatePage(`?amount=20&from=event:${eventId}`)).toEqual({
+      redirect: `/payment?amount=20.00&from=${encodeURIComponent(`event:${eventId}`)}`,
+    });
+    expect(await donatePage(`?amount=20.00&from=nonsense`)).toMatchObject({ from: null, view: { kind: "form" } });
+
+    let visitor = 10;
     const give = async (from: string | undefined) => {
-      const started = await startDonation(await services.request(), {
-        amount: "20.00",
-        name: "Amina Mushi",
-        email: "amina@example.org",
-        ...(from && { from }),
-      });
+      const answer = (await callRoute(
+        donationsApi,
+        new Request("http://localhost/api/donations", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            amount: "20.00",
+            name: "Amina Mushi",
+            email: "amina@example.org",
+            ...(from && { from }),
+          }),
+        }),
+        await services.request(),
+        { clientAddress: `203.0.113.${visitor++}` },
+      )) as Response;
+      expect(answer.status, await answer.clone().text()).toBe(201);
+      const { donationId } = (await answer.json()) as { donationId: string };
       await database.db
         .update(donations)
         .set({ status: "paid", paidAt: clock.now() })
-        .where(eq(donations.id, started.donationId));
-      const [row] = await database.db.select().from(donations).where(eq(donations.id, started.donationId));
+        .where(eq(donations.id, donationId));
+      const [row] = await database.db.select().from(donations).where(eq(donations.id, donationId));
       return row!.eventId;
     };
     expect(await give(`event:${eventId}`)).toBe(eventId);
