@@ -307,13 +307,21 @@ export async function sendEventMessage(
       staff,
       action: form.kind === "thank-you" ? "event.thank-you-sent" : "event.message-sent",
       subject: `event:${event.id}`,
-      summary: `${form.kind === "thank-you" ? "Thanked" : "Wrote to"} ${plural(recipients.length, form.audience.kind === "waiting-list" ? "waiting-list entry" : "booking", form.audience.kind === "waiting-list" ? "waiting-list entries" : "bookings")} (${audienceWords(form.audience.kind as AudienceKind).toLowerCase()}): message ${form.messageId}`,
+      // The count and the audience, never a person: "Wrote to 300 bookings (everyone with a ticket): message <id>".
+      summary: `${form.kind === "thank-you" ? "Thanked" : "Wrote to"} ${reach(form.audience, recipients.length)} (${audienceWords(form.audience.kind).toLowerCase()}): message ${form.messageId}`,
       at: now,
     });
     return { id: recorded.id, addressed: recorded.addressed, again: false };
   });
   if (!done.again) void deps.outbox?.deliverDue();
   return done;
+}
+
+/** "300 bookings", or "2 waiting-list entries". */
+function reach(audience: Audience, count: number) {
+  return audience.kind === "waiting-list"
+    ? plural(count, "waiting-list entry", "waiting-list entries")
+    : plural(count, "booking");
 }
 
 function sentBefore(message: typeof eventMessages.$inferSelect | undefined, eventId: string) {
