@@ -381,7 +381,24 @@ describe.each(engines)("messages to an event's people on %s", (engine) => {
         params: { id: eventId },
       },
     );
-    expect(shown.messages.gifts).toEqual({ count: 2, pence: 4000 });
+    expect(shown.messages.gifts).toMatchObject({ count: 2, pence: 4000 });
+    // An Owner may see donations: each gift is listed.
+    expect(shown.messages.gifts.list!.map((gift) => [gift.donorName, gift.amountPence])).toEqual([
+      ["Amina Mushi", 2000],
+      ["Amina Mushi", 2000],
+    ]);
+    // A member of staff who runs events but not money sees the count, not the donors.
+    const { cookie: organiser } = await signedInStaff(database.db, clock.now(), {
+      email: "organiser@example.org",
+      role: "events",
+    });
+    const theirs = await callRoute(
+      eventPage,
+      new Request(`http://localhost/admin/events/${eventId}`, { headers: { cookie: organiser } }),
+      await services.request(),
+      { params: { id: eventId } },
+    );
+    expect(theirs.messages.gifts).toEqual({ count: 2, pence: 4000, list: null });
     expect(shown.messages.messages).toMatchObject([{ kind: "thank-you", sent: 1, failed: 0, waiting: 0 }]);
     const audits = await database.db
       .select()

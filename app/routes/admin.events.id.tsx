@@ -50,7 +50,7 @@ const savedMessages = {
 
 // /admin/events/:id: change an event (the staff API's schema and rules), or Duplicate it.
 export const loader = pageWork("The edit event page", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request, "events");
+  const staff = await requireStaffPage(context.services, request, "events");
   const event = await findEvent(context.services, params.id);
   if (!event) throw new AppError("not-found", "There is no such event.");
   const query = new URL(request.url).searchParams;
@@ -84,7 +84,7 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     gifts,
     // Messages to its people and the thank-you (decision 095).
     messages: {
-      ...(await messagesOfEvent(context.services, event.id)),
+      ...(await messagesOfEvent(context.services, event.id, { giftList: can(staff.role, "money") })),
       sentLabel: leftLabel(mailMode(context.services)),
     },
   };

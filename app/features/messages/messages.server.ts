@@ -386,8 +386,15 @@ function summaryOf(
   };
 }
 
-/** The event's messages, newest first, each with its counts; and the gifts made after its thank-you. */
-export async function messagesOfEvent(deps: { db: Queryable; clock: Clock }, eventId: string) {
+/**
+ * The event's messages, newest first, each with its counts; and the gifts made after its thank-you,
+ * each one listed for staff who may see donations (`giftList`).
+ */
+export async function messagesOfEvent(
+  deps: { db: Queryable; clock: Clock },
+  eventId: string,
+  { giftList = false }: { giftList?: boolean } = {},
+) {
   const rows = await deps.db
     .select({ message: eventMessages, typeName: ticketTypes.name })
     .from(eventMessages)
@@ -407,17 +414,33 @@ export async function messagesOfEvent(deps: { db: Queryable; clock: Clock }, eve
     messages: rows.map((row) => summaryOf(row.message, row.typeName, counts.get(row.message.id))),
     thankYouOpen: !!event && event.eventDate <= deps.clock.now() && Number(came?.n ?? 0) > 0,
     thankYouSent: rows.some((row) => row.message.kind === "thank-you"),
-    gifts: await giftsAfterThankYou(deps.db, eventId),
+    gifts: await giftsAfterThankYou(deps.db, eventId, giftList),
   };
 }
 
 /** One-off gifts counted for the event (made through its thank-you): paid and not refunded. */
-export async function giftsAfterThankYou(db: Queryable, eventId: string): Promise<GiftsAfterThankYou> {
+export async function giftsAfterThankYou(db: Queryable, eventId: string, listed = false): Promise<GiftsAfterThankYou> {
+  const counted = and(eq(donations.eventId, eventId), eq(donations.status, "paid"));
   const [row] = await db
     .select({ count: sql<number>`count(*)::int`, pence: sql<number>`coalesce(sum(${donations.amountPence}), 0)::int` })
     .from(donations)
-    .where(and(eq(donations.eventId, eventId), eq(donations.status, "paid")));
-  return { count: Number(row?.count ?? 0), pence: Number(row?.pence ?? 0) };
+    .where(counted);
+  const list = listed
+    ? (
+        await db
+          .select({
+            id: donations.id,
+            donorName: donations.donorName,
+            amountPence: donations.amountPence,
+            paidAt: donations.paidAt,
+          })
+          .from(donations)
+          .where(counted)
+          .orderBy(desc(donations.paidAt))
+          .limit(100)
+      ).map((gift) => ({ ...gift, paidAt: gift.paidAt?.toISOString() ?? null }))
+    : null;
+  return { count: Number(row?.count ?? 0), pence: Number(row?.pence ?? 0), list };
 }
 
 export type RecipientStatus = "sent" | "failed" | "waiting";

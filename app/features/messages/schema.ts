@@ -84,6 +84,8 @@ export interface MessageCounts {
 export interface GiftsAfterThankYou {
   count: number;
   pence: number;
+  /** Each gift, newest first (at most 100), for staff who may see donations; null for others. */
+  list: { id: string; donorName: string; amountPence: number; paidAt: string | null }[] | null;
 }
 
 /** The thank-you's prepared words, which staff may change before sending. */

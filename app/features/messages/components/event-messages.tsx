@@ -51,6 +51,30 @@ export function EventMessages({
           Gifts after the thank-you: {plural(gifts.count, "gift")}, {formatPounds(gifts.pence)}
         </p>
       ) : null}
+      {gifts?.list && gifts.list.length > 0 ? (
+        <TableScroll label="Gifts after the thank-you">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Donor</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Paid</th>
+              </tr>
+            </thead>
+            <tbody>
+              {gifts.list.map((gift) => (
+                <tr key={gift.id}>
+                  <td data-label="Donor">
+                    <Link to={`/admin/donations/${gift.id}`}>{gift.donorName}</Link>
+                  </td>
+                  <td data-label="Amount">{formatPounds(gift.amountPence)}</td>
+                  <td data-label="Paid">{gift.paidAt ? londonStamp(gift.paidAt) : "–"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      ) : null}
       {messages.length === 0 ? (
         <p>No message has been sent about this event.</p>
       ) : (
