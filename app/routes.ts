@@ -90,6 +90,9 @@ export default [
     route("codes/new", "routes/admin.codes.new.tsx"),
     route("codes/:codeId", "routes/admin.codes.id.tsx"),
     route("events/:id/waiting-list", "routes/admin.events.id.waiting-list.tsx"),
+    // Messages to an event's people (docs/decisions/095-messages-to-attendees.md).
+    route("events/:id/messages/new", "routes/admin.events.id.messages.new.tsx"),
+    route("events/:id/messages/:messageId", "routes/admin.events.id.messages.id.tsx"),
     route("check-in", "routes/admin.check-in._index.tsx"),
     route("check-in/ticket/:bookingRef", "routes/admin.check-in.ticket.redirect.ts"),
     route("check-in/:id", "routes/admin.check-in.id.tsx"),

@@ -555,8 +555,14 @@ export const donations = pgTable(
      */
     regularGiftId: uuid("regular_gift_id").references((): AnyPgColumn => regularGifts.id, { onDelete: "restrict" }),
     billingMonth: text("billing_month"),
+    /**
+     * The event whose thank-you the donor came from (decision 095): set only when the gift was
+     * started within 30 days of the event's first thank-you being sent; null otherwise.
+     */
+    eventId: uuid("event_id").references((): AnyPgColumn => events.id, { onDelete: "restrict" }),
   },
   (t) => [
+    index("donations_event_id_idx").on(t.eventId),
     uniqueIndex("donations_regular_gift_month_idx").on(t.regularGiftId, t.billingMonth),
     check("donations_gift_month_together", sql`(${t.regularGiftId} is null) = (${t.billingMonth} is null)`),
     index("donations_created_at_idx").on(t.createdAt),
@@ -1091,3 +1097,45 @@ export const offlineMandates = pgTable("offline_mandates", {
   outcome: text("outcome").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * A message staff wrote to an event's people (decision 095): the subject and text, to whom
+ * (`audience`: all, type (with `ticket_type_id`), checked-in, not-checked-in, waiting-list), and how
+ * many bookings or waiting-list entries it was addressed to. The id is chosen by the compose form,
+ * so a double click or a retried post records it once. Its e-mails are the outbox rows keyed
+ * `event-message:<id>:<booking ref or entry id>` (or `event-thank-you:...`): they are its record of
+ * recipients, and a person's erasure empties theirs.
+ */
+export const eventMessages = pgTable(
+  "event_messages",
+  {
+    id: uuid("id").primaryKey(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "restrict" }),
+    audience: text("audience").notNull(),
+    ticketTypeId: uuid("ticket_type_id").references(() => ticketTypes.id, { onDelete: "restrict" }),
+    /** `message`, or `thank-you` (to those who came, with a link to give). */
+    kind: text("kind").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    staffUserId: uuid("staff_user_id").references(() => staffUsers.id, { onDelete: "set null" }),
+    /** Kept when the account is removed, as the audit log keeps it. */
+    staffEmail: text("staff_email").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+    /** How many bookings (or waiting-list entries) it was addressed to when sent. */
+    addressed: integer("addressed").notNull(),
+  },
+  (t) => [
+    index("event_messages_event_sent_idx").on(t.eventId, t.sentAt),
+    check(
+      "event_messages_audience_known",
+      sql`${t.audience} in ('all', 'type', 'checked-in', 'not-checked-in', 'waiting-list')`,
+    ),
+    check("event_messages_type_with_audience", sql`(${t.audience} = 'type') = (${t.ticketTypeId} is not null)`),
+    check("event_messages_kind_known", sql`${t.kind} in ('message', 'thank-you')`),
+    check("event_messages_subject_length", sql`char_length(${t.subject}) between 1 and 150`),
+    check("event_messages_body_length", sql`char_length(${t.body}) between 1 and 5000`),
+    check("event_messages_addressed_positive", sql`${t.addressed} >= 1`),
+  ],
+);

@@ -24,6 +24,9 @@ import {
   type EventPageValues,
 } from "~/features/events/event-form.server";
 import { addEvent, findEvent } from "~/features/events/events.server";
+import { leftLabel, mailMode } from "~/features/emails/mail-mode";
+import { EventMessages } from "~/features/messages/components/event-messages";
+import { messagesOfEvent } from "~/features/messages/messages.server";
 import { giftsOfEvent, refundGiftsOfEvent } from "~/features/donations/refunds.server";
 import { can } from "~/features/staff/roles";
 import { newEventSchema } from "~/features/events/schema";
@@ -51,7 +54,7 @@ const savedMessages = {
 
 // /admin/events/:id: change an event (the staff API's schema and rules), or Duplicate it.
 export const loader = pageWork("The edit event page", async ({ request, context, params }: Route.LoaderArgs) => {
-  await requireStaffPage(context.services, request, "events");
+  const staff = await requireStaffPage(context.services, request, "events");
   const event = await findEvent(context.services, params.id);
   if (!event) throw new AppError("not-found", "There is no such event.");
   const query = new URL(request.url).searchParams;
@@ -90,6 +93,11 @@ export const loader = pageWork("The edit event page", async ({ request, context,
     ),
     // The sales charts, drawn on the server (decision 094); ?compare= names a past event.
     salesCharts: await salesCharts(context.services, event.id, query.get("compare"), now),
+    // Messages to its people and the thank-you (decision 095).
+    messages: {
+      ...(await messagesOfEvent(context.services, event.id, { giftList: can(staff.role, "money") })),
+      sentLabel: leftLabel(mailMode(context.services)),
+    },
   };
 });
 
@@ -249,6 +257,13 @@ export default function EditEvent({ loaderData, actionData }: Route.ComponentPro
       <TicketTypesTable types={loaderData.ticketTypes} onlineSales={loaderData.onlineSales} />
       {loaderData.salesCharts && loaderData.onlineSales ? <EventSales {...loaderData.salesCharts} /> : null}
       {loaderData.cancellation ? null : <EventReminders progress={loaderData.reminders} now={loaderData.now} />}
+      <EventMessages
+        eventId={loaderData.id}
+        messages={loaderData.messages.messages}
+        thankYouOpen={loaderData.messages.thankYouOpen}
+        gifts={loaderData.messages.thankYouSent ? loaderData.messages.gifts : null}
+        sentLabel={loaderData.messages.sentLabel}
+      />
       <EventTickets eventId={loaderData.id} tickets={loaderData.tickets} search={loaderData.search} />
       {refused ? null : edit}
       <div className="narrow event-cancel">

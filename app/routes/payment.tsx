@@ -6,7 +6,7 @@ import { pageWork } from "~/infra/http/page.server";
 import { publicOrigin } from "~/infra/http/public-origin.server";
 import { Picture } from "~/components/ui/picture";
 import { ShareLink } from "~/components/ui/share-link";
-import { amountParam, parseDonationAmount } from "~/features/donations/amount";
+import { amountParam, donationSource, parseDonationAmount } from "~/features/donations/amount";
 import { AmountChooser, donationPath } from "~/features/donations/components/amount-chooser";
 import { DonationForm } from "~/features/donations/components/donation-form";
 import { RegularGiftForm } from "~/features/donations/components/regular-gift-form";
@@ -24,6 +24,9 @@ import { pageMeta } from "~/lib/page-meta";
 export const loader = pageWork("The donation page", async ({ request, context }: Route.LoaderArgs) => {
   const params = new URL(request.url).searchParams;
   const { payment: content, site } = await context.services.content();
+  // An event's thank-you links here with `from=event:<id>` (decision 095): kept to the donation.
+  const fromParam = params.get("from") ?? "";
+  const from = donationSource(fromParam) ? fromParam : undefined;
   const page = {
     content,
     charityName: site.charityName,
@@ -32,6 +35,7 @@ export const loader = pageWork("The donation page", async ({ request, context }:
     publishableKey: context.services.payments.publishableKey,
     /** This page's public address, for the thank-you view's "tell a friend". */
     shareUrl: `${publicOrigin(context.services.config, request)}/payment`,
+    from: from ?? null,
   };
   // Give once or Give monthly (decision 089): `give=monthly` in the address, so the choice is a
   // link that works without the page's scripts.
@@ -49,7 +53,7 @@ export const loader = pageWork("The donation page", async ({ request, context }:
   const amount = parseDonationAmount(amountText);
   if (!amount.ok) return { ...page, monthly, view: { kind: "choose" as const, amountText, error: amount.message } };
   // One address per amount (?amount=10 and ?amount=£10 become ?amount=10.00), whichever way it came.
-  if (amountText !== amountParam(amount.pence)) throw redirect(donationPath(amount.pence, monthly));
+  if (amountText !== amountParam(amount.pence)) throw redirect(donationPath(amount.pence, monthly, from));
   // The day a monthly gift is offered first: today's in London, or the 28th late in a long month.
   const suggestedDay = Math.min(Number(londonDay(context.services.clock.now()).slice(8, 10)), giftDays.last);
   // Card, or Bacs Direct Debit where the provider offers it (decision 092): `pay=direct-debit`.
@@ -102,7 +106,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => [
 ];
 
 export default function Payment({ loaderData }: Route.ComponentProps) {
-  const { content, view, charityName, email, provider, publishableKey, shareUrl, monthly } = loaderData;
+  const { content, view, charityName, email, provider, publishableKey, shareUrl, monthly, from } = loaderData;
   const amountPence = view.kind === "form" ? view.amountPence : undefined;
   return (
     <main id="main" className="page">
@@ -151,6 +155,7 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
               charityName={charityName}
               provider={provider}
               publishableKey={publishableKey}
+              from={from ?? undefined}
             />
           ) : view.kind === "status" ? (
             <p>
@@ -167,6 +172,7 @@ export default function Payment({ loaderData }: Route.ComponentProps) {
               initialAmount={view.kind === "choose" ? view.amountText : undefined}
               initialError={view.kind === "choose" ? view.error : undefined}
               monthly={monthly}
+              from={from ?? undefined}
             />
           )}
         </>

@@ -86,6 +86,18 @@ for (const width of [390, 1280]) {
     });
     expect(code.status()).toBe(200);
     sample.codeId = new URL(code.url()).pathname.split("/").pop()!;
+    // A message to the other event's booking (decision 095): its page, under that event.
+    const message = await page.request.post(`/admin/events/${booked.id}/messages/new`, {
+      form: {
+        intent: "send",
+        messageId: crypto.randomUUID(),
+        audience: "all",
+        subject: "Parking",
+        body: "Park behind.",
+      },
+    });
+    expect(message.status()).toBe(200);
+    sample.messageId = new URL(message.url()).pathname.split("/").pop()!;
     await page.goto("/admin/emails");
     sample.emailId = (await page
       .getByRole("link", { name: /^Preview/ })
@@ -101,7 +113,12 @@ for (const width of [390, 1280]) {
         if (!(await page.context().cookies()).some((c) => c.name === "kt_staff")) {
           await signIn(page);
         }
-        const params = path === "admin/reset-password/:token" ? { ...sample, token: resetToken } : sample;
+        const params =
+          path === "admin/reset-password/:token"
+            ? { ...sample, token: resetToken }
+            : path === "admin/events/:id/messages/:messageId"
+              ? { ...sample, id: booked.id }
+              : sample;
         const response = await page.goto(`/${path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? event.id)}`);
         expect(response?.status(), path).toBe(200);
       }

@@ -189,6 +189,11 @@ const fuzzEntries: Record<string, FuzzEntry> = {
   },
   "routes/admin.codes.id.tsx": { body: "form", fields: ["intent"] },
   "routes/admin.events.id.waiting-list.tsx": { body: "form", fields: ["intent"] },
+  "routes/admin.events.id.messages.new.tsx": {
+    body: "form",
+    fields: ["intent", "messageId", "audience", "kind", "subject", "body"],
+  },
+  "routes/admin.events.id.messages.id.tsx": none,
   "routes/admin.check-in._index.tsx": none,
   "routes/admin.check-in.ticket.redirect.ts": none,
   "routes/admin.check-in.id.tsx": none,

@@ -3,7 +3,7 @@ import { bookings, events, outbox, tickets } from "~db/schema";
 import type { Queryable } from "~/infra/db/database.server";
 import { composeLetter, mapLink, paragraphs, type Block, type Line } from "~/infra/email/letter.server";
 import type { MailMessage } from "~/infra/email/mailer.server";
-import { mailInsert, type QueuedMail } from "~/infra/email/outbox.server";
+import { queueMails, type QueuedMail } from "~/infra/email/outbox.server";
 import { mailKey } from "~/infra/email/mail-kinds";
 import { qrPng } from "~/infra/email/qr-png.server";
 import type { Charity } from "~/infra/payments/provider.server";
@@ -107,7 +107,7 @@ export async function queueDueReminders(
         })),
       );
       // One statement for the batch; a key already there (another process's) is left as it is.
-      await mailInsert(db, mails as [QueuedMail, ...QueuedMail[]]);
+      await queueMails(db, mails);
       queued += owed.length;
       if (owed.length < batchSize) break;
     }

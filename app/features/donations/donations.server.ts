@@ -1,12 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "~/infra/db/database.server";
 import { queueMail } from "~/infra/email/outbox.server";
 import { providerUnavailable, type Payment, type PaymentDeps } from "~/infra/payments/provider.server";
 import { AppError } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
-import { donations, giftAidDeclarations } from "~db/schema";
-import { giftAidPence } from "./amount";
+import { donations, eventMessages, giftAidDeclarations } from "~db/schema";
+import { donationSource, giftAidPence, thankYouDays } from "./amount";
 import { donationReceipt } from "./receipt.server";
 import {
   declarationWording,
@@ -40,8 +40,10 @@ export async function startDonation(
 
   const now = deps.clock.now();
   const donationId = crypto.randomUUID();
+  const eventId = await eventOfThankYou(deps.db, (input as { from?: unknown } | null)?.from, now);
   await deps.db.transaction(async (tx) => {
     await tx.insert(donations).values({
+      eventId,
       id: donationId,
       amountPence,
       donorName: name,
@@ -82,6 +84,24 @@ export async function startDonation(
       .where(eq(donations.id, donationId));
     throw providerUnavailable(error, `starting donation ${donationId}`);
   }
+}
+
+/**
+ * The event a gift counts for (decision 095): the one its thank-you's link named, when that event's
+ * first thank-you was sent no more than 30 days ago by the site's clock. Otherwise none, silently:
+ * an old or made-up link gives as any other.
+ */
+async function eventOfThankYou(db: Queryable, from: unknown, now: Date): Promise<string | null> {
+  const eventId = donationSource(from);
+  if (!eventId) return null;
+  const [first] = await db
+    .select({ sentAt: sql<Date | null>`min(${eventMessages.sentAt})`.mapWith(eventMessages.sentAt) })
+    .from(eventMessages)
+    .where(and(eq(eventMessages.eventId, eventId), eq(eventMessages.kind, "thank-you")));
+  const sentAt = first?.sentAt;
+  if (!sentAt) return null;
+  const age = now.getTime() - sentAt.getTime();
+  return age >= 0 && age <= thankYouDays * 24 * 60 * 60 * 1000 ? eventId : null;
 }
 
 /**

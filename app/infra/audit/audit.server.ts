@@ -66,6 +66,9 @@ export const auditActions = {
   "content.draft-discarded": "Discarded a page's draft",
   // docs/decisions/086-a-waiting-list.md
   "waiting-list.removed": "Removed a person from a waiting list",
+  // docs/decisions/095-messages-to-attendees.md
+  "event.message-sent": "Wrote to an event's people",
+  "event.thank-you-sent": "Thanked those who came to an event",
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

@@ -39,6 +39,9 @@ export const mailKinds = {
   "waiting-list-offer": { label: "Waiting-list offer", about: "offer id" },
   // docs/decisions/096-event-reminders.md
   "event-reminder": { label: "Event reminder", about: "booking reference@event date" },
+  // docs/decisions/095-messages-to-attendees.md
+  "event-message": { label: "A message to an event's people", about: "message id:booking reference or entry id" },
+  "event-thank-you": { label: "Thank you for coming", about: "message id:booking reference" },
   "office-booking": { label: "Office: a booking", about: "booking reference" },
   "office-donation": { label: "Office: a donation", about: "donation id" },
   "office-volunteer": { label: "Office: a volunteer sign-up", about: "volunteer sign-up id" },

@@ -25,27 +25,35 @@ export interface QueuedMail {
   sealed?: string;
 }
 
+/** `queueMail`'s insert, not yet run: for a caller that sends it with other writes as one statement. */
+export function mailInsert(db: Queryable, mail: QueuedMail) {
+  return db.insert(outbox).values(outboxRow(mail)).onConflictDoNothing({ target: outbox.dedupeKey });
+}
+
 /**
- * `queueMail`'s insert, not yet run: for a caller that sends it with other writes as one
- * statement, or that queues many e-mails in one (an event's reminders, a message to its attendees).
+ * Many e-mails at once (a message to an event's bookings, decision 095), in the caller's
+ * transaction: a few statements of a hundred rows each, not one per e-mail.
  */
-export function mailInsert(db: Queryable, mail: QueuedMail | [QueuedMail, ...QueuedMail[]]) {
-  const mails = Array.isArray(mail) ? mail : [mail];
-  return db
-    .insert(outbox)
-    .values(
-      mails.map(({ kind, about, message, now, sealed }) => ({
-        kind,
-        dedupeKey: mailKey(kind, about),
-        recipient: recipientText(message.to),
-        payload: message,
-        sealed: sealed ?? null,
-        // Due at once by the site's clock, the same clock the worker reads.
-        nextAttemptAt: now,
-        createdAt: now,
-      })),
-    )
-    .onConflictDoNothing({ target: outbox.dedupeKey });
+export async function queueMails(db: Queryable, mails: QueuedMail[]) {
+  for (let start = 0; start < mails.length; start += 100) {
+    await db
+      .insert(outbox)
+      .values(mails.slice(start, start + 100).map(outboxRow))
+      .onConflictDoNothing({ target: outbox.dedupeKey });
+  }
+}
+
+function outboxRow({ kind, about, message, now, sealed }: QueuedMail): typeof outbox.$inferInsert {
+  return {
+    kind,
+    dedupeKey: mailKey(kind, about),
+    recipient: recipientText(message.to),
+    payload: message,
+    sealed: sealed ?? null,
+    // Due at once by the site's clock, the same clock the worker reads.
+    nextAttemptAt: now,
+    createdAt: now,
+  };
 }
 
 /** Seconds to wait before the next attempt after `attempts` failures: 30 s, 1, 2, 4 ... up to 60 minutes. */

@@ -75,6 +75,7 @@ export const routeBodyLimits = {
   "admin/events/:id": "eventForm",
   "admin/volunteers": "staff",
   "admin/events/:id/waiting-list": "staff",
+  "admin/events/:id/messages/new": "staff",
   "admin/people": "staff",
   "admin/donations/:donationId": "staff",
   "admin/regular-giving": "staff",

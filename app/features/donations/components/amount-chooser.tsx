@@ -7,8 +7,8 @@ import { amountParam, parseDonationAmount } from "../amount";
  * Where a chosen amount goes: the donation page with the amount in the URL (and in navigation
  * state), and `give=monthly` for a monthly gift (decision 089).
  */
-export function donationPath(pence: number, monthly = false) {
-  return `/payment?amount=${amountParam(pence)}${monthly ? "&give=monthly" : ""}`;
+export function donationPath(pence: number, monthly = false, from?: string) {
+  return `/payment?amount=${amountParam(pence)}${monthly ? "&give=monthly" : ""}${from ? `&from=${encodeURIComponent(from)}` : ""}`;
 }
 
 interface AmountChooserProps {
@@ -23,6 +23,8 @@ interface AmountChooserProps {
   initialError?: string;
   /** Choosing for a monthly gift: every choice keeps `give=monthly`. */
   monthly?: boolean;
+  /** Where the donor came from (`event:<id>`, an event's thank-you: decision 095): every choice keeps it. */
+  from?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export function AmountChooser({
   initialAmount = "",
   initialError,
   monthly = false,
+  from,
 }: AmountChooserProps) {
   const navigate = useNavigate();
   const [amount, setAmount] = useState(initialAmount);
@@ -47,7 +50,7 @@ export function AmountChooser({
     event.preventDefault();
     const parsed = parseDonationAmount(amount);
     if (!parsed.ok) return setError(parsed.message);
-    void navigate(donationPath(parsed.pence, monthly), { state: { amountPence: parsed.pence } });
+    void navigate(donationPath(parsed.pence, monthly, from), { state: { amountPence: parsed.pence } });
   }
 
   return (
@@ -60,7 +63,7 @@ export function AmountChooser({
           <li key={pounds}>
             <Link
               className="button button-donate"
-              to={donationPath(pounds * 100, monthly)}
+              to={donationPath(pounds * 100, monthly, from)}
               state={{ amountPence: pounds * 100 }}
               aria-label={`${monthly ? "Give" : "Donate"} £${pounds.toLocaleString("en-GB")}${monthly ? " a month" : ""}`}
             >
@@ -71,6 +74,7 @@ export function AmountChooser({
       </ul>
       <Form method="get" action="/payment" className="amount-custom" noValidate onSubmit={choose}>
         {monthly ? <input type="hidden" name="give" value="monthly" /> : null}
+        {from ? <input type="hidden" name="from" value={from} /> : null}
         <Field
           id={`${id}-amount`}
           label="Other amount (£)"

@@ -27,6 +27,8 @@ interface DonationFormProps {
   charityName: string;
   provider: "offline" | "stripe";
   publishableKey?: string;
+  /** Where the donor came from (`event:<id>`, decision 095), sent with the donation. */
+  from?: string;
 }
 
 // One of the scopes is always chosen (the first by default), so the scope never needs a message.
@@ -55,7 +57,7 @@ export function donationReturnUrl(amountPence: number, donationId: string) {
  * The donation form: the amount chosen, the donor's name and e-mail for the receipt, an optional
  * Gift Aid declaration in HMRC's words, and the card. The server checks everything again.
  */
-export function DonationForm({ amountPence, charityName, provider, publishableKey }: DonationFormProps) {
+export function DonationForm({ amountPence, charityName, provider, publishableKey, from }: DonationFormProps) {
   const { values, change, errors, setErrors, hasErrors, headingRef } = useFormFields<Values, DonationField>(empty);
   const payment = useCardPayment();
   const proofOfWork = useProofOfWork();
@@ -86,7 +88,7 @@ export function DonationForm({ amountPence, charityName, provider, publishableKe
     if (!validation.ok) return setErrors(validation.errors);
     setErrors({});
     await payment.pay(async () => {
-      const body = { ...form, replaces: previousAttempt.current };
+      const body = { ...form, replaces: previousAttempt.current, ...(from && { from }) };
       let answer = await postJson<StartedDonation>("/api/donations", body);
       // During a spike of payments the server asks for a moment's proof of work first.
       if (!answer.ok && answer.code === "challenge-required") {
