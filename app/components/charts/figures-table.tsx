@@ -2,8 +2,9 @@ import { TableScroll } from "~/components/ui/table-scroll";
 import type { FiguresTable } from "./chart";
 
 /**
- * A chart's figures under it (decision 094): a staff table with a caption, the first column naming
- * each row, each cell labelled by its column for a phone (decision 076); and its CSV file.
+ * A chart's figures under it (decision 094): a table with a caption, the first column naming each
+ * row, kept a table on a phone (scrolled sideways, the first column staying) rather than a card a
+ * row; and its CSV file.
  */
 export function FiguresTableView({
   table,
@@ -18,7 +19,7 @@ export function FiguresTableView({
   return (
     <>
       <TableScroll label={caption}>
-        <table className="admin-table chart-table">
+        <table className="chart-table">
           <caption>{caption}</caption>
           <thead>
             <tr>
@@ -35,7 +36,7 @@ export function FiguresTableView({
               <tr key={index}>
                 <th scope="row">{row[0]}</th>
                 {row.slice(1).map((cell, column) => (
-                  <td key={column} data-label={rest[column]} className="number">
+                  <td key={column} className="number">
                     {cell}
                   </td>
                 ))}
@@ -47,7 +48,7 @@ export function FiguresTableView({
               <tr>
                 <th scope="row">{table.foot[0]}</th>
                 {table.foot.slice(1).map((cell, column) => (
-                  <td key={column} data-label={rest[column]} className="number">
+                  <td key={column} className="number">
                     {cell}
                   </td>
                 ))}

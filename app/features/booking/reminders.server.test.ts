@@ -214,6 +214,12 @@ describe.each(engines)("event reminders on %s", (engine) => {
     ({ cookie } = await signedInStaff(database.db, clock.now(), { email: "events@example.org" }));
     expect(await page()).toMatchObject({ hours: 24, bookings: 5, sent: 5, waiting: 0, failed: 0 });
 
+    // Once the event has begun, nothing is waiting: what did not go will not.
+    await insertPaidBookings(database.db, eventId, { count: 1, paidAt: clock.now(), prefix: "after" });
+    clock.set(new Date(eventDate.getTime() + hour));
+    ({ cookie } = await signedInStaff(database.db, clock.now(), { email: "door@example.org" }));
+    expect(await page()).toMatchObject({ started: true, bookings: 5, sent: 5 });
+
     expect((await patch({ reminderHours: null })).status).toBe(200);
     expect((await page()).hours).toBeNull();
   });

@@ -179,6 +179,8 @@ export interface ReminderProgress {
   hours: number | null;
   /** When they are (or were) due; null without reminders. */
   at: string | null;
+  /** Whether the event has begun: a reminder not sent by then never is. */
+  started: boolean;
   /** Bookings paid by the reminder time (so far, before it), with a valid ticket. */
   bookings: number;
   sent: number;
@@ -192,7 +194,10 @@ export async function reminderProgress(
   event: { id: string; eventDate: Date; reminderHours: number | null },
   now: Date,
 ): Promise<ReminderProgress> {
-  if (event.reminderHours === null) return { hours: null, at: null, bookings: 0, sent: 0, waiting: 0, failed: 0 };
+  const started = now >= event.eventDate;
+  if (event.reminderHours === null) {
+    return { hours: null, at: null, started, bookings: 0, sent: 0, waiting: 0, failed: 0 };
+  }
   const at = reminderTime({ eventDate: event.eventDate, reminderHours: event.reminderHours });
   const by = at < now ? at : now;
   const key = sql`${"event-reminder:"} || ${bookings.bookingRef}::text || ${`@${event.eventDate.toISOString()}`}`;
@@ -221,6 +226,7 @@ export async function reminderProgress(
   return {
     hours: event.reminderHours,
     at: at.toISOString(),
+    started,
     bookings: row?.bookings ?? 0,
     sent,
     failed,

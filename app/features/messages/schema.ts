@@ -46,7 +46,7 @@ export function audienceWords(kind: AudienceKind, typeName?: string | null): str
     case "all":
       return "Everyone with a ticket";
     case "type":
-      return `Those with a ${typeName ?? "ticket type's"} ticket`;
+      return typeName ? `Those with ${typeName} tickets` : "Those with tickets of one type";
     case "checked-in":
       return "Those who came (checked in)";
     case "not-checked-in":

@@ -19,6 +19,16 @@ export function EventReminders({ progress, now }: { progress: ReminderProgress; 
         {londonWhen(progress.at)}: {plural(progress.bookings, "booking", "bookings")} so far.
       </p>
     );
+  } else if (progress.started) {
+    // The event has begun: what went is told, and what did not will not go now.
+    const unsent = Math.max(0, progress.bookings - progress.sent);
+    status = (
+      <p>
+        The reminder was due {reminderLabel(progress.hours)} the event, on {londonWhen(progress.at)}: sent to{" "}
+        {progress.sent} of {plural(progress.bookings, "booking", "bookings")}.
+        {unsent > 0 ? ` ${plural(unsent, "booking was", "bookings were")} not reminded before the event began.` : ""}
+      </p>
+    );
   } else {
     status = (
       <>
