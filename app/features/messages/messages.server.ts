@@ -32,6 +32,7 @@ import {
   type AudienceKind,
   type GiftsAfterThankYou,
   type MessageCounts,
+  type MessageSummary,
   type MessageField,
   type MessageForm,
   type MessageKind,
@@ -357,16 +358,6 @@ async function countsOf(db: Queryable, messages: { id: string; kind: string }[])
     counts.set(row.id, { sent: Number(row.sent), failed: Number(row.failed), waiting: Number(row.waiting) });
   }
   return counts;
-}
-
-export interface MessageSummary extends MessageCounts {
-  id: string;
-  kind: MessageKind;
-  subject: string;
-  audience: string;
-  sentAt: string;
-  by: string;
-  addressed: number;
 }
 
 function summaryOf(

@@ -100,3 +100,14 @@ export function thankYouDraft(eventName: string) {
 export function giveAfterEventPath(eventId: string) {
   return `/payment?from=event:${eventId}`;
 }
+
+/** A message as its event's page lists it: what, to whom, when, by whom, and how its e-mails stand. */
+export interface MessageSummary extends MessageCounts {
+  id: string;
+  kind: MessageKind;
+  subject: string;
+  audience: string;
+  sentAt: string;
+  by: string;
+  addressed: number;
+}

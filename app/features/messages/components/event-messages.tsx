@@ -3,20 +3,12 @@ import { TableScroll } from "~/components/ui/table-scroll";
 import { londonStamp } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import { plural } from "~/lib/plural";
-import type { GiftsAfterThankYou, MessageCounts, MessageKind } from "../schema";
+import type { GiftsAfterThankYou, MessageCounts, MessageSummary } from "../schema";
 
 // An event's messages on its staff page (docs/decisions/095-messages-to-attendees.md): what was
 // sent, to whom, by whom, and how its e-mails stand; the way to write another; the thank-you.
 
-export interface MessageRow extends MessageCounts {
-  id: string;
-  kind: MessageKind;
-  subject: string;
-  audience: string;
-  sentAt: string;
-  by: string;
-  addressed: number;
-}
+export type MessageRow = MessageSummary;
 
 /** "298 sent, 1 failed, 1 waiting": how a message's e-mails stand, `sentLabel` true to the mail mode. */
 export function countsWords(counts: MessageCounts, sentLabel: string): string {
