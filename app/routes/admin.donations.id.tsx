@@ -98,6 +98,14 @@ export default function AdminDonation({ loaderData, actionData }: Route.Componen
             </dd>
           </>
         ) : null}
+        {loaderData.afterThankYou ? (
+          <>
+            <dt>After the thank-you of</dt>
+            <dd>
+              <Link to={`/admin/events/${loaderData.afterThankYou.eventId}`}>{loaderData.afterThankYou.name}</Link>
+            </dd>
+          </>
+        ) : null}
         <dt>Made</dt>
         <dd>{when(donation.createdAt)}</dd>
         <dt>Paid</dt>

@@ -11,6 +11,7 @@ import { callRoute, signedInStaff, testServices, type TestServices } from "../..
 import { buyTypes, giveTypes } from "../../tests/support/ticket-types";
 import { action as compose, loader as composePage } from "./admin.events.id.messages.new";
 import { loader as messagePage } from "./admin.events.id.messages.id";
+import { loader as donationPage } from "./admin.donations.id";
 import { loader as eventPage } from "./admin.events.id";
 import { action as donationsApi } from "./api.donations";
 import { loader as paymentPage } from "./payment";
@@ -387,6 +388,14 @@ describe.each(engines)("messages to an event's people on %s", (engine) => {
       ["Amina Mushi", 2000],
       ["Amina Mushi", 2000],
     ]);
+    // Each gift's own page names the event whose thank-you it followed.
+    const gift = await callRoute(
+      donationPage,
+      new Request(`http://localhost/admin/donations/${shown.messages.gifts.list![0]!.id}`, { headers: { cookie } }),
+      await services.request(),
+      { params: { donationId: shown.messages.gifts.list![0]!.id } },
+    );
+    expect(gift.afterThankYou).toEqual({ eventId, name: expect.any(String) as string });
     // A member of staff who runs events but not money sees the count, not the donors.
     const { cookie: organiser } = await signedInStaff(database.db, clock.now(), {
       email: "organiser@example.org",

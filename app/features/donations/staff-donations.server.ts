@@ -8,7 +8,7 @@ import { londonDate, londonDay } from "~/lib/london-time";
 import { slicePage, type Paged } from "~/lib/pagination";
 import { providerReference, type ProviderReference } from "~/lib/provider-reference";
 import { personMatches, personQuery, personRank } from "~/lib/search-fold";
-import { donations, giftAidClaims, giftAidDeclarations, refunds, regularGifts } from "~db/schema";
+import { donations, events, giftAidClaims, giftAidDeclarations, refunds, regularGifts } from "~db/schema";
 import { giftAidPence } from "./amount";
 import { giftAidDeclarationFor, readyToClaim, type GiftAidDeclaration, type GiftAidDonation } from "./gift-aid";
 import { donationStatusLabels, type DonationFilters, type DonationStatus, type GiftAidScope } from "./schema";
@@ -251,6 +251,8 @@ export interface DonationDetail {
   refunds: DonationRefundView[];
   /** The card payment's reference at its provider, named. */
   paymentReference: ProviderReference | null;
+  /** The event whose thank-you it followed, within 30 days (decision 095). */
+  afterThankYou: { eventId: string; name: string } | null;
 }
 
 /** One donation for its staff page: details, its declaration, refunds. Undefined if there is none. */
@@ -269,7 +271,13 @@ export async function donationDetail(
     .from(refunds)
     .where(eq(refunds.donationId, donationId))
     .orderBy(asc(refunds.createdAt));
+  const [thanked] = await db
+    .select({ eventId: events.id, name: events.name })
+    .from(donations)
+    .innerJoin(events, eq(events.id, donations.eventId))
+    .where(eq(donations.id, donationId));
   return {
+    afterThankYou: thanked ?? null,
     donation: viewOf(row, all),
     declaration: own
       ? { ...own, declaredAt: own.declaredAt.toISOString(), cancelledAt: own.cancelledAt?.toISOString() ?? null }
