@@ -29,14 +29,16 @@ export const loader = pageWork("The staff home page", async ({ request, context 
   const now = clock.now();
   const site = can(staff.role, "site");
   const money = can(staff.role, "money");
+  // Read once for the to-do line and the income chart's Gift Aid waiting.
+  const readyToClaim = money ? donationsReadyToClaim(services) : null;
   const [home, giftAid, failingGifts, emails, problems, income] = await Promise.all([
     staffHome(services, staff, now),
-    money ? donationsReadyToClaim(services).then(claimSummary) : null,
+    readyToClaim ? readyToClaim.then(claimSummary) : null,
     money ? failingRegularGifts(db) : 0,
     site ? unsentEmails(services) : null,
     site ? currentProblems(db, now, { backupsSetUp: Boolean(config.backups.dir) }) : [],
     // The last 12 months' income, drawn on the server (decision 094), for who may see money.
-    money ? incomeChart(services, now) : null,
+    readyToClaim ? incomeChart(services, now, readyToClaim) : null,
   ]);
   return {
     ...home,

@@ -12,8 +12,12 @@ export interface IncomeChart {
   chart: DrawnChart;
 }
 
-export async function incomeChart(services: Parameters<typeof incomeByMonth>[0], now: Date): Promise<IncomeChart> {
-  const income = await incomeByMonth(services, now);
+export async function incomeChart(
+  services: Parameters<typeof incomeByMonth>[0],
+  now: Date,
+  readyToClaim?: Parameters<typeof incomeByMonth>[2],
+): Promise<IncomeChart> {
+  const income = await incomeByMonth(services, now, readyToClaim);
   const shown = incomeSeries(income).filter((series) => series.shown);
   const series: StackedSeries[] = shown.map((kind) => ({
     label: kind.label,
@@ -23,16 +27,13 @@ export async function incomeChart(services: Parameters<typeof incomeByMonth>[0],
   const first = income.months[0]!;
   const last = income.months.at(-1)!;
   const parts = shown.map((kind) => `${kind.label.toLowerCase()} ${formatPounds(income.totals[kind.key])}`);
-  const best = income.months.reduce((top, month) =>
-    month.ticketPence + month.oneOffPence + month.monthlyPence > top.ticketPence + top.oneOffPence + top.monthlyPence
-      ? month
-      : top,
-  );
+  const total = (month: (typeof income.months)[number]) => month.ticketPence + month.oneOffPence + month.monthlyPence;
+  const best = income.months.reduce((top, month) => (total(month) > total(top) ? month : top));
   const description =
     shown.length === 0
       ? `Nothing came in from ${first.label} to ${last.label}.`
       : `From ${first.label} to ${last.label} (to date): ${parts.join(", ")}. ` +
-        `The most came in ${best.label}: ${formatPounds(best.ticketPence + best.oneOffPence + best.monthlyPence)}. ` +
+        `The most came in ${best.label}: ${formatPounds(total(best))}. ` +
         `The table below gives every month.`;
   return {
     income,

@@ -5,7 +5,7 @@ import { fromLondonInput } from "~/lib/london-time";
 import { bookings, donations, events } from "~db/schema";
 import { giftAidPence } from "./amount";
 import type { Income, IncomeFigures, IncomeMonth } from "./income";
-import { donationsReadyToClaim } from "./gift-aid-claims.server";
+import { donationsReadyToClaim, type ClaimDonation } from "./gift-aid-claims.server";
 
 // The income chart of the staff home (decision 094): what came in over the last 12 London months,
 // the current one to date, by the month it was paid. The same sums as the site's other staff
@@ -34,8 +34,15 @@ function monthStart(month: string): Date {
 
 const shortMonth = (month: string) => monthInWords(month).slice(0, 3);
 
-/** The income per month of the last 12 London months, up to `now`. */
-export async function incomeByMonth({ db }: { db: Queryable }, now: Date): Promise<Income> {
+/**
+ * The income per month of the last 12 London months, up to `now`. `readyToClaim`: the donations
+ * ready to claim, when the caller has read them already (the staff home shows them too).
+ */
+export async function incomeByMonth(
+  { db }: { db: Queryable },
+  now: Date,
+  readyToClaim?: Promise<ClaimDonation[]>,
+): Promise<Income> {
   const months = lastTwelveMonths(now);
   const from = monthStart(months[0]!);
   const within = (column: typeof bookings.paidAt | typeof donations.paidAt) =>
@@ -57,7 +64,7 @@ export async function incomeByMonth({ db }: { db: Queryable }, now: Date): Promi
       })
       .from(donations)
       .where(within(donations.paidAt)),
-    donationsReadyToClaim({ db }),
+    readyToClaim ?? donationsReadyToClaim({ db }),
   ]);
   const rows = new Map<string, IncomeMonth>(
     months.map((month) => [
