@@ -25,9 +25,19 @@ export function reminderTime(event: { eventDate: Date; reminderHours: number }):
   return new Date(event.eventDate.getTime() - event.reminderHours * 3_600_000);
 }
 
+/** What a booking's reminder is about, in its outbox key: the booking, and the event's date. */
+function reminderAbout(bookingRef: string, eventDate: Date): string {
+  return `${bookingRef}@${eventDate.toISOString()}`;
+}
+
 /** The outbox key of a booking's reminder for the event on this date. */
 export function reminderKey(bookingRef: string, eventDate: Date): string {
-  return mailKey("event-reminder", `${bookingRef}@${eventDate.toISOString()}`);
+  return mailKey("event-reminder", reminderAbout(bookingRef, eventDate));
+}
+
+/** `reminderKey` of each booking a query reads, in SQL. */
+function reminderKeyOf(eventDate: Date) {
+  return sql`${mailKey("event-reminder", "")} || ${bookings.bookingRef}::text || ${reminderAbout("", eventDate)}`;
 }
 
 /** Addresses that erasure left behind (app/features/people/people.server.ts): nobody to remind. */
@@ -38,7 +48,7 @@ const erasedAddresses = "%@erased.invalid";
  * ticket) by the reminder time, whose reminder for this date is not in the outbox.
  */
 function owedReminders(db: Queryable, event: { id: string; eventDate: Date }, at: Date) {
-  const key = sql`${"event-reminder:"} || ${bookings.bookingRef}::text || ${`@${event.eventDate.toISOString()}`}`;
+  const key = reminderKeyOf(event.eventDate);
   return db
     .select({
       bookingRef: bookings.bookingRef,
@@ -101,7 +111,7 @@ export async function queueDueReminders(
       const mails = await Promise.all(
         owed.map(async (booking): Promise<QueuedMail> => ({
           kind: "event-reminder",
-          about: `${booking.bookingRef}@${event.eventDate.toISOString()}`,
+          about: reminderAbout(booking.bookingRef, event.eventDate),
           message: await eventReminder({ booking, event, charity }),
           now,
         })),
@@ -200,7 +210,7 @@ export async function reminderProgress(
   }
   const at = reminderTime({ eventDate: event.eventDate, reminderHours: event.reminderHours });
   const by = at < now ? at : now;
-  const key = sql`${"event-reminder:"} || ${bookings.bookingRef}::text || ${`@${event.eventDate.toISOString()}`}`;
+  const key = reminderKeyOf(event.eventDate);
   const [row] = await db
     .select({
       bookings: sql<number>`count(*)::int`.mapWith(Number),
