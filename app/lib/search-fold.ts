@@ -69,6 +69,15 @@ export function foldedSql(column: SQLWrapper): SQL {
   return sql`translate(${column}, ${searchFolding.from}, ${searchFolding.to})`;
 }
 
+/**
+ * What was typed in a search box, as text a search can hold: control characters (a NUL, which
+ * PostgreSQL's text cannot hold, a tab, a line break) are spaces, and the ends trimmed. Every
+ * staff search reads what was typed through this.
+ */
+export function searchText(typed: string): string {
+  return typed.replace(/\p{Cc}+/gu, " ").trim();
+}
+
 /** A LIKE pattern's own characters made literal (PostgreSQL's default escape is the backslash). */
 export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -84,7 +93,7 @@ export interface PersonQuery {
 
 /** Undefined when nothing searchable was typed. */
 export function personQuery(typed: string): PersonQuery | undefined {
-  const whole = fold(typed.trim().replace(/\s+/g, " ")).slice(0, 200);
+  const whole = fold(searchText(typed).replace(/\s+/g, " ")).slice(0, 200);
   const words = whole.split(" ").filter(Boolean);
   return words.length > 0 ? { words, whole } : undefined;
 }

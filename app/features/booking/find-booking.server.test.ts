@@ -96,6 +96,9 @@ describe.each(engines)("finding a booking on %s", (engine) => {
     });
     expect(await findBooking(database, "0000-0000")).toMatchObject({ outcome: "none" });
     expect(await findBooking(database, "   ")).toMatchObject({ outcome: "none" });
+    // A control character (a NUL, which the database's text cannot hold) is a space, not an error.
+    expect(await findBooking(database, "\u0000")).toMatchObject({ outcome: "none" });
+    expect(await names("Amina\u0000Mushi\t")).toEqual(["Amina Mushi"]);
   });
 
   it("lists at most the limit, and says there are more", async () => {

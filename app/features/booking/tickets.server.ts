@@ -1,3 +1,4 @@
+import { likeLiteral, searchText } from "~/lib/search-fold";
 import { and, asc, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { itemsOfBookings, itemsOfEvent } from "~/infra/db/booking-items.server";
 import { answersOfBookings, answersOfEvent } from "~/infra/db/questions.server";
@@ -33,9 +34,9 @@ export interface StaffTicket {
  * booking reference or short code (with or without its dashes).
  */
 function matching(search: string): SQL | undefined {
-  const words = search.trim();
+  const words = searchText(search);
   if (!words) return undefined;
-  const escaped = words.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const escaped = likeLiteral(words);
   const hex = words.replace(/[\s-]/g, "").toLowerCase();
   return or(
     ilike(tickets.ticketHolderName, `%${escaped}%`),

@@ -1,3 +1,4 @@
+import { likeLiteral, searchText } from "~/lib/search-fold";
 import crypto from "node:crypto";
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
@@ -145,8 +146,8 @@ async function giftRows(db: Queryable, where: SQL | undefined, page?: { limit: n
 }
 
 function filtersWhere(filters: { q: string; status: RegularGiftFilter }): SQL | undefined {
-  const q = filters.q.trim();
-  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const q = searchText(filters.q);
+  const like = `%${likeLiteral(q)}%`;
   return and(
     filters.status === "all" ? undefined : eq(regularGifts.status, filters.status),
     q ? or(ilike(regularGifts.donorName, like), ilike(regularGifts.email, like)) : undefined,

@@ -1,0 +1,51 @@
+import { it } from "vitest";
+import { freshDatabase, insertEvent } from "../tests/support/databases";
+import { eventWithSeats, lockEventStock } from "~/infra/db/seats.server";
+import { eq, sql } from "drizzle-orm";
+import { events } from "~db/schema";
+
+it("micro", async () => {
+  const handle = await freshDatabase("postgres");
+  const db = handle.db;
+  const id = await insertEvent(db, {});
+  const now = new Date();
+  const N = 400;
+  const cpu = async (label: string, f: () => Promise<unknown>) => {
+    for (let i = 0; i < 50; i++) await f();
+    const c0 = process.cpuUsage(); const t0 = performance.now();
+    for (let i = 0; i < N; i++) await f();
+    const c = process.cpuUsage(c0); const t = performance.now() - t0;
+    console.log(label.padEnd(40), ((c.user + c.system) / 1000 / N).toFixed(3), "ms cpu", (c.system / 1000 / N).toFixed(3), "sys", (t / N).toFixed(3), "ms wall");
+  };
+  await cpu("select 1 (drizzle execute)", () => db.execute(sql`select 1`));
+  const client = (db as any).$client;
+  await cpu("select 1 (raw pool)", () => client.query("select 1"));
+  await cpu("eventWithSeats (drizzle)", () => eventWithSeats(db, id, now));
+  const q = db.select({ id: events.id }).from(events).where(eq(events.id, sql.placeholder("id"))).prepare("p1");
+  await cpu("select id prepared", () => q.execute({ id }));
+  await cpu("select id built", () => db.select({ id: events.id }).from(events).where(eq(events.id, id)));
+  await cpu("select * built", () => db.select().from(events).where(eq(events.id, id)));
+  await cpu("transaction lockEventStock", () => db.transaction((tx) => lockEventStock(tx, id, now)));
+  await cpu("transaction empty", () => db.transaction(async () => {}));
+  const { getTableColumns } = await import("drizzle-orm");
+  const build = () => db.select({ ...getTableColumns(events) }).from(events).where(eq(events.id, id));
+  const built = build().toSQL();
+  await cpu("build only select *", async () => build().toSQL());
+  await cpu("raw exec of select *", () => client.query(built.sql, built.params));
+  await cpu("raw exec rowMode array", () => client.query({ text: built.sql, values: built.params, rowMode: "array" }));
+  await cpu("raw exec named", () => client.query({ name: "x1", text: built.sql, values: built.params, rowMode: "array" }));
+  const { bookings } = await import("~db/schema");
+  const { countedHolds } = await import("~/infra/db/seats.server");
+  await cpu("build countedHolds where", async () => db.select({ id: bookings.bookingRef }).from(bookings).where(countedHolds(now)).toSQL());
+  const { soldSeatsX } = {} as any;
+  // eventWithSeats's statement built once, then run raw
+  let captured: any;
+  const orig = client.query.bind(client);
+  client.query = (...a: any[]) => { captured = a[0]; return orig(...a); };
+  await eventWithSeats(db, id, now);
+  client.query = orig;
+  console.log(JSON.stringify(captured).slice(0, 300));
+  await cpu("raw exec eventWithSeats", () => orig({ text: captured.text, values: captured.values ?? [] , rowMode: "array"}));
+  await cpu("raw exec eventWithSeats obj", () => orig(captured.text, captured.values ?? []));
+  await handle.close();
+}, 120_000);
