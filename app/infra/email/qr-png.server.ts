@@ -5,9 +5,9 @@ import QRCode, { type QRCodeErrorCorrectionLevel } from "qrcode";
  * A QR code as a black-and-white PNG (one bit a pixel), drawn here rather than by qrcode's own
  * renderer: that one fills a 240 × 240 picture of four bytes a pixel (230 kB) for pngjs to filter
  * and compress, 2.1 to 2.8 ms of a core a receipt and 2.4 kB of file; one bit a pixel is 7 kB to
- * compress, and the code is 0.5 kB. Measured in one hour: 2.4 ms a code with qrcode choosing its
- * modes and drawn pixel by pixel, 1.2 ms as below, most of it qrcode choosing its mask
- * (docs/performance.md, "One paid order").
+ * compress, and the code is 0.5 kB. Measured alternately: 1.3 to 2.3 ms a code with qrcode
+ * choosing its modes and drawn pixel by pixel, 0.7 to 1.1 ms as below, most of it qrcode choosing
+ * its mask (docs/performance.md, "One paid order").
  */
 export function qrPng(
   text: string,
@@ -15,7 +15,7 @@ export function qrPng(
 ): Buffer {
   // One byte-mode segment: the text is a web address, and qrcode's search for the shortest mix of
   // modes (a graph search) tripled the code's cost for the same size of code.
-  const { modules } = QRCode.create([{ data: text, mode: "byte" }], {
+  const { modules } = QRCode.create([{ data: Buffer.from(text, "utf8"), mode: "byte" }], {
     errorCorrectionLevel: options.errorCorrectionLevel,
   });
   const across = modules.size + 2 * options.margin;
