@@ -1,4 +1,3 @@
-import { likeLiteral, searchText } from "~/lib/search-fold";
 import { and, asc, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { itemsOfBookings, itemsOfEvent } from "~/infra/db/booking-items.server";
 import { answersOfBookings, answersOfEvent } from "~/infra/db/questions.server";
@@ -9,6 +8,7 @@ import { shortCode } from "~/lib/booking-code";
 import { isUuid } from "~/lib/ids";
 import { pageOf, type Paged } from "~/lib/pagination";
 import { bookings, tickets } from "~db/schema";
+import { likeLiteral, searchText } from "~/lib/search-fold";
 
 // An event's tickets as staff see them on its page, in the CSV and on the printed door list, each
 // with its tickets by type (decision 082).

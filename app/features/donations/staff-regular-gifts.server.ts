@@ -1,4 +1,3 @@
-import { likeLiteral, searchText } from "~/lib/search-fold";
 import crypto from "node:crypto";
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
@@ -23,6 +22,7 @@ import {
   type RegularGiftFilter,
   type RegularGiftStatus,
 } from "./schema";
+import { likeLiteral, searchText } from "~/lib/search-fold";
 
 // Monthly giving as staff see it (/admin/regular-giving, issue 34): every gift with its state, the
 // monthly total and how it has moved over twelve months, the gifts whose payment is failing, each
