@@ -106,6 +106,19 @@ test("staff make a free code and a 20% code; visitors book with them; staff see 
   await page.getByRole("button", { name: "Switch the code off" }).click();
   await expect(page.getByText("The code is switched off: no new booking can use it.")).toBeVisible();
   await expectNoSeriousA11yViolations(page);
+  // And change its limits: a maximum below its one use is refused at the field, then one is saved.
+  const limits = page.getByRole("region", { name: "Change the limits" });
+  await expect(limits.getByLabel("Maximum uses")).toHaveValue("10");
+  await limits.getByLabel("Maximum uses").fill("0");
+  await limits.getByRole("button", { name: "Save the limits" }).click();
+  await expect(limits.getByLabel("Maximum uses")).toHaveAttribute("aria-invalid", "true");
+  await expect(limits).toContainText("Enter the maximum uses as a whole number from 1");
+  await expectNoSeriousA11yViolations(page);
+  await limits.getByLabel("Maximum uses").fill("25");
+  await limits.getByRole("button", { name: "Save the limits" }).click();
+  await expect(page.getByText("The code's limits are changed.")).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: /^25$/ })).toBeVisible();
+  await expect(limits.getByLabel("Maximum uses")).toHaveValue("25");
 });
 
 async function applyCode(page: Page, code: string) {

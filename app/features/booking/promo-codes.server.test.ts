@@ -489,6 +489,111 @@ describe.each(engines)("promo codes on the booking page, POST /api/bookings and 
     ).toHaveLength(1);
   });
 
+  it("staff change a code's limits on its page: never below its uses (holds counted), a bad value changes nothing, the audit log says what was and is", async () => {
+    const services = await site.request();
+    const eventId = await insertEvent(database.db, {}, clock.now());
+    const { cookie } = await signedInStaff(database.db, clock.now(), { role: "events" });
+    const [code] = await database.db
+      .insert(promoCodes)
+      .values({
+        code: "SAVE20",
+        eventId,
+        kind: "percent",
+        percentOff: 20,
+        maxUses: 2,
+        validUntil: new Date("2026-07-31T23:00:00Z"), // the end of 31 July in London (BST)
+        createdByEmail: "events@example.org",
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      })
+      .returning();
+    const post = async (address: string) => {
+      const request = new Request("http://localhost/api/bookings", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          eventId,
+          name: "Amina Mushi",
+          email: `${address}@example.org`,
+          quantity: 1,
+          promoCode: "save20",
+        }),
+      });
+      const response = await callRoute(startBookingRoute, request, services, { clientAddress: address });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const change = async (fields: Record<string, string>) => {
+      const body = new FormData();
+      body.append("intent", "limits");
+      for (const [name, value] of Object.entries(fields)) body.append(name, value);
+      const request = new Request(`http://localhost/admin/codes/${code!.id}`, {
+        method: "POST",
+        body,
+        headers: { cookie },
+      });
+      const answer = (await callRoute(codeAction, request, services, { params: { codeId: code!.id } })) as {
+        data: { ok: boolean; message: string; fields?: Record<string, string> };
+      };
+      return answer.data;
+    };
+    const row = async () => (await database.db.select().from(promoCodes).where(eq(promoCodes.id, code!.id)))[0]!;
+    const changes = async () =>
+      (
+        await database.db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.action, "promo-code.changed"))
+          .orderBy(asc(auditLog.at))
+      ).map((entry) => entry.summary);
+
+    // Two holds use it up; a third buyer is refused.
+    expect((await post("192.0.2.1")).status).toBe(201);
+    expect((await post("192.0.2.2")).status).toBe(201);
+    expect(await post("192.0.2.3")).toMatchObject({ status: 409, body: { error: promoMessages.usedUp } });
+
+    // Below its uses, not a number, or a last day already over: refused field by field, nothing changed.
+    const before = await row();
+    expect(await change({ maxUses: "1", validUntil: "2026-07-31" })).toMatchObject({
+      ok: false,
+      message: "The limits could not be changed: correct the fields marked.",
+      fields: { maxUses: "This code has been used 2 times: enter at least 2, or leave it empty for no limit." },
+    });
+    expect(await change({ maxUses: "lots", validUntil: "2026-06-30" })).toMatchObject({
+      ok: false,
+      fields: {
+        maxUses: expect.stringContaining("whole number"),
+        validUntil: expect.stringContaining("in the future"),
+      },
+    });
+    expect(await row()).toEqual(before);
+    expect(await changes()).toEqual([]);
+
+    // Raised and moved: the third buyer gets the discount.
+    expect(await change({ maxUses: "3", validUntil: "2026-08-15" })).toMatchObject({
+      ok: true,
+      message: "The code's limits are changed.",
+    });
+    expect(await row()).toMatchObject({ maxUses: 3, validUntil: new Date("2026-08-15T23:00:00Z") });
+    expect(await post("192.0.2.3")).toMatchObject({ status: 201, body: { amountPence: 1049 } }); // £12.50 less 20%, and the fee
+    const detail = (await callRoute(
+      codePage,
+      new Request(`http://localhost/admin/codes/${code!.id}`, { headers: { cookie } }),
+      services,
+      { params: { codeId: code!.id } },
+    )) as { code: { maxUses: number; uses: number; validUntil: string } };
+    expect(detail.code).toMatchObject({ maxUses: 3, uses: 3, validUntil: "2026-08-15T23:00:00.000Z" });
+
+    // Emptied: no limit and no end. The same limits again change nothing and tell nobody.
+    clock.advance(60_000);
+    await change({ maxUses: "", validUntil: "" });
+    await change({ maxUses: "", validUntil: "" });
+    expect(await row()).toMatchObject({ maxUses: null, validUntil: null, percentOff: 20, kind: "percent" });
+    expect(await changes()).toEqual([
+      "Changed the limits of the code SAVE20: at most 3 uses, until the end of 2026-08-15 (were at most 2 uses, until the end of 2026-07-31)",
+      "Changed the limits of the code SAVE20: no limit of uses, no end date (were at most 3 uses, until the end of 2026-08-15)",
+    ]);
+  });
+
   it("a Door member may not open the codes pages", async () => {
     const services = await site.request();
     const { cookie } = await signedInStaff(database.db, clock.now(), { role: "door" });

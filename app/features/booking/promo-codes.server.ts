@@ -365,6 +365,38 @@ export interface CodeInput {
   validUntil: string;
 }
 
+/**
+ * A code's two limits as the staff forms send them, a message in `errors` for each that is wrong:
+ * the most bookings that may use it (empty: no limit), and the last day it works (the whole of that
+ * day in London; empty: no end), which must not be over already.
+ */
+function codeLimits(input: { maxUses: string; validUntil: string }, now: Date, errors: Record<string, string>) {
+  let maxUses: number | null = null;
+  if (input.maxUses.trim() !== "") {
+    maxUses = /^\d{1,6}$/.test(input.maxUses.trim()) ? Number(input.maxUses.trim()) : 0;
+    if (maxUses < 1) errors.maxUses = codeFormMessages.maxUses;
+  }
+  let validUntil: Date | null = null;
+  if (input.validUntil.trim() !== "") {
+    const day = input.validUntil.trim();
+    validUntil = /^\d{4}-\d{2}-\d{2}$/.test(day) ? londonMidnight(shiftDay(day, 1)) : null;
+    if (!validUntil || Number.isNaN(validUntil.getTime()) || validUntil <= now) {
+      errors.validUntil = codeFormMessages.validUntil;
+    }
+  }
+  return { maxUses, validUntil };
+}
+
+/** Words for a code's limits in the audit log: "at most 5 uses", "until the end of 2026-12-31". */
+function limitWords(row: Pick<PromoCodeRow, "maxUses" | "validUntil">) {
+  const uses =
+    row.maxUses === null ? "no limit of uses" : `at most ${row.maxUses} ${row.maxUses === 1 ? "use" : "uses"}`;
+  const until = row.validUntil
+    ? `until the end of ${londonDay(new Date(row.validUntil.getTime() - 1))}`
+    : "no end date";
+  return `${uses}, ${until}`;
+}
+
 /** Makes a code from the staff form, checked field by field; the audit log says who made what. */
 export async function createPromoCode(
   db: Queryable,
@@ -394,20 +426,7 @@ export async function createPromoCode(
   if (typeIds.length > 0 && (!event || typeIds.some((id) => !event.types.some((type) => type.id === id)))) {
     errors.ticketTypeIds = codeFormMessages.ticketTypes;
   }
-  let maxUses: number | null = null;
-  if (input.maxUses.trim() !== "") {
-    maxUses = /^\d{1,6}$/.test(input.maxUses.trim()) ? Number(input.maxUses.trim()) : 0;
-    if (maxUses < 1) errors.maxUses = codeFormMessages.maxUses;
-  }
-  let validUntil: Date | null = null;
-  if (input.validUntil.trim() !== "") {
-    const day = input.validUntil.trim();
-    // The whole of the day named, in London.
-    validUntil = /^\d{4}-\d{2}-\d{2}$/.test(day) ? londonMidnight(shiftDay(day, 1)) : null;
-    if (!validUntil || Number.isNaN(validUntil.getTime()) || validUntil <= now) {
-      errors.validUntil = codeFormMessages.validUntil;
-    }
-  }
+  const { maxUses, validUntil } = codeLimits(input, now, errors);
   if (!errors.code) {
     const [clash] = await db.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.code, code));
     if (clash) errors.code = codeFormMessages.taken;
@@ -472,6 +491,56 @@ export async function switchPromoCode(
       action: off ? "promo-code.switched-off" : "promo-code.switched-on",
       subject: id,
       summary: `${off ? "Switched off" : "Switched back on"} the code ${row.code}`,
+      at: now,
+    });
+  });
+}
+
+export const codeLimitMessages = {
+  belowUses: (uses: number) =>
+    `This code has been used ${uses} ${uses === 1 ? "time" : "times"}: enter at least ${uses}, or leave it empty for no limit.`,
+  summary: "The limits could not be changed: correct the fields marked.",
+  saved: "The code's limits are changed.",
+} as const;
+
+/**
+ * Changes a code's maximum uses and last day (decision 097): the two limits staff change once a
+ * code is out, when it proves popular or the offer is extended. Its discount, event and types stay
+ * as made, so that what each booking paid and the money it gave away keep one meaning; a different
+ * offer is a new code. The code's row is locked as a checkout locks it, and its uses counted after,
+ * so the maximum is never set below the uses it already has, including holds still being paid.
+ */
+export async function changePromoCodeLimits(
+  db: Queryable,
+  staff: { id: string; email: string },
+  id: string,
+  input: { maxUses: string; validUntil: string },
+  now: Date,
+): Promise<void> {
+  if (!isUuid(id)) throw new AppError("not-found", "There is no such code.");
+  const errors: Record<string, string> = {};
+  const limits = codeLimits(input, now, errors);
+  if (Object.keys(errors).length > 0) throw new AppError("invalid", codeLimitMessages.summary, { fields: errors });
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.id, id)).for("update");
+    if (!row) throw new AppError("not-found", "There is no such code.");
+    const uses = (await usesOf(tx, [row.id], now)).get(row.id)?.uses ?? 0;
+    if (limits.maxUses !== null && limits.maxUses < uses) {
+      const message = codeLimitMessages.belowUses(uses);
+      throw new AppError("invalid", codeLimitMessages.summary, { fields: { maxUses: message } });
+    }
+    const was = limitWords(row);
+    const becomes = limitWords(limits);
+    if (was === becomes) return;
+    await tx
+      .update(promoCodes)
+      .set({ maxUses: limits.maxUses, validUntil: limits.validUntil, updatedAt: now })
+      .where(eq(promoCodes.id, id));
+    await recordAudit(tx, {
+      staff,
+      action: "promo-code.changed",
+      subject: id,
+      summary: `Changed the limits of the code ${row.code}: ${becomes} (were ${was})`,
       at: now,
     });
   });

@@ -47,6 +47,7 @@ export const auditActions = {
   "promo-code.created": "Made a promo code",
   "promo-code.switched-off": "Switched off a promo code",
   "promo-code.switched-on": "Switched a promo code back on",
+  "promo-code.changed": "Changed a promo code's limits",
   // Staff accounts, e-mails and settings (docs/decisions/017-staff-emails-and-the-office.md).
   "staff.invited": "Invited a member of staff",
   "staff.invitation-cancelled": "Cancelled a staff invitation",

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { Field, FieldGroup } from "~/components/ui/field";
 import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
-import { londonDate, londonWhen } from "~/lib/london-time";
+import { londonDate, londonDay, londonWhen } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { CodeSummary } from "../promo-pricing";
 
@@ -209,6 +209,58 @@ export function PromoCodeForm({
       />
       <button type="submit" className="button" aria-disabled={busy}>
         {busy ? "Saving…" : "Make the code"}
+      </button>
+    </Form>
+  );
+}
+
+/** The last day a code works, as a date input's value ("" for no end): its end is the midnight after. */
+const lastDayValue = (validUntil: string | null) =>
+  validUntil ? londonDay(new Date(new Date(validUntil).getTime() - 1)) : "";
+
+/**
+ * A code's two limits, changed on its page (decision 097): filled with what they are now, or with
+ * what was typed when a change was refused.
+ */
+export function PromoCodeLimitsForm({
+  code,
+  values,
+  errors,
+  message,
+  busy,
+}: {
+  code: Pick<CodeSummary, "maxUses" | "validUntil" | "uses">;
+  values?: Record<string, string | string[] | undefined>;
+  errors?: Record<string, string | undefined>;
+  message?: string;
+  busy: boolean;
+}) {
+  const typed = (name: string) => (typeof values?.[name] === "string" ? (values[name] as string) : undefined);
+  return (
+    <Form method="post" className="form" noValidate>
+      <input type="hidden" name="intent" value="limits" />
+      {message ? <FormNotice ok={false}>{message}</FormNotice> : null}
+      <Field
+        id="code-max-uses"
+        label="Maximum uses"
+        hint={`How many bookings may use it; it has ${code.uses} now. Empty: no limit.`}
+        input={{
+          name: "maxUses",
+          inputMode: "numeric",
+          maxLength: 6,
+          defaultValue: typed("maxUses") ?? (code.maxUses === null ? "" : String(code.maxUses)),
+        }}
+        error={errors?.maxUses}
+      />
+      <Field
+        id="code-valid-until"
+        label="Valid until"
+        hint="The last day it can be used (it works until midnight, London time). Empty: no end date."
+        input={{ name: "validUntil", type: "date", defaultValue: typed("validUntil") ?? lastDayValue(code.validUntil) }}
+        error={errors?.validUntil}
+      />
+      <button type="submit" className="button button-secondary" aria-disabled={busy}>
+        {busy ? "Saving…" : "Save the limits"}
       </button>
     </Form>
   );
