@@ -565,6 +565,12 @@ describe.each(engines)("promo codes on the booking page, POST /api/bookings and 
         validUntil: expect.stringContaining("in the future"),
       },
     });
+    for (const validUntil of ["9999-99-99", "2027-02-30", "9999-12-31", "\u0000"]) {
+      expect(await change({ maxUses: "99999999999", validUntil })).toMatchObject({
+        ok: false,
+        fields: { maxUses: expect.stringContaining("whole number"), validUntil: expect.stringContaining("last day") },
+      });
+    }
     expect(await row()).toEqual(before);
     expect(await changes()).toEqual([]);
 

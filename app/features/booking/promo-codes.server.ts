@@ -379,7 +379,10 @@ function codeLimits(input: { maxUses: string; validUntil: string }, now: Date, e
   let validUntil: Date | null = null;
   if (input.validUntil.trim() !== "") {
     const day = input.validUntil.trim();
-    validUntil = /^\d{4}-\d{2}-\d{2}$/.test(day) ? londonMidnight(shiftDay(day, 1)) : null;
+    // A real calendar day only ("2026-02-30" and "9999-99-99" are not), then the whole of it in London.
+    const noon = new Date(`${day}T12:00:00Z`);
+    const real = /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(noon.getTime()) && noon.toISOString().startsWith(day);
+    validUntil = real ? londonMidnight(shiftDay(day, 1)) : null;
     if (!validUntil || Number.isNaN(validUntil.getTime()) || validUntil <= now) {
       errors.validUntil = codeFormMessages.validUntil;
     }
