@@ -161,7 +161,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           <Field
             id="holds-per-email"
             label="Seats one e-mail address may hold at once"
-            hint="A number from 1 to 1000. One booking can have up to 29 tickets."
+            hint="A number from 1 to 1000. A visitor holding nothing may always hold one booking of up to this many tickets (one booking can have up to 29); beside other holds, a table of eight counts as eight seats."
             input={{
               name: "perEmail",
               type: "text",

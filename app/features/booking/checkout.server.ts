@@ -10,7 +10,7 @@ import { providerUnavailable, type PaymentDeps } from "~/infra/payments/provider
 import { bookingItems, bookings, type events, ticketTypes } from "~db/schema";
 import { closesForGood, typeStanding, type TicketTypeRules, type TypeTaken } from "~/lib/ticket-types";
 import { answersInsert, checkBookingAnswers } from "./answers.server";
-import { checkHoldLimits } from "./hold-limits.server";
+import { lockVisitorHolds } from "./hold-limits.server";
 import { releaseOwnHold } from "./release.server";
 import { freeProvider, settleBooking } from "./settlement.server";
 import { historyInsert, recordHistory } from "./history.server";
@@ -199,11 +199,15 @@ export async function startBooking(
     // holds across all events, which only the visitor's own checkouts add to. The event's row is
     // locked after, and only for the count and the insert, so checkouts of one event queue on it
     // for as short a time as possible (decision 037).
-    await checkHoldLimits(tx, { email, clientKey }, quantity, now).catch(async (error: unknown) => {
+    const visitorHolds = await lockVisitorHolds(tx, { email, clientKey }, now);
+    try {
+      // The tickets asked for are a floor on the seats they take: refused before the event's lock
+      // when they alone pass a limit.
+      visitorHolds.check(quantity, quantity);
+    } catch (error) {
       // An event that would refuse anyway says so rather than the limit, as it always has.
-      if (!(error instanceof AppError)) throw error;
       throw (await checkoutRefusal(tx, { eventId: input.eventId, quantity }, now)) ?? error;
-    });
+    }
     const locked = isUuid(input.eventId) ? await lockEventStock(tx, input.eventId, now) : undefined;
     const event = locked?.event;
     const early = eventRefusal(event, locked?.seats, quantity, now);
@@ -220,6 +224,7 @@ export async function startBooking(
     const seats = items.reduce((sum, item) => sum + item.quantity * item.type.seatsPerTicket, 0);
     const refusal = eventRefusal(event, stock.seats, seats, now);
     if (refusal) throw refusal;
+    visitorHolds.check(quantity, seats); // Holds counted in seats: a table of eight holds eight (decision 098).
     const amountPence = itemsTotalPence(
       items.map((item) => ({ pricePence: discount.priceOf(item), quantity: item.quantity })),
     );

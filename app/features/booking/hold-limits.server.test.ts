@@ -8,6 +8,7 @@ import type { Services } from "../../../server/services";
 import { testClock, type TestClock } from "../../../tests/support/clock";
 import { engines, freshDatabase, insertEvent } from "../../../tests/support/databases";
 import { callRoute, testServices, type TestServices } from "../../../tests/support/services";
+import { giveTypes } from "../../../tests/support/ticket-types";
 import { defaultHoldLimits, holdLimits, saveHoldLimits } from "./hold-limits.server";
 import { maxHeldMinutes } from "./checkout.server";
 import { settleExpiredHolds } from "./settlement.server";
@@ -73,7 +74,7 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
     expect(second.body).toMatchObject({
       code: "too-many-requests",
       error:
-        "29 tickets from your internet connection are already waiting for payment. Finish or cancel that checkout first, or try again after 10:15.",
+        "29 seats from your internet connection are already waiting for payment. Finish or cancel that checkout first, or try again after 10:15.",
     });
     expect(await held()).toBe(29);
     const buyer = await book("198.51.100.20", { email: "real@example.org", quantity: 4 });
@@ -105,7 +106,7 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
       status: 429,
       body: {
         error:
-          "You already have 20 tickets waiting for payment. Finish or cancel that checkout first, or try again after 10:15.",
+          "You already have 20 seats waiting for payment. Finish or cancel that checkout first, or try again after 10:15.",
       },
     });
     expect((await book("198.51.100.2", { eventId: otherEvent, email: "amina@example.org", quantity: 9 })).status).toBe(
@@ -115,11 +116,52 @@ describe.each(engines)("limits on held seats on %s", (engine) => {
     clock.advance(16 * 60_000);
     expect((await book("198.51.100.3", { email: "amina@example.org", quantity: 29 })).body).toMatchObject({
       error:
-        "You already have 29 tickets waiting for payment. Finish or cancel that checkout first, or try again after 10:25.",
+        "You already have 29 seats waiting for payment. Finish or cancel that checkout first, or try again after 10:25.",
     });
     // ...and once those holds are found unpaid and freed, the same e-mail may hold again.
     expect(await settleExpiredHolds(deps)).toMatchObject({ released: 2 });
     expect((await book("198.51.100.3", { email: "amina@example.org", quantity: 29 })).status).toBe(201);
+  });
+
+  it("counts holds together in seats: one booking of tables is held, a second hold beside it is counted by its seats", async () => {
+    const dinner = await insertEvent(database.db, { totalAvailableTickets: 400 }, clock.now());
+    const types = await giveTypes(
+      database.db,
+      dinner,
+      [
+        { name: "Single seat", pricePence: 4000 },
+        { name: "Table of 8", pricePence: 30000, seatsPerTicket: 8 },
+      ],
+      clock.now(),
+    );
+    const tables = (count: number) => ({ eventId: dinner, tickets: { [types["Table of 8"]!]: count } });
+    const singles = (count: number) => ({ eventId: dinner, tickets: { [types["Single seat"]!]: count } });
+    // Holding nothing, a host holds one booking of four tables: four tickets, 32 seats.
+    expect((await book("203.0.113.20", { email: "host@example.org", ...tables(4) })).status).toBe(201);
+    // Beside it the e-mail's 29 seats are passed, by a table or by one seat more.
+    const waitingForHost =
+      "You already have 32 seats waiting for payment. Finish or cancel that checkout first, or try again after 10:15.";
+    expect(await book("203.0.113.21", { email: "host@example.org", ...tables(1) })).toMatchObject({
+      status: 429,
+      body: { error: waitingForHost },
+    });
+    expect(await book("203.0.113.21", { email: "host@example.org", ...singles(1) })).toMatchObject({
+      status: 429,
+      body: { error: waitingForHost },
+    });
+    // The address's 40 seats: 32 held there, a guest's table reaches 40, one seat more passes it.
+    expect((await book("203.0.113.20", { email: "guest@example.org", ...tables(1) })).status).toBe(201);
+    expect(await book("203.0.113.20", { email: "third@example.org", ...singles(1) })).toMatchObject({
+      status: 429,
+      body: {
+        error: expect.stringContaining("40 seats from your internet connection are already waiting for payment."),
+      },
+    });
+    const heldSeats = (await database.db.select().from(bookings).where(eq(bookings.eventId, dinner))).reduce(
+      (n, b) => n + b.seats,
+      0,
+    );
+    expect(heldSeats).toBe(40);
   });
 
   it("follows the setting on the Settings page, which is checked and audited", async () => {

@@ -26,9 +26,10 @@ export const holdLimitsSchema = z.object({ perEmail: limit, perAddress: limit })
 export type HoldLimits = z.infer<typeof holdLimitsSchema>;
 
 /**
- * One e-mail may hold one booking's worth (29 seats, the most one booking can have); one address
- * 40, so two large bookings cannot together take a small event, while a family or a class behind a
- * school's or a mobile network's shared address can still be paying for several bookings at once.
+ * One e-mail may hold one booking's worth (29 tickets, the most one booking can have) or 29 seats
+ * in several; one address 40 seats, so two large bookings cannot together take a small event, while
+ * a family or a class behind a school's or a mobile network's shared address can still be paying
+ * for several bookings at once.
  */
 export const defaultHoldLimits: HoldLimits = { perEmail: 29, perAddress: 40 };
 
@@ -69,7 +70,7 @@ export async function saveHoldLimits(
   });
 }
 
-const tickets = (n: number) => `${n} ${n === 1 ? "ticket" : "tickets"}`;
+const seatsWord = (n: number) => `${n} ${n === 1 ? "seat" : "seats"}`;
 /** "after 14:07": the time rounded up to the minute, so "after" is true. */
 const after = (at: Date) => londonTime(new Date(Math.ceil(at.getTime() / 60_000) * 60_000));
 
@@ -77,7 +78,7 @@ const after = (at: Date) => londonTime(new Date(Math.ceil(at.getTime() / 60_000)
 function heldBy(who: SQL, now: Date) {
   const counted = and(who, countedHolds(now));
   return {
-    seats: sql<number>`coalesce((select ${sum(bookings.quantity)} from ${bookings} where ${counted}), 0)::int`.mapWith(
+    seats: sql<number>`coalesce((select ${sum(bookings.seats)} from ${bookings} where ${counted}), 0)::int`.mapWith(
       Number,
     ),
     until: sql<Date | null>`(select min(${holdMayEnd(now)}) from ${bookings} where ${counted})`.mapWith(
@@ -86,18 +87,29 @@ function heldBy(who: SQL, now: Date) {
   };
 }
 
+/** What a visitor holds in checkouts not yet paid, read under their locks, and the limits it is held to. */
+export interface VisitorHolds {
+  /**
+   * Refuses a hold of `tickets` taking `seats` when the visitor's e-mail, or their address, would
+   * then hold more seats than the limits allow (a 429 with what they hold and when it may end). A
+   * visitor who holds nothing may always hold one booking of no more tickets than the limit,
+   * whatever seats they take: a host's four tables of eight are one booking of four tickets.
+   */
+  check(tickets: number, seats: number): void;
+}
+
 /**
- * Refuses a hold of `quantity` more seats when the visitor's e-mail, or their address, already
- * holds as many as the limits allow in checkouts not yet paid. Run inside the transaction that
- * holds the seats: two checkouts by the same visitor are counted one after the other (a lock per
- * e-mail and per address), so together they cannot pass the limit.
+ * Locks the visitor's holds and reads them, inside the transaction that holds the seats: two
+ * checkouts by the same visitor are counted one after the other (a lock per e-mail and per address,
+ * kept until the transaction ends), so together they cannot pass the limits. Holds together are
+ * counted in seats (decision 098): a table of eight holds eight, as the Settings page says. The
+ * returned check is made once the seats asked for are known, under the event's lock.
  */
-export async function checkHoldLimits(
+export async function lockVisitorHolds(
   tx: Queryable,
   visitor: { email: string; clientKey: string | null },
-  quantity: number,
   now: Date,
-) {
+): Promise<VisitorHolds> {
   const email = visitor.email.toLowerCase();
   // Always in the same order (address, then e-mail), so two checkouts never wait on each other;
   // one statement, whose locks are taken in the order they are written.
@@ -123,22 +135,27 @@ export async function checkHoldLimits(
 
   const tooMany = (held: { seats: number; until: Date | null }, max: number, whose: "email" | "address") => {
     if (held.seats === 0 || !held.until) {
-      const message = `You can hold at most ${tickets(max)} at once while paying. Choose fewer.`;
+      // Holding nothing, the booking's tickets passed the limit.
+      const message = `You can hold at most ${max} ${max === 1 ? "ticket" : "tickets"} at once while paying. Choose fewer.`;
       return new AppError("too-many-requests", message, { fields: { quantity: message } });
     }
     const waiting =
       whose === "email"
-        ? `You already have ${tickets(held.seats)} waiting for payment.`
-        : `${tickets(held.seats)} from your internet connection ${held.seats === 1 ? "is" : "are"} already waiting for payment.`;
+        ? `You already have ${seatsWord(held.seats)} waiting for payment.`
+        : `${seatsWord(held.seats)} from your internet connection ${held.seats === 1 ? "is" : "are"} already waiting for payment.`;
     return new AppError(
       "too-many-requests",
       `${waiting} Finish or cancel that checkout first, or try again after ${after(held.until)}.`,
     );
   };
   const byEmailNow = { seats: row?.emailSeats ?? 0, until: row?.emailUntil ?? null };
-  if (byEmailNow.seats + quantity > limits.perEmail) throw tooMany(byEmailNow, limits.perEmail, "email");
-  if (visitor.clientKey) {
-    const address = { seats: row?.addressSeats ?? 0, until: row?.addressUntil ?? null };
-    if (address.seats + quantity > limits.perAddress) throw tooMany(address, limits.perAddress, "address");
-  }
+  const address = visitor.clientKey ? { seats: row?.addressSeats ?? 0, until: row?.addressUntil ?? null } : null;
+  return {
+    check(tickets: number, seats: number) {
+      const passes = (held: { seats: number }, max: number) =>
+        held.seats === 0 ? tickets > max : held.seats + seats > max;
+      if (passes(byEmailNow, limits.perEmail)) throw tooMany(byEmailNow, limits.perEmail, "email");
+      if (address && passes(address, limits.perAddress)) throw tooMany(address, limits.perAddress, "address");
+    },
+  };
 }
