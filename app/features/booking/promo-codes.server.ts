@@ -16,6 +16,7 @@ import {
   codePattern,
   covers,
   discountWords,
+  lastMomentOf,
   normaliseCode,
   promoMessages,
   type CodeSummary,
@@ -394,9 +395,7 @@ function codeLimits(input: { maxUses: string; validUntil: string }, now: Date, e
 function limitWords(row: Pick<PromoCodeRow, "maxUses" | "validUntil">) {
   const uses =
     row.maxUses === null ? "no limit of uses" : `at most ${row.maxUses} ${row.maxUses === 1 ? "use" : "uses"}`;
-  const until = row.validUntil
-    ? `until the end of ${londonDay(new Date(row.validUntil.getTime() - 1))}`
-    : "no end date";
+  const until = row.validUntil ? `until the end of ${londonDay(lastMomentOf(row.validUntil))}` : "no end date";
   return `${uses}, ${until}`;
 }
 

@@ -90,3 +90,6 @@ export interface CodeSummary {
   createdBy: string;
   createdAt: string;
 }
+
+/** The last moment a code works: its `validUntil` is the London midnight after its last day. */
+export const lastMomentOf = (validUntil: Date | string) => new Date(new Date(validUntil).getTime() - 1);

@@ -4,7 +4,7 @@ import { FormNotice } from "~/components/ui/form-notice";
 import { TableScroll } from "~/components/ui/table-scroll";
 import { londonDate, londonDay, londonWhen } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
-import type { CodeSummary } from "../promo-pricing";
+import { lastMomentOf, type CodeSummary } from "../promo-pricing";
 
 // The staff pages of promo codes (decision 084): the list, the new code form, one code's page.
 
@@ -13,7 +13,7 @@ const usesWords = (code: Pick<CodeSummary, "uses" | "maxUses">) =>
 
 /** "Until 31/12/2026" (the last day it works), or "No end". */
 const untilWords = (validUntil: string | null) =>
-  validUntil ? `Until ${londonDate(new Date(new Date(validUntil).getTime() - 1))}` : "No end date";
+  validUntil ? `Until ${londonDate(lastMomentOf(validUntil))}` : "No end date";
 
 function stateWords(code: CodeSummary, now: string) {
   if (code.off) return "Switched off";
@@ -215,8 +215,7 @@ export function PromoCodeForm({
 }
 
 /** The last day a code works, as a date input's value ("" for no end): its end is the midnight after. */
-const lastDayValue = (validUntil: string | null) =>
-  validUntil ? londonDay(new Date(new Date(validUntil).getTime() - 1)) : "";
+const lastDayValue = (validUntil: string | null) => (validUntil ? londonDay(lastMomentOf(validUntil)) : "");
 
 /**
  * A code's two limits, changed on its page (decision 097): filled with what they are now, or with
