@@ -2,7 +2,8 @@ import { and, eq, sql, sum, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { saveSiteSetting } from "~/infra/db/site-settings.server";
 import type { Database, Queryable } from "~/infra/db/database.server";
-import { countedHolds, holdMayEnd } from "~/infra/db/seats.server";
+import { selectBuiltOnce, slot } from "~/infra/db/built-once.server";
+import { countedHolds, holdMayEnd, holdTimeSlots, holdTimeValues } from "~/infra/db/seats.server";
 import { AppError } from "~/lib/errors";
 import { londonTime } from "~/lib/london-time";
 import { bookings, siteSettings } from "~db/schema";
@@ -75,19 +76,38 @@ const seatsWord = (n: number) => `${n} ${n === 1 ? "seat" : "seats"}`;
 const after = (at: Date) => londonTime(new Date(Math.ceil(at.getTime() / 60_000) * 60_000));
 
 /** The seats the event counts as this visitor's (settling holds too, decision 030), and when the first may stop counting. */
-function heldBy(who: SQL, now: Date) {
-  const counted = and(who, countedHolds(now));
+function heldBy(who: SQL) {
+  const counted = and(who, countedHolds(holdTimeSlots));
   return {
     seats: sql<number>`coalesce((select ${sum(bookings.seats)} from ${bookings} where ${counted}), 0)::int`.mapWith(
       Number,
     ),
-    until: sql<Date | null>`(select min(${holdMayEnd(now)}) from ${bookings} where ${counted})`.mapWith(
+    until: sql<Date | null>`(select min(${holdMayEnd(holdTimeSlots)}) from ${bookings} where ${counted})`.mapWith(
       bookings.holdExpiresAt,
     ),
   };
 }
 
 /** What a visitor holds in checkouts not yet paid, read under their locks, and the limits it is held to. */
+/**
+ * The limits, and the seats an e-mail address and a network address hold with when the first of
+ * their holds may end, in one statement built once (decision 099). A visitor whose address is
+ * unknown (a null key) holds nothing by address: `client_key = null` is never true.
+ */
+const visitorHoldsReading = selectBuiltOnce((db: Queryable) => {
+  const byEmail = heldBy(sql`lower(${bookings.email}) = ${slot("email")}`);
+  const byAddress = heldBy(eq(bookings.clientKey, slot("clientKey")));
+  return db
+    .select({
+      limits: sql<unknown>`(select ${siteSettings.value} from ${siteSettings} where ${eq(siteSettings.key, holdLimitsKey)})`,
+      emailSeats: byEmail.seats,
+      emailUntil: byEmail.until,
+      addressSeats: byAddress.seats,
+      addressUntil: byAddress.until,
+    })
+    .from(sql`(select 1) as one`);
+});
+
 export interface VisitorHolds {
   /**
    * Refuses a hold of `tickets` taking `seats` when the visitor's e-mail, or their address, would
@@ -119,17 +139,7 @@ export async function lockVisitorHolds(
       : sql`select pg_advisory_xact_lock(hashtext(${`hold:${email}`}))`,
   );
   // The limits and what the e-mail and the address hold, in one query.
-  const byEmail = heldBy(sql`lower(${bookings.email}) = ${email}`, now);
-  const byAddress = heldBy(visitor.clientKey ? eq(bookings.clientKey, visitor.clientKey) : sql`false`, now);
-  const [row] = await tx
-    .select({
-      limits: sql<unknown>`(select ${siteSettings.value} from ${siteSettings} where ${eq(siteSettings.key, holdLimitsKey)})`,
-      emailSeats: byEmail.seats,
-      emailUntil: byEmail.until,
-      addressSeats: byAddress.seats,
-      addressUntil: byAddress.until,
-    })
-    .from(sql`(select 1) as one`);
+  const [row] = await visitorHoldsReading(tx, { email, clientKey: visitor.clientKey, ...holdTimeValues(now) });
   const stored = holdLimitsSchema.safeParse(row?.limits);
   const limits = stored.success ? stored.data : defaultHoldLimits;
 

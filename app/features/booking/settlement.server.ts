@@ -4,6 +4,7 @@ import { answersJsonOf } from "~/infra/db/questions.server";
 import { itemsJsonOf } from "~/infra/db/booking-items.server";
 import { holdCounts, holdSettlingMs, seatsOf, takenByType } from "~/infra/db/seats.server";
 import { isUuid } from "~/lib/ids";
+import { selectBuiltOnce, slot } from "~/infra/db/built-once.server";
 import type { BookedItem } from "~/lib/booking-items";
 import type { ShownAnswer } from "~/lib/questions";
 import { mailInsert, queueMail } from "~/infra/email/outbox.server";
@@ -23,6 +24,39 @@ import { codeStillFits, promoOfBooking } from "./promo-codes.server";
 
 type BookingRow = typeof bookings.$inferSelect;
 type EventRow = typeof events.$inferSelect;
+
+/**
+ * A booking, its event, its tickets by type, its gift at checkout and its answers, and how many of
+ * the event's types are on sale, in one statement built once (decision 099).
+ */
+const settlementReading = selectBuiltOnce((db: Queryable) =>
+  db
+    .select({
+      booking: bookings,
+      event: events,
+      items: itemsJsonOf(bookings.bookingRef),
+      gift: giftJsonOf(bookings.bookingRef),
+      answers: answersJsonOf(bookings.bookingRef),
+      visibleTypes: sql<number>`(select count(*)::int from ${ticketTypes} where ${and(
+        eq(ticketTypes.eventId, bookings.eventId),
+        not(ticketTypes.hidden),
+        isNull(ticketTypes.offSaleAt),
+      )})`,
+    })
+    .from(bookings)
+    .leftJoin(events, eq(events.id, bookings.eventId))
+    .where(eq(bookings.bookingRef, slot("bookingRef"))),
+);
+
+/** A booking's row and its event's, locked in one statement built once (decision 099). */
+const bookingAndEventLock = selectBuiltOnce((db: Queryable) =>
+  db
+    .select({ booking: bookings, event: events })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(eq(bookings.bookingRef, slot("bookingRef")))
+    .for("update"),
+);
 
 /**
  * Whether a booking whose hold no longer counts still fits at `now`: its seats among the event's,
@@ -102,22 +136,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   // at checkout (paid by the same payment, decision 085) and its answers, in one statement
   // (decision 088): for the receipt, drawn before the locks. A booking already settled (the
   // confirmation page, a webhook after the return page) is answered from this one reading.
-  const [found] = await deps.db
-    .select({
-      booking: bookings,
-      event: events,
-      items: itemsJsonOf(bookings.bookingRef),
-      gift: giftJsonOf(bookings.bookingRef),
-      answers: answersJsonOf(bookings.bookingRef),
-      visibleTypes: sql<number>`(select count(*)::int from ${ticketTypes} where ${and(
-        eq(ticketTypes.eventId, bookings.eventId),
-        not(ticketTypes.hidden),
-        isNull(ticketTypes.offSaleAt),
-      )})`,
-    })
-    .from(bookings)
-    .leftJoin(events, eq(events.id, bookings.eventId))
-    .where(eq(bookings.bookingRef, bookingRef));
+  const [found] = await settlementReading(deps.db, { bookingRef });
   const booking = found?.booking;
   const free = booking?.provider === freeProvider && booking.amountPence === 0;
   if (!found || !booking || (!booking.providerPaymentId && !free)) return { outcome: "unknown" };
@@ -163,12 +182,7 @@ export async function settleBooking(deps: PaymentDeps, bookingRef: string, known
   const result = await deps.db.transaction(async (tx) => {
     // The booking's row and its event's, locked in one statement (the booking's first, as the
     // query names them): a checkout counting seats waits for us, or has already counted.
-    const [row] = await tx
-      .select({ booking: bookings, event: events })
-      .from(bookings)
-      .innerJoin(events, eq(events.id, bookings.eventId))
-      .where(eq(bookings.bookingRef, bookingRef))
-      .for("update");
+    const [row] = await bookingAndEventLock(tx, { bookingRef });
     const locked = row?.booking;
     const event = row?.event;
     if (!locked) return { outcome: "unknown" } as const;

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { AskedQuestion, ShownAnswer } from "~/lib/questions";
 import { bookingAnswers, eventQuestions, ticketTypes } from "~db/schema";
+import { selectBuiltOnce, slot } from "./built-once.server";
 import type { Queryable } from "./database.server";
 
 // An event's questions and its bookings' answers as stored (decision 083). The rules are
@@ -43,12 +44,17 @@ export interface QuestionsToAsk {
  * What a booking of this event is asked (questions still asked, in order), with the seats each of
  * its ticket types takes, for counting attendees. One query when the event asks nothing per attendee.
  */
-export async function questionsToAsk(db: Queryable, eventId: string): Promise<QuestionsToAsk> {
-  const rows = await db
+/** An event's questions still asked, in order: read by every checkout, so built once (decision 099). */
+const questionsAskedReading = selectBuiltOnce((db: Queryable) =>
+  db
     .select()
     .from(eventQuestions)
-    .where(and(eq(eventQuestions.eventId, eventId), isNull(eventQuestions.removedAt)))
-    .orderBy(...inOrder);
+    .where(and(eq(eventQuestions.eventId, slot("eventId")), isNull(eventQuestions.removedAt)))
+    .orderBy(...inOrder),
+);
+
+export async function questionsToAsk(db: Queryable, eventId: string): Promise<QuestionsToAsk> {
+  const rows = await questionsAskedReading(db, { eventId });
   const questions = rows.map(askedOf);
   if (!questions.some((question) => question.perAttendee)) return { questions, seatsByType: {}, oneTypeSeats: 1 };
   const types = await db

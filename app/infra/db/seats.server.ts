@@ -1,4 +1,5 @@
-import { and, eq, getTableColumns, gt, isNotNull, min, ne, or, sql, sum, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gt, isNotNull, min, ne, or, sql, sum, type SQLWrapper } from "drizzle-orm";
+import { selectBuiltOnce, slot } from "./built-once.server";
 import { bookingItems, bookings, events, tickets, ticketTypes } from "~db/schema";
 import type { Queryable } from "./database.server";
 
@@ -27,13 +28,26 @@ export function holdCounts(
   return booking.providerPaymentId !== null && booking.holdExpiresAt.getTime() + holdSettlingMs > now.getTime();
 }
 
+/**
+ * The moment holds are counted at: a time, or the slots of a query built once (selectBuiltOnce),
+ * filled from `holdTimeValues(now)`.
+ */
+export type HoldTime = Date | { now: SQLWrapper; settlingSince: SQLWrapper };
+
+/** The slots of a query built once that counts holds, and their values at `now`. */
+export const holdTimeSlots = { now: slot("now"), settlingSince: slot("settlingSince") };
+export const holdTimeValues = (now: Date) => ({ now, settlingSince: new Date(now.getTime() - holdSettlingMs) });
+
+const timeOf = (at: HoldTime) => (at instanceof Date ? holdTimeValues(at) : at);
+
 /** Held bookings whose hold keeps its seats at `now` (holdCounts), as SQL. */
-export function countedHolds(now: Date) {
+export function countedHolds(at: HoldTime) {
+  const { now, settlingSince } = timeOf(at);
   return and(
     eq(bookings.status, "held"),
     or(
       gt(bookings.holdExpiresAt, now),
-      and(isNotNull(bookings.providerPaymentId), gt(bookings.holdExpiresAt, new Date(now.getTime() - holdSettlingMs))),
+      and(isNotNull(bookings.providerPaymentId), gt(bookings.holdExpiresAt, settlingSince)),
     ),
   );
 }
@@ -42,7 +56,8 @@ export function countedHolds(now: Date) {
  * When a counted hold may next stop counting, as SQL: its end while it runs (the sweep frees an
  * unpaid one then), the end of its settling window after that. What "Try again after" names.
  */
-export function holdMayEnd(now: Date) {
+export function holdMayEnd(at: HoldTime) {
+  const { now } = timeOf(at);
   return sql<Date>`case when ${bookings.holdExpiresAt} > ${now} then ${bookings.holdExpiresAt} else ${bookings.holdExpiresAt} + make_interval(secs => ${holdSettlingMs / 1000}) end`;
 }
 
@@ -54,22 +69,22 @@ export interface SeatCount {
   heldUntil: Date | null;
 }
 
-function soldSeats(eventId: SQL | string) {
+function soldSeats(eventId: SQLWrapper | string) {
   return sql<number>`coalesce((${sql`select ${sum(tickets.quantity)} from ${tickets} where ${and(
     eq(tickets.eventId, eventId),
     eq(tickets.isValid, true),
   )}`}), 0)::int`;
 }
 
-function liveHolds(eventId: SQL | string, now: Date, except?: string) {
+function liveHolds(eventId: SQLWrapper | string, now: HoldTime, except?: string) {
   return and(eq(bookings.eventId, eventId), countedHolds(now), except ? ne(bookings.bookingRef, except) : undefined);
 }
 
-function heldSeats(eventId: SQL | string, now: Date, except?: string) {
+function heldSeats(eventId: SQLWrapper | string, now: HoldTime, except?: string) {
   return sql<number>`coalesce((${sql`select ${sum(bookings.seats)} from ${bookings} where ${liveHolds(eventId, now, except)}`}), 0)::int`;
 }
 
-function firstHoldExpiry(eventId: SQL | string, now: Date, except?: string) {
+function firstHoldExpiry(eventId: SQLWrapper | string, now: HoldTime, except?: string) {
   return sql<Date | null>`(${sql`select min(${holdMayEnd(now)}) from ${bookings} where ${liveHolds(eventId, now, except)}`})`.mapWith(
     bookings.holdExpiresAt,
   );
@@ -94,8 +109,21 @@ export async function seatsOf(db: Queryable, eventId: string, now: Date, except?
   };
 }
 
+const eventSlot = slot("eventId");
+const eventWithSeatsReading = selectBuiltOnce((db: Queryable) =>
+  db
+    .select({
+      ...getTableColumns(events),
+      seatsSold: soldSeats(eventSlot),
+      seatsHeld: heldSeats(eventSlot, holdTimeSlots),
+      seatsHeldUntil: firstHoldExpiry(eventSlot, holdTimeSlots),
+    })
+    .from(events)
+    .where(eq(events.id, eventSlot)),
+);
+
 /**
- * An event's row and its seats at `now`, in one query (no lock: a checkout's early answer, never
+ * An event's row and its seats at `now`, in one query built once (decision 099; no lock: a checkout's early answer, never
  * the count it holds seats by, which is read after locking the row).
  */
 export async function eventWithSeats(
@@ -103,15 +131,7 @@ export async function eventWithSeats(
   eventId: string,
   now: Date,
 ): Promise<{ event: typeof events.$inferSelect; seats: SeatCount } | undefined> {
-  const [row] = await db
-    .select({
-      ...getTableColumns(events),
-      seatsSold: soldSeats(eventId),
-      seatsHeld: heldSeats(eventId, now),
-      seatsHeldUntil: firstHoldExpiry(eventId, now),
-    })
-    .from(events)
-    .where(eq(events.id, eventId));
+  const [row] = await eventWithSeatsReading(db, { eventId, ...holdTimeValues(now) });
   if (!row) return undefined;
   const { seatsSold, seatsHeld, seatsHeldUntil, ...event } = row;
   return { event, seats: seatCountOf(event, { seatsSold, seatsHeld, seatsHeldUntil }) };
@@ -223,6 +243,36 @@ interface TypeJson {
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
+const typesWithTaken = sql<TypeJson[]>`(select coalesce(json_agg(json_build_object(
+      'id', tt.id, 'name', tt.name, 'pricePence', tt.price_pence, 'seatsPerTicket', tt.seats_per_ticket,
+      'cap', tt.cap, 'saleFrom', tt.sale_from, 'saleUntil', tt.sale_until, 'hidden', tt.hidden,
+      'offSaleAt', tt.off_sale_at, 'closedAt', tt.closed_at,
+      'sold', (select coalesce(sum(bi.quantity - bi.refunded), 0) from booking_items bi
+        join tickets t on t.booking_ref = bi.booking_ref
+        where bi.ticket_type_id = tt.id and t.is_valid),
+      'held', (select coalesce(sum(bi.quantity), 0) from booking_items bi
+        join bookings on bookings.booking_ref = bi.booking_ref
+        where bi.ticket_type_id = tt.id and ${countedHolds(holdTimeSlots)})
+    ) order by tt.position, tt.created_at, tt.id), '[]'::json) from ticket_types tt where tt.event_id = events.id)`;
+
+const eventLock = selectBuiltOnce((db: Queryable) =>
+  db.select({ id: events.id }).from(events).where(eq(events.id, eventSlot)).for("update"),
+);
+
+/** What lockEventStock reads once the event's row is locked, built once (decision 099). */
+const eventStockReading = selectBuiltOnce((db: Queryable) =>
+  db
+    .select({
+      ...getTableColumns(events),
+      seatsSold: soldSeats(eventSlot),
+      seatsHeld: heldSeats(eventSlot, holdTimeSlots),
+      seatsHeldUntil: firstHoldExpiry(eventSlot, holdTimeSlots),
+      types: typesWithTaken,
+    })
+    .from(events)
+    .where(eq(events.id, eventSlot)),
+);
+
 /**
  * Locks an event's row, then reads its seats and its types with what is taken of each at `now`
  * (decision 078) in one more statement: what a checkout counts before holding seats, in two round
@@ -237,30 +287,9 @@ export async function lockEventStock(
   eventId: string,
   now: Date,
 ): Promise<{ event: typeof events.$inferSelect; seats: SeatCount; types: TypeStock[] } | undefined> {
-  const [lock] = await db.select({ id: events.id }).from(events).where(eq(events.id, eventId)).for("update");
+  const [lock] = await eventLock(db, { eventId });
   if (!lock) return undefined;
-  const counted = countedHolds(now);
-  const types = sql<TypeJson[]>`(select coalesce(json_agg(json_build_object(
-      'id', tt.id, 'name', tt.name, 'pricePence', tt.price_pence, 'seatsPerTicket', tt.seats_per_ticket,
-      'cap', tt.cap, 'saleFrom', tt.sale_from, 'saleUntil', tt.sale_until, 'hidden', tt.hidden,
-      'offSaleAt', tt.off_sale_at, 'closedAt', tt.closed_at,
-      'sold', (select coalesce(sum(bi.quantity - bi.refunded), 0) from booking_items bi
-        join tickets t on t.booking_ref = bi.booking_ref
-        where bi.ticket_type_id = tt.id and t.is_valid),
-      'held', (select coalesce(sum(bi.quantity), 0) from booking_items bi
-        join bookings on bookings.booking_ref = bi.booking_ref
-        where bi.ticket_type_id = tt.id and ${counted})
-    ) order by tt.position, tt.created_at, tt.id), '[]'::json) from ticket_types tt where tt.event_id = events.id)`;
-  const [row] = await db
-    .select({
-      ...getTableColumns(events),
-      seatsSold: soldSeats(eventId),
-      seatsHeld: heldSeats(eventId, now),
-      seatsHeldUntil: firstHoldExpiry(eventId, now),
-      types,
-    })
-    .from(events)
-    .where(eq(events.id, eventId));
+  const [row] = await eventStockReading(db, { eventId, ...holdTimeValues(now) });
   if (!row) return undefined;
   const { seatsSold, seatsHeld, seatsHeldUntil, types: typesJson, ...event } = row;
   const parsed: TypeJson[] = typeof typesJson === "string" ? JSON.parse(typesJson) : typesJson;

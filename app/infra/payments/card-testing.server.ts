@@ -4,6 +4,7 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { z } from "zod";
 import { AppError } from "~/lib/errors";
 import { bookings, cardDeclines, donations, spentChallenges } from "~db/schema";
+import { selectBuiltOnce, slot } from "~/infra/db/built-once.server";
 import type { Queryable } from "../db/database.server";
 import { storedSecret } from "../db/site-secrets.server";
 import { visitorKey, type AttemptLimiter } from "../visitors.server";
@@ -67,26 +68,38 @@ async function startedBy(db: Queryable, attempt: string): Promise<string | null>
  * donations made).
  */
 async function startCounts(db: Queryable, clientKey: string | null, now: Date) {
-  const since = new Date(now.getTime() - spikeThresholds.windowMs);
-  const declinesSince = new Date(now.getTime() - declineLimits.windowMs);
-  const counted = (table: typeof cardDeclines | typeof bookings | typeof donations, where: SQL | undefined) =>
-    sql<number>`(${db.select({ n: count() }).from(table).where(where)})`.mapWith(Number);
-  const [row] = await db
-    .select({
-      fromAddress: clientKey
-        ? counted(cardDeclines, and(eq(cardDeclines.clientKey, clientKey), gt(cardDeclines.at, declinesSince)))
-        : sql<number>`0`.mapWith(Number),
-      declines: counted(cardDeclines, gt(cardDeclines.at, since)),
-      booked: counted(bookings, gt(bookings.createdAt, since)),
-      donated: counted(donations, gt(donations.createdAt, since)),
-    })
-    .from(sql`(select 1) as one`);
+  const [row] = await startCountsReading(db, {
+    clientKey,
+    declinesSince: new Date(now.getTime() - declineLimits.windowMs),
+    since: new Date(now.getTime() - spikeThresholds.windowMs),
+  });
   return {
     fromAddress: row?.fromAddress ?? 0,
     declines: row?.declines ?? 0,
     starts: (row?.booked ?? 0) + (row?.donated ?? 0),
   };
 }
+
+/**
+ * startCounts' one query, built once (decision 099). An unknown address (a null key) has no
+ * declines of its own: `client_key = null` is never true.
+ */
+const startCountsReading = selectBuiltOnce((db: Queryable) => {
+  const counted = (table: typeof cardDeclines | typeof bookings | typeof donations, where: SQL | undefined) =>
+    sql<number>`(${db.select({ n: count() }).from(table).where(where)})`.mapWith(Number);
+  const since = slot("since");
+  return db
+    .select({
+      fromAddress: counted(
+        cardDeclines,
+        and(eq(cardDeclines.clientKey, slot("clientKey")), gt(cardDeclines.at, slot("declinesSince"))),
+      ),
+      declines: counted(cardDeclines, gt(cardDeclines.at, since)),
+      booked: counted(bookings, gt(bookings.createdAt, since)),
+      donated: counted(donations, gt(donations.createdAt, since)),
+    })
+    .from(sql`(select 1) as one`);
+});
 
 const spiking = (counts: { declines: number; starts: number }) =>
   counts.declines > spikeThresholds.declines || counts.starts > spikeThresholds.starts;
