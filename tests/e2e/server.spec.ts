@@ -190,6 +190,18 @@ test("text is compressed with brotli or gzip as the browser accepts", async ({ s
   expect(await encodingFor("br, gzip")).toBe("br");
   expect(await encodingFor("gzip")).toBe("gzip");
   expect(await encodingFor("identity")).toBeUndefined();
+  // A small JSON answer says its length and is sent as it is: compressing it costs more than it saves.
+  const small = await new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
+    http
+      .get(`${site.url}/api/bookings`, { headers: { "Accept-Encoding": "br, gzip" } }, (res) => {
+        res.resume();
+        resolve(res.headers);
+      })
+      .on("error", reject);
+  });
+  expect(small["content-type"]).toContain("application/json");
+  expect(small["content-encoding"]).toBeUndefined();
+  expect(Number(small["content-length"])).toBeGreaterThan(0);
 });
 
 test("images are served as AVIF and WebP at the sizes the page asks for", async ({ page }) => {

@@ -134,6 +134,25 @@ export function smtpMailer(url: string, sender: Sender): Mailer {
 /** Without SMTP: each e-mail becomes an .eml file in DATA_DIR/outbox/, readable by any mail program. */
 export function folderMailer(dir: string, sender: Sender): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  // The folder is made when the first e-mail is written, and again if it has gone since (or its
+  // making failed): not once an e-mail, which cost a call into the file system each time.
+  let made: Promise<unknown> | undefined;
+  const makeFolder = () =>
+    (made ??= fs.mkdir(dir, { recursive: true }).catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
+  const write = async (file: string, bytes: Buffer) => {
+    await makeFolder();
+    try {
+      await fs.writeFile(file, bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      made = undefined;
+      await makeFolder();
+      await fs.writeFile(file, bytes);
+    }
+  };
   return {
     deliveredBy: "folder",
     describe: () => dir,
@@ -141,11 +160,10 @@ export function folderMailer(dir: string, sender: Sender): Mailer {
       const info = (await transport.sendMail(await toNodemailer(sender, message, options?.messageId))) as unknown as {
         message: Buffer;
       };
-      await fs.mkdir(dir, { recursive: true });
       // eslint-disable-next-line no-restricted-syntax -- only a file name, sorting the folder by arrival
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.to.address.replace(/[^\w.@-]/g, "_")}.eml`;
       const temporary = path.join(dir, `.${name}.tmp`);
-      await fs.writeFile(temporary, info.message);
+      await write(temporary, info.message);
       await fs.rename(temporary, path.join(dir, name));
     },
   };

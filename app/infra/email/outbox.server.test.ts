@@ -200,6 +200,11 @@ describe.each(engines)("the outbox on %s", (engine) => {
       expect(row).toMatchObject({ deliveredBy: "folder", lastError: null });
       expect(row!.sentAt).not.toBeNull();
       expect(worker.deliveredBy).toBe("folder");
+      // The folder removed meanwhile (an operator clearing it out): the next e-mail makes it again.
+      await fs.rm(dir, { recursive: true, force: true });
+      await queueMail(database.db, { kind: "booking-receipt", about: "3", message: receipt, now: systemClock.now() });
+      await worker.deliverDue();
+      expect(await fs.readdir(dir)).toHaveLength(1);
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

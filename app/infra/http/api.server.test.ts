@@ -32,6 +32,20 @@ describe("API answers", () => {
     expect(logged).toEqual([]);
   });
 
+  it("say the length of a JSON answer, so a small one is not compressed", async () => {
+    const answer = await apiRoute("test", async () => Response.json({ status: "succeeded" }, { status: 201 }));
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get("Content-Length")).toBe(String('{"status":"succeeded"}'.length));
+    expect(await answer.json()).toEqual({ status: "succeeded" });
+    const refused = await apiRoute("test", async () => {
+      throw new AppError("conflict", "Sold out.");
+    });
+    expect(Number(refused.headers.get("Content-Length"))).toBe((await refused.clone().arrayBuffer()).byteLength);
+    // Anything but JSON (a CSV download, say) is passed on as it came.
+    const csv = await apiRoute("test", async () => new Response("a,b\n", { headers: { "Content-Type": "text/csv" } }));
+    expect(csv.headers.get("Content-Length")).toBeNull();
+  });
+
   it("never show an unexpected error's text: a generic message with the reference it was logged under", async () => {
     const response = await apiRoute("Doing a thing", async () => {
       throw new Error(internal);

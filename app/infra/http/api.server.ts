@@ -62,12 +62,28 @@ export function errorResponse(error: unknown, where: string): Response {
  * AppError as its JSON answer, anything else as an unexpected error with a reference.
  */
 export async function apiRoute(where: string, work: () => Promise<Response>): Promise<Response> {
+  let response: Response;
   try {
-    return await work();
+    response = await work();
   } catch (error) {
-    if (error instanceof Response) return error;
-    return errorResponse(error, where);
+    response = error instanceof Response ? error : errorResponse(error, where);
   }
+  return withLength(response);
+}
+
+/**
+ * A JSON answer with its length said, so that the compression in front of the site
+ * (server/http.ts) leaves a small one as it is: without a length it compresses every answer it
+ * cannot measure, and starting a compressor costs more of a core than the few hundred bytes of a
+ * checkout's answer are worth. A large answer, such as a staff list, is still compressed.
+ */
+async function withLength(response: Response): Promise<Response> {
+  if (!response.body || response.headers.has("Content-Length")) return response;
+  if (!(response.headers.get("Content-Type") ?? "").includes("json")) return response;
+  const bytes = await response.arrayBuffer();
+  const headers = new Headers(response.headers);
+  headers.set("Content-Length", String(bytes.byteLength));
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Refuses any method but the ones a route answers. */
