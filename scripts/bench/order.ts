@@ -13,6 +13,7 @@ export interface OrderSite {
   cpuMs(): number;
 }
 
+import fs from "node:fs";
 import { createBenchEvent, testCard } from "./staff-api";
 
 type Table = (title: string, header: string[], rows: (string | number)[][]) => void;
@@ -30,10 +31,15 @@ export async function orderScenario(site: OrderSite, { cookie, table }: { cookie
   const card = testCard();
   const wall: Record<Step, number[]> = { start: [], payment: [], confirmation: [] };
   const cpu: Record<Step, number> = { start: 0, payment: 0, confirmation: 0 };
+  // Each measured step's time on the machine's monotonic clock, the one a CPU profile of the site
+  // is stamped with: BENCH_ORDER_STEPS names a file to write them to, for scripts/bench/profile-steps.ts.
+  const windows: { step: Step; fromUs: number; toUs: number }[] = [];
+  const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
   /** One step, timed; its CPU counted until the site is idle again (the receipt's sending included). */
   async function step(kind: Step, measured: boolean, ask: () => Promise<Response>) {
     const cpuBefore = site.cpuMs();
+    const fromUs = monotonicUs();
     const t = performance.now();
     const response = await ask();
     const text = await response.text();
@@ -41,6 +47,7 @@ export async function orderScenario(site: OrderSite, { cookie, table }: { cookie
     // Work the answer set going (the live feed's recount, the outbox) finishes in this pause.
     await new Promise((resolve) => setTimeout(resolve, 40));
     if (measured) {
+      windows.push({ step: kind, fromUs, toUs: monotonicUs() });
       wall[kind].push(ms);
       cpu[kind] += site.cpuMs() - cpuBefore;
     }
@@ -85,6 +92,7 @@ export async function orderScenario(site: OrderSite, { cookie, table }: { cookie
     );
   }
 
+  if (process.env.BENCH_ORDER_STEPS) fs.writeFileSync(process.env.BENCH_ORDER_STEPS, JSON.stringify(windows));
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
   const perOrder = steps.reduce((sum, kind) => sum + cpu[kind], 0) / orders.measured;
   const bySteps = Object.fromEntries(
