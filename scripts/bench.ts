@@ -24,6 +24,8 @@
 //
 // BENCH_SITE_NODE_FLAGS are added to the site's node options (for a CPU profile).
 // BENCH_ENGINES=postgres (or embedded) runs the order scenario on that database only.
+// BENCH_ORDER_STEPS=<file> writes the order scenario's step times, to split a CPU profile of the
+// site by step with scripts/bench/profile-steps.ts.
 //
 // Prints one table per scenario and writes each scenario's result to bench/results/<scenario>.json
 // (pages.json, rush.json, ...), replacing that scenario's last result; Lighthouse's full reports go
