@@ -88,7 +88,6 @@ function heldBy(who: SQL) {
   };
 }
 
-/** What a visitor holds in checkouts not yet paid, read under their locks, and the limits it is held to. */
 /**
  * The limits, and the seats an e-mail address and a network address hold with when the first of
  * their holds may end, in one statement built once (decision 099). A visitor whose address is
@@ -108,6 +107,7 @@ const visitorHoldsReading = selectBuiltOnce((db: Queryable) => {
     .from(sql`(select 1) as one`);
 });
 
+/** What a visitor holds in checkouts not yet paid, read under their locks, and the limits it is held to. */
 export interface VisitorHolds {
   /**
    * Refuses a hold of `tickets` taking `seats` when the visitor's e-mail, or their address, would

@@ -48,9 +48,9 @@ interface SessionInternals {
  * transaction given, with `slot(name)` for each value that changes; the function returned runs it
  * on any database or transaction with those values, and answers its rows as the select would.
  */
-export function selectBuiltOnce<Q extends PromiseLike<unknown>, V extends Record<string, unknown>>(
+export function selectBuiltOnce<Q extends PromiseLike<unknown>>(
   make: (db: Queryable) => Q,
-): (db: Queryable, values: V) => Promise<Awaited<Q>> {
+): (db: Queryable, values: Record<string, unknown>) => Promise<Awaited<Q>> {
   let built: Built | undefined;
   return (db, values) => {
     if (!built) {

@@ -110,16 +110,15 @@ export async function seatsOf(db: Queryable, eventId: string, now: Date, except?
 }
 
 const eventSlot = slot("eventId");
+/** An event's row and its seats' counts (seatCountOf), for the queries below built once. */
+const eventAndSeats = () => ({
+  ...getTableColumns(events),
+  seatsSold: soldSeats(eventSlot),
+  seatsHeld: heldSeats(eventSlot, holdTimeSlots),
+  seatsHeldUntil: firstHoldExpiry(eventSlot, holdTimeSlots),
+});
 const eventWithSeatsReading = selectBuiltOnce((db: Queryable) =>
-  db
-    .select({
-      ...getTableColumns(events),
-      seatsSold: soldSeats(eventSlot),
-      seatsHeld: heldSeats(eventSlot, holdTimeSlots),
-      seatsHeldUntil: firstHoldExpiry(eventSlot, holdTimeSlots),
-    })
-    .from(events)
-    .where(eq(events.id, eventSlot)),
+  db.select(eventAndSeats()).from(events).where(eq(events.id, eventSlot)),
 );
 
 /**
@@ -262,13 +261,7 @@ const eventLock = selectBuiltOnce((db: Queryable) =>
 /** What lockEventStock reads once the event's row is locked, built once (decision 099). */
 const eventStockReading = selectBuiltOnce((db: Queryable) =>
   db
-    .select({
-      ...getTableColumns(events),
-      seatsSold: soldSeats(eventSlot),
-      seatsHeld: heldSeats(eventSlot, holdTimeSlots),
-      seatsHeldUntil: firstHoldExpiry(eventSlot, holdTimeSlots),
-      types: typesWithTaken,
-    })
+    .select({ ...eventAndSeats(), types: typesWithTaken })
     .from(events)
     .where(eq(events.id, eventSlot)),
 );
