@@ -18,6 +18,10 @@ export class TestSmtpServer {
       authOptional: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
+      // Stopped, it ends the sessions still open at once (421), as a server that goes down does.
+      // smtp-server's own default waits 30 s for them to end, and the site's kept connection
+      // (app/infra/email/mailer.server.ts) only ends when its 20-second idle limit is reached.
+      closeTimeout: 50,
       onData: (stream, session, callback) => {
         this.envelopes.push(session.envelope.rcptTo.map((rcpt) => rcpt.address));
         simpleParser(stream)

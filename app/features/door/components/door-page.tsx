@@ -89,10 +89,18 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let running = false;
+    // A check-in made while a sync is under way is sent as soon as that sync ends, not a second
+    // later: other phones at the door see it within two seconds.
+    let again = false;
     const url = `/api/admin/events/${eventId}/check-ins`;
     const tick = async () => {
-      if (running || stopped) return;
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
       running = true;
+      again = false;
       clearTimeout(timer);
       try {
         const queue = stateRef.current.queue;
@@ -124,7 +132,7 @@ export function DoorPage({ initial, staffEmail, lookUp }: { initial: DoorList; s
         setConnection(error instanceof SignedOut ? "signed-out" : "offline");
       } finally {
         running = false;
-        if (!stopped) timer = setTimeout(() => void tick(), syncEveryMs);
+        if (!stopped) timer = setTimeout(() => void tick(), again ? 0 : syncEveryMs);
       }
     };
     wake.current = () => void tick();
