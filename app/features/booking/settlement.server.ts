@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, not, sql } from "drizzle-orm";
-import type { Queryable } from "~/infra/db/database.server";
+import { inTurn, type Queryable } from "~/infra/db/database.server";
 import { answersJsonOf } from "~/infra/db/questions.server";
 import { itemsJsonOf } from "~/infra/db/booking-items.server";
 import { holdCounts, holdSettlingMs, seatsOf, takenByType } from "~/infra/db/seats.server";
@@ -65,15 +65,16 @@ const bookingAndEventLock = selectBuiltOnce((db: Queryable) =>
  * not refuse it: the buyer chose it while it was on sale (decision 078).
  */
 async function stillFits(tx: Queryable, booking: BookingRow, event: EventRow, now: Date) {
-  const [seats, taken, items] = await Promise.all([
-    seatsOf(tx, booking.eventId, now, booking.bookingRef),
-    takenByType(tx, booking.eventId, now, booking.bookingRef),
-    tx
-      .select({ quantity: bookingItems.quantity, cap: ticketTypes.cap, typeId: ticketTypes.id })
-      .from(bookingItems)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
-      .where(eq(bookingItems.bookingRef, booking.bookingRef)),
-  ]);
+  const [seats, taken, items] = await inTurn([
+    () => seatsOf(tx, booking.eventId, now, booking.bookingRef),
+    () => takenByType(tx, booking.eventId, now, booking.bookingRef),
+    () =>
+      tx
+        .select({ quantity: bookingItems.quantity, cap: ticketTypes.cap, typeId: ticketTypes.id })
+        .from(bookingItems)
+        .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
+        .where(eq(bookingItems.bookingRef, booking.bookingRef)),
+  ] as const);
   if (booking.seats > event.totalAvailableTickets - seats.sold - seats.held) return false;
   const typesFit = items.every((item) => {
     const other = taken.get(item.typeId) ?? { sold: 0, held: 0 };

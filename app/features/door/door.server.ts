@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { recordAudit } from "~/infra/audit/audit.server";
-import type { Database, Queryable } from "~/infra/db/database.server";
+import { inTurn, type Database, type Queryable } from "~/infra/db/database.server";
 import { itemsOfBooking, itemsOfEvent } from "~/infra/db/booking-items.server";
 import { answersOfBooking, answersOfEvent } from "~/infra/db/questions.server";
 import { answerLine, type ShownAnswer } from "~/lib/questions";
@@ -184,11 +184,11 @@ async function recordCheckIn(
       .for("update", { of: tickets });
     if (!found) return { id: request.id, outcome: "not-found" as const, ticket: null };
 
-    const [[already], items, answers] = await Promise.all([
-      tx.select().from(checkIns).where(eq(checkIns.id, request.id)),
-      itemsOfBooking(tx, request.bookingRef),
-      answersOfBooking(tx, request.bookingRef),
-    ]);
+    const [[already], items, answers] = await inTurn([
+      () => tx.select().from(checkIns).where(eq(checkIns.id, request.id)),
+      () => itemsOfBooking(tx, request.bookingRef),
+      () => answersOfBooking(tx, request.bookingRef),
+    ] as const);
     if (already) {
       const last = await lastCheckIn(tx, request.bookingRef);
       return {

@@ -4,7 +4,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { recordAudit } from "~/infra/audit/audit.server";
 import { itemsOfBookings } from "~/infra/db/booking-items.server";
 import { answersOfBookings, eraseAnswersOf } from "~/infra/db/questions.server";
-import type { Database, Queryable } from "~/infra/db/database.server";
+import { inTurn, type Database, type Queryable } from "~/infra/db/database.server";
 import { providerUnavailable, type PaymentProvider } from "~/infra/payments/provider.server";
 import { ticketsInWords } from "~/lib/booking-items";
 import { isMailKind, mailKey, mailKinds } from "~/infra/email/mail-kinds";
@@ -98,77 +98,86 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
     .from(regularGifts)
     .where(sameAddress(regularGifts.email, address))
     .orderBy(desc(regularGifts.createdAt));
-  const [bookingRows, ticketRows, donationRows, volunteerRows, emailRows, waitingRows] = await Promise.all([
-    db
-      .select({ booking: bookings, event: { name: events.name, eventDate: events.eventDate } })
-      .from(bookings)
-      .innerJoin(events, eq(events.id, bookings.eventId))
-      .where(sameAddress(bookings.email, address))
-      .orderBy(desc(bookings.createdAt)),
-    db
-      .select({ ticket: tickets, event: { name: events.name } })
-      .from(tickets)
-      .innerJoin(events, eq(events.id, tickets.eventId))
-      .where(sameAddress(tickets.email, address))
-      .orderBy(desc(tickets.dateSold)),
-    db.select().from(donations).where(sameAddress(donations.email, address)).orderBy(desc(donations.createdAt)),
-    db.select().from(volunteers).where(sameAddress(volunteers.email, address)).orderBy(desc(volunteers.createdAt)),
-    db.select().from(outbox).where(sentTo(address)).orderBy(desc(outbox.createdAt)),
-    db
-      .select({ entry: waitingListEntries, event: events.name, type: ticketTypes.name })
-      .from(waitingListEntries)
-      .innerJoin(events, eq(events.id, waitingListEntries.eventId))
-      .leftJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
-      .where(sameAddress(waitingListEntries.email, address))
-      .orderBy(desc(waitingListEntries.joinedAt)),
-  ]);
+  const [bookingRows, ticketRows, donationRows, volunteerRows, emailRows, waitingRows] = await inTurn([
+    () =>
+      db
+        .select({ booking: bookings, event: { name: events.name, eventDate: events.eventDate } })
+        .from(bookings)
+        .innerJoin(events, eq(events.id, bookings.eventId))
+        .where(sameAddress(bookings.email, address))
+        .orderBy(desc(bookings.createdAt)),
+    () =>
+      db
+        .select({ ticket: tickets, event: { name: events.name } })
+        .from(tickets)
+        .innerJoin(events, eq(events.id, tickets.eventId))
+        .where(sameAddress(tickets.email, address))
+        .orderBy(desc(tickets.dateSold)),
+    () => db.select().from(donations).where(sameAddress(donations.email, address)).orderBy(desc(donations.createdAt)),
+    () =>
+      db.select().from(volunteers).where(sameAddress(volunteers.email, address)).orderBy(desc(volunteers.createdAt)),
+    () => db.select().from(outbox).where(sentTo(address)).orderBy(desc(outbox.createdAt)),
+    () =>
+      db
+        .select({ entry: waitingListEntries, event: events.name, type: ticketTypes.name })
+        .from(waitingListEntries)
+        .innerJoin(events, eq(events.id, waitingListEntries.eventId))
+        .leftJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
+        .where(sameAddress(waitingListEntries.email, address))
+        .orderBy(desc(waitingListEntries.joinedAt)),
+  ] as const);
 
   const bookingRefs = [
     ...new Set([...bookingRows.map((r) => r.booking.bookingRef), ...ticketRows.map((r) => r.ticket.bookingRef)]),
   ];
   const donationIds = donationRows.map((d) => d.id);
-  const [checkInRows, declarationRows, refundRows, items, answers] = await Promise.all([
-    ticketRows.length
-      ? db
-          .select()
-          .from(checkIns)
-          .where(
-            inArray(
-              checkIns.bookingRef,
-              ticketRows.map((r) => r.ticket.bookingRef),
-            ),
-          )
-          .orderBy(asc(checkIns.scannedAt))
-      : [],
-    donationIds.length
-      ? db
-          .select()
-          .from(giftAidDeclarations)
-          .where(inArray(giftAidDeclarations.donationId, donationIds))
-          .orderBy(desc(giftAidDeclarations.declaredAt))
-      : [],
-    bookingRefs.length || donationIds.length
-      ? db
-          .select({ refund: refunds, ticketType: ticketTypes.name })
-          .from(refunds)
-          .leftJoin(ticketTypes, eq(ticketTypes.id, refunds.ticketTypeId))
-          .where(
-            or(
-              bookingRefs.length ? inArray(refunds.bookingRef, bookingRefs) : undefined,
-              donationIds.length ? inArray(refunds.donationId, donationIds) : undefined,
-            ),
-          )
-          .orderBy(desc(refunds.createdAt))
-      : [],
-    itemsOfBookings(
-      db,
-      bookingRows.map((r) => r.booking.bookingRef),
-    ),
-    answersOfBookings(
-      db,
-      bookingRows.map((r) => r.booking.bookingRef),
-    ),
-  ]);
+  const [checkInRows, declarationRows, refundRows, items, answers] = await inTurn([
+    () =>
+      ticketRows.length
+        ? db
+            .select()
+            .from(checkIns)
+            .where(
+              inArray(
+                checkIns.bookingRef,
+                ticketRows.map((r) => r.ticket.bookingRef),
+              ),
+            )
+            .orderBy(asc(checkIns.scannedAt))
+        : [],
+    () =>
+      donationIds.length
+        ? db
+            .select()
+            .from(giftAidDeclarations)
+            .where(inArray(giftAidDeclarations.donationId, donationIds))
+            .orderBy(desc(giftAidDeclarations.declaredAt))
+        : [],
+    () =>
+      bookingRefs.length || donationIds.length
+        ? db
+            .select({ refund: refunds, ticketType: ticketTypes.name })
+            .from(refunds)
+            .leftJoin(ticketTypes, eq(ticketTypes.id, refunds.ticketTypeId))
+            .where(
+              or(
+                bookingRefs.length ? inArray(refunds.bookingRef, bookingRefs) : undefined,
+                donationIds.length ? inArray(refunds.donationId, donationIds) : undefined,
+              ),
+            )
+            .orderBy(desc(refunds.createdAt))
+        : [],
+    () =>
+      itemsOfBookings(
+        db,
+        bookingRows.map((r) => r.booking.bookingRef),
+      ),
+    () =>
+      answersOfBookings(
+        db,
+        bookingRows.map((r) => r.booking.bookingRef),
+      ),
+  ] as const);
 
   return {
     emailAddress: address,

@@ -22,6 +22,20 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database or a transaction on it: what a query function needs to run inside either. */
 export type Queryable = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/**
+ * Several readings, one after another, their results in order. A transaction has one connection,
+ * which runs one statement at a time whatever is asked: `Promise.all` over it only queues them in
+ * the driver, which `pg` warns is deprecated and its next major version refuses. Each reading is
+ * given as a function, so none starts before the one before it has ended.
+ */
+export async function inTurn<T extends readonly (() => unknown)[]>(
+  readings: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const results: unknown[] = [];
+  for (const reading of readings) results.push(await reading());
+  return results as { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+}
+
 export interface DatabaseHandle {
   db: Database;
   /** "pglite" for the embedded default, "postgres" for a server given by DATABASE_URL. */
