@@ -74,7 +74,7 @@ async function stillFits(tx: Queryable, booking: BookingRow, event: EventRow, no
         .from(bookingItems)
         .innerJoin(ticketTypes, eq(ticketTypes.id, bookingItems.ticketTypeId))
         .where(eq(bookingItems.bookingRef, booking.bookingRef)),
-  ] as const);
+  ]);
   if (booking.seats > event.totalAvailableTickets - seats.sold - seats.held) return false;
   const typesFit = items.every((item) => {
     const other = taken.get(item.typeId) ?? { sold: 0, held: 0 };

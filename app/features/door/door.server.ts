@@ -188,7 +188,7 @@ async function recordCheckIn(
       () => tx.select().from(checkIns).where(eq(checkIns.id, request.id)),
       () => itemsOfBooking(tx, request.bookingRef),
       () => answersOfBooking(tx, request.bookingRef),
-    ] as const);
+    ]);
     if (already) {
       const last = await lastCheckIn(tx, request.bookingRef);
       return {

@@ -125,7 +125,7 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
         .leftJoin(ticketTypes, eq(ticketTypes.id, waitingListEntries.ticketTypeId))
         .where(sameAddress(waitingListEntries.email, address))
         .orderBy(desc(waitingListEntries.joinedAt)),
-  ] as const);
+  ]);
 
   const bookingRefs = [
     ...new Set([...bookingRows.map((r) => r.booking.bookingRef), ...ticketRows.map((r) => r.ticket.bookingRef)]),
@@ -177,7 +177,7 @@ export async function findPersonData({ db }: { db: Queryable }, email: string): 
         db,
         bookingRows.map((r) => r.booking.bookingRef),
       ),
-  ] as const);
+  ]);
 
   return {
     emailAddress: address,

@@ -28,7 +28,7 @@ export type Queryable = Database | Parameters<Parameters<Database["transaction"]
  * the driver, which `pg` warns is deprecated and its next major version refuses. Each reading is
  * given as a function, so none starts before the one before it has ended.
  */
-export async function inTurn<T extends readonly (() => unknown)[]>(
+export async function inTurn<const T extends readonly (() => unknown)[]>(
   readings: T,
 ): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   const results: unknown[] = [];
