@@ -31,7 +31,6 @@ import { raiseAlerts, recordError } from "~/infra/signals.server";
 import { PictureLibrary } from "~/infra/images/uploads.server";
 import { offlineProvider } from "~/infra/payments/offline.server";
 import { charityOf, type Charity, type PaymentProvider } from "~/infra/payments/provider.server";
-import { stripeProvider } from "~/infra/payments/stripe.server";
 import { systemClock, type Clock } from "~/lib/clock";
 import { Readiness } from "./readiness";
 
@@ -166,7 +165,10 @@ export async function createServices(
     if (config.sampleEvents) await seedSampleEvents(db, clock.now(), bookingTotalPence);
     const availability = new AvailabilityFeed(database, clock);
     await availability.start();
-    const payments = config.stripe ? stripeProvider(config.stripe) : offlineProvider(db, clock);
+    // Stripe's package is loaded only when the site takes real payments (docs/performance.md, "Start").
+    const payments = config.stripe
+      ? (await import("~/infra/payments/stripe.server")).stripeProvider(config.stripe)
+      : offlineProvider(db, clock);
     // Every e-mail's Reply-To is the charity's address, as the `site` content has it when it is sent.
     const sender = { from: config.mailFrom, replyTo: async () => (await currentContent()).site.email };
     const mailer = config.smtpUrl

@@ -1,5 +1,5 @@
 import type { DrawnChart } from "~/components/charts/chart";
-import { drawDays, drawEvening, type DayPoint } from "~/components/charts/draw.server";
+import type { DayPoint } from "~/components/charts/draw.server";
 import type { Queryable } from "~/infra/db/database.server";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { plural } from "~/lib/plural";
@@ -49,6 +49,8 @@ export async function salesCharts(
 ): Promise<SalesCharts | undefined> {
   const [sales, past] = await Promise.all([eventSales(services, eventId, now), pastEvents(services, eventId, now)]);
   if (!sales) return undefined;
+  // d3 is loaded with the first chart drawn, not at every start (docs/performance.md, "Start").
+  const { drawDays, drawEvening } = await import("~/components/charts/draw.server");
   const chosen = compareId ? past.find((event) => event.id === compareId) : undefined;
   const [compare, checkIns] = await Promise.all([
     chosen ? eventSales(services, chosen.id, now) : undefined,

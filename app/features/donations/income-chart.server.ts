@@ -1,4 +1,4 @@
-import { drawStackedBars, type StackedSeries } from "~/components/charts/draw.server";
+import type { StackedSeries } from "~/components/charts/draw.server";
 import type { DrawnChart } from "~/components/charts/chart";
 import { formatPounds } from "~/lib/money";
 import { incomeSeries, type Income } from "./income";
@@ -18,6 +18,8 @@ export async function incomeChart(
   readyToClaim?: Parameters<typeof incomeByMonth>[2],
 ): Promise<IncomeChart> {
   const income = await incomeByMonth(services, now, readyToClaim);
+  // d3 is loaded with the first chart drawn, not at every start (docs/performance.md, "Start").
+  const { drawStackedBars } = await import("~/components/charts/draw.server");
   const shown = incomeSeries(income).filter((series) => series.shown);
   const series: StackedSeries[] = shown.map((kind) => ({
     label: kind.label,

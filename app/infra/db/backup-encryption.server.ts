@@ -1,13 +1,13 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Decrypter, Encrypter } from "age-encryption";
 
 // Backups encrypted with a passphrase (BACKUP_PASSPHRASE) by age (https://age-encryption.org), the
 // `age-encryption` library: scrypt for the passphrase, ChaCha20-Poly1305 for the bytes. Nothing
 // here is cryptography of our own; a file made here opens with the `age` command too
 // (`age -d FILE > backup.gz`). The whole file is held in memory while it is encrypted or decrypted:
-// a small charity's backup is a few tens of megabytes (docs/operations.md, "Backups").
+// a small charity's backup is a few tens of megabytes (docs/operations.md, "Backups"). The library
+// is loaded when a backup is first encrypted or opened, not at every start (docs/performance.md, "Start").
 
 /** How an age file begins. */
 const ageHeader = "age-encryption.org/v1\n";
@@ -36,6 +36,7 @@ export async function isEncrypted(file: string): Promise<boolean> {
  * renamed, so `file` appears only when complete. Answers its size.
  */
 export async function encryptFile(plain: string, file: string, passphrase: string): Promise<number> {
+  const { Encrypter } = await import("age-encryption");
   const encrypter = new Encrypter();
   encrypter.setPassphrase(passphrase);
   const sealed = await encrypter.encrypt(new Uint8Array(await fs.readFile(plain)));
@@ -65,6 +66,7 @@ export async function decryptToTemporaryFile(
   file: string,
   passphrase: string,
 ): Promise<{ file: string; remove: () => Promise<void> }> {
+  const { Decrypter } = await import("age-encryption");
   const decrypter = new Decrypter();
   decrypter.addPassphrase(passphrase);
   let plain: Uint8Array;

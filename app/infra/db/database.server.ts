@@ -1,10 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import pg from "pg";
+import type pg from "pg";
 import { sql } from "drizzle-orm";
 import * as schema from "~db/schema";
 import {
@@ -93,11 +91,12 @@ const migrationsLockKey = 5_347_001;
  * database migrate one at a time: the first applies them, the others find them applied.
  */
 async function migrateUnderLock(pool: pg.Pool, migrations: Migration[]): Promise<string[]> {
+  const { drizzle } = await import("drizzle-orm/node-postgres");
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [migrationsLockKey]);
     try {
-      return await applyMigrations(drizzlePg(client, { schema }) as unknown as Database, migrations);
+      return await applyMigrations(drizzle(client, { schema }) as unknown as Database, migrations);
     } finally {
       await client.query("select pg_advisory_unlock($1)", [migrationsLockKey]);
     }
@@ -117,7 +116,11 @@ const pgliteSettings = ["shared_buffers=16MB"];
 /** Opens the database and brings its tables up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const migrations = options.migrations ?? committedMigrations();
+  // Each engine's driver is loaded only when it is the one used: the other's would cost every start
+  // some 70 ms (docs/performance.md, "Start").
   if (options.url) {
+    const { default: pg } = await import("pg");
+    const { drizzle: drizzlePg } = await import("drizzle-orm/node-postgres");
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // A dropped idle connection must not take the process down; the pool replaces it.
     pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
@@ -130,8 +133,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await pool.end();
       throw error;
     }
-    const listener = new PostgresListener(options.url);
-    const checks = new ReadinessConnection(options.url);
+    const listener = new PostgresListener(pg, options.url);
+    const checks = new ReadinessConnection(pg, options.url);
     return {
       db: db as unknown as Database,
       engine: "postgres",
@@ -149,6 +152,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
 
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   let client: PGlite;
   let releaseLock = async () => {};
   if (!options.dataDir || options.dataDir === "memory") {
@@ -247,8 +252,8 @@ function withinTime<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
 class ReadinessConnection {
   private readonly pool: pg.Pool;
 
-  constructor(url: string) {
-    this.pool = new pg.Pool({
+  constructor(driver: typeof pg, url: string) {
+    this.pool = new driver.Pool({
       connectionString: url,
       max: 1,
       connectionTimeoutMillis: 1_000,
@@ -339,7 +344,10 @@ class PostgresListener {
   private closed = false;
   private retryDelay = 250;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly driver: typeof pg,
+    private readonly url: string,
+  ) {}
 
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     let set = this.handlers.get(channel);
@@ -362,7 +370,7 @@ class PostgresListener {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new this.driver.Client({ connectionString: this.url });
     client.on("notification", (message) => {
       for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? "");
     });
