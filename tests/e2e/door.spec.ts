@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type APIRequestContext, type Page } from "@playwright/test";
+import { chromium, type APIRequestContext, type Page, type Route } from "@playwright/test";
 import pg from "pg";
 import { buyTickets } from "../support/bookings";
 import { chromiumArgs, findTestBrowser } from "../support/chromium";
@@ -173,6 +173,62 @@ test("the door answers valid, part-used, used, refunded and unknown bookings, an
       .nth(4),
   ).toHaveText("5");
   await other.close();
+});
+
+test("a check-in made while the page is fetching the list is sent as soon as that fetch ends, not a second later", async ({
+  page,
+  door: { site, refs, eventId },
+}) => {
+  // The page's own clock: it syncs only when the test moves time on, so "at once" and "a second
+  // later" are told apart without waiting on the real clock.
+  await signIn(page, { url: site.url });
+  await page.clock.install();
+  await page.goto(`/admin/check-in/${eventId}`);
+  const d = door(page);
+  await expect(page.getByText("0 of 7 people checked in")).toBeVisible();
+  // The page's clock started at the real time and runs with it: a minute on is ahead of it for sure.
+  await page.clock.pauseAt(Date.now() + 60_000);
+
+  // The next fetch of the list is held, as on a slow network.
+  const listUrl = `${site.url}/api/admin/events/${eventId}/check-ins`;
+  let hold = true;
+  let held: Route | undefined;
+  await page.route(listUrl, (route) => {
+    if (hold && route.request().method() === "GET") held = route;
+    else void route.continue();
+  });
+  await expect
+    .poll(async () => {
+      if (!held) await page.clock.runFor(1_000);
+      return held !== undefined;
+    })
+    .toBe(true);
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url() === listUrl) sent.push(request.url());
+  });
+
+  await d.check(shortCode(refs.baraka));
+  await expect(d.answer.getByRole("heading")).toHaveText("Valid");
+  await page.getByRole("button", { name: "Check in" }).click();
+  await expect(d.answer.getByRole("heading")).toHaveText("Checked in: 1 of 1");
+  expect(sent).toEqual([]);
+
+  // The fetch ends: the check-in goes in well under the second the page otherwise waits.
+  hold = false;
+  await held!.continue();
+  let waitedMs = 0;
+  await expect
+    .poll(async () => {
+      if (sent.length === 0) {
+        await page.clock.runFor(10);
+        waitedMs += 10;
+      }
+      return sent.length;
+    })
+    .toBe(1);
+  expect(waitedMs).toBeLessThan(1_000);
+  await expect(page.getByText("1 of 7 people checked in")).toBeVisible();
 });
 
 test("the receipt's QR code opens the booking at the door, from a phone's camera app or through the door page's scanner", async ({
