@@ -5,6 +5,7 @@ import { giveDonation, londonDaysAgo } from "../support/donations";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
 import { createEvent, signIn, staffApi, openStaffSection } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 // The donations pages and the Gift Aid claim: donations given through the donation API and the
 // offline card provider (as the donation page does), a refund through the page with the donor's
@@ -198,6 +199,7 @@ test.describe("donations and Gift Aid for staff", () => {
 
     // Bartholomew cancels his declaration: his next donation is not claimed.
     await page.goto(`${site}/admin/donations/${bart}`);
+    await hydrated(page.getByRole("button", { name: "Cancel declaration" })); // It asks first, with the scripts.
     await page.getByRole("button", { name: "Cancel declaration" }).click();
     const cancelDialog = page.getByRole("alertdialog", { name: "Cancel this Gift Aid declaration?" });
     await expectNoSeriousA11yViolations(page);

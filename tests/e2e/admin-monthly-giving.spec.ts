@@ -1,5 +1,6 @@
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { openStaffSection, signIn } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 // Monthly giving as staff run it (issue 34): the monthly giving page on a laptop and a phone, a
 // gift's page, a fresh private link sent to the donor, and the gift cancelled at the donor's
@@ -49,6 +50,7 @@ test("staff see the monthly gifts, send a donor a fresh link and cancel a gift a
     .poll(() => smtp.sentTo("amina@example.org").map((mail) => mail.subject))
     .toContain("Your link to your monthly gift to Kilele Village Trust");
 
+  await hydrated(page.getByRole("button", { name: "Cancel this gift" })); // It asks first, with the scripts.
   await page.getByRole("button", { name: "Cancel this gift" }).click();
   const dialog = page.getByRole("alertdialog", { name: "Cancel this monthly gift?" });
   await expect(dialog).toBeVisible();

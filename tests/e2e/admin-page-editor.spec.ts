@@ -193,6 +193,7 @@ test("the team reordered in the editor is in the new order on /about", async ({ 
   await expect(page.getByRole("heading", { level: 1, name: "Edit Site settings" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   const video = page.getByRole("group", { name: "Default video" });
+  await hydrated(video.getByLabel("Kind")); // A kind's fields show at once with the scripts.
   await video.getByLabel("Kind").selectOption({ label: "A YouTube video" });
   await expect(video.getByLabel("YouTube video")).toBeVisible();
   await expect(video.getByLabel("What the video is")).toHaveValue("Kilele in one minute");

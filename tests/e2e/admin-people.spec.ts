@@ -5,6 +5,7 @@ import { buyTickets } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
 import { staffAccount } from "../support/site-process";
 import { createEvent, signIn, staffApi } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 // A person's data: staff find everything held for an address, download it for them, and erase it
 // on request (asked about first); afterwards nothing is found, and the event's seats are as they were.
@@ -180,7 +181,8 @@ test.describe("a person's data, with a mail server on loopback", () => {
     >;
     expect({ ...viaApi, exportedAt: undefined }).toEqual({ ...exported, exportedAt: undefined });
 
-    // Asked first, saying what is kept; keeping it changes nothing.
+    // Asked first (by the scripts), saying what is kept; keeping it changes nothing.
+    await hydrated(held.getByRole("button", { name: "Erase their data" }));
     await held.getByRole("button", { name: "Erase their data" }).click();
     const dialog = page.getByRole("alertdialog", { name: "Erase this person's data?" });
     await expect(dialog).toContainText("volunteer sign-ups and unsent e-mails will be deleted");

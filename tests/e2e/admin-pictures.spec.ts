@@ -4,6 +4,7 @@ import { createPostgresDatabase } from "../support/databases";
 import { expect, expectNoSeriousA11yViolations, test, testWithOwnSite } from "../support/fixtures";
 import { startSiteProcess } from "../support/site-process";
 import { createEvent, eventInput, signIn, staffApi } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 /**
  * A save that carries new pictures answers once the server has made their renditions (AVIF and WebP
@@ -57,6 +58,7 @@ testWithOwnSite(
     await signIn(page);
     await page.goto(`/admin/events/${event.id}`);
     await expect(page.getByRole("img", { name: "The current poster" })).toBeVisible();
+    await hydrated(page.getByLabel("Poster", { exact: true })); // The busy button is the scripts' own.
     await page.getByLabel("Poster", { exact: true }).setInputFiles(await photo("#a85a12"));
 
     // While the picture goes up, the button says so and cannot be pressed again.
@@ -195,6 +197,7 @@ testWithOwnSite(
     await signIn(page);
     await page.goto(`/admin/events/${event.id}`);
     await expect(page.getByText("No poster yet: the public pages show a plain placeholder.")).toBeVisible();
+    await hydrated(page.getByLabel("Poster", { exact: true })); // The preview is drawn by the scripts.
     await page.getByLabel("Poster", { exact: true }).setInputFiles(await photo("#a85a12", "png", 420, 594));
     await expect(page.getByRole("img", { name: "The poster you have chosen, not yet saved" })).toBeVisible();
     await expect(page.getByText("No poster yet")).toHaveCount(0);
@@ -229,6 +232,7 @@ testWithOwnSite(
     const huge = { name: "scan.jpg", mimeType: "image/jpeg", buffer: Buffer.alloc(16 * 1024 * 1024, 0xff) };
     await signIn(page);
     await page.goto(`/admin/events/${event.id}`);
+    await hydrated(page.getByLabel("Poster", { exact: true })); // The size is checked at once by the scripts.
     await page.getByLabel("Poster", { exact: true }).setInputFiles(huge);
     const message = page.getByText("Poster must be at most 15 MB: this file is 16.0 MB.");
     await expect(message).toBeVisible();
@@ -374,6 +378,7 @@ testWithOwnSite(
     const withPoster = await createEvent(api, { name: "Harvest Supper" });
     await signIn(page);
     await page.goto(`/admin/events/${withPoster.id}`);
+    await hydrated(page.getByRole("button", { name: "Save changes" })); // The question comes from the scripts.
     await page.getByLabel("Remove poster").check();
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Remove and save" }).click();
@@ -399,6 +404,7 @@ testWithOwnSite.describe("on a 390 px phone", () => {
       const width = () => page.evaluate(() => document.documentElement.scrollWidth);
       expect(await width()).toBeLessThanOrEqual(390);
 
+      await hydrated(page.getByLabel("Name", { exact: true })); // The card's preview is drawn by the scripts.
       await page.getByLabel("Name", { exact: true }).focus();
       await page.keyboard.type("Barn Dance");
       await page.keyboard.press("Tab");

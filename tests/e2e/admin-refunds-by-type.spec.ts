@@ -8,6 +8,7 @@ import { expect, expectNoSeriousA11yViolations, test } from "../support/fixtures
 import { newSiteDataDir, startSiteProcess } from "../support/site-process";
 import { signIn } from "../support/staff-api";
 import { buyTypes, giveTypes } from "../support/ticket-types";
+import { hydrated } from "../support/hydration";
 
 // A booking of several ticket types on its staff page (decision 082): its tickets by type, and a
 // refund of one type's tickets at that type's price, on a laptop.
@@ -45,6 +46,7 @@ test("staff refund one Child ticket of a booking of Adults and Children, at the 
     await expect(byType.getByRole("row", { name: /^Adult/ })).toContainText("£12.50");
     await expect(byType.getByRole("row", { name: /^Child/ })).toContainText("£5.00");
 
+    await hydrated(page.getByLabel("Type of ticket")); // The hint and the question follow the choice with the scripts.
     await page.getByLabel("Type of ticket").selectOption({ label: "Child (£5.00 each, up to 2)" });
     await expect(page.getByLabel("Tickets to refund")).toHaveValue("2");
     await expect(page.locator("#refund-quantity-hint")).toContainText("Up to 2 Child tickets can be refunded");

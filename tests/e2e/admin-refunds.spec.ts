@@ -9,6 +9,7 @@ import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } fr
 import { startSiteProcess, type RunningSite } from "../support/site-process";
 import { TestSmtpServer } from "../support/smtp";
 import { createEvent, signIn, staffApi } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 // Bookings and refunds, and cancelling an event (docs/decisions/015-bookings-and-refunds.md):
 // through the staff pages, with the buyers' e-mail arriving at a real SMTP server on loopback.
@@ -234,6 +235,7 @@ test("an event cancelled with bookings: the server is killed half way and restar
 
     await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/events/${event.id}`);
+    await hydrated(page.getByRole("button", { name: "Cancel event" })); // It asks first, with the scripts.
     await page.getByRole("button", { name: "Cancel event" }).click();
     await expect(page.locator("#cancel-reason-error")).toContainText("Say why the event is cancelled");
     await page.getByLabel("Reason", { exact: true }).fill("The field is flooded");

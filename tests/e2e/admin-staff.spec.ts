@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, test, useSiteWithMailServer } from "../support/fixtures";
+import { hydrated } from "../support/hydration";
 import { staffAccount } from "../support/site-process";
 import type { TestSmtpServer } from "../support/smtp";
 import { signIn } from "../support/staff-api";
@@ -119,7 +120,10 @@ test.describe("with a mail server", () => {
 
     // An invitation can be cancelled, asked first; its link then works no more.
     const second = await invite(page, smtp, "omari@example.org");
-    await page.getByRole("button", { name: "Cancel the invitation to omari@example.org" }).click();
+    // The confirming buttons work once the scripts have taken over the page.
+    const cancel = page.getByRole("button", { name: "Cancel the invitation to omari@example.org" });
+    await hydrated(cancel);
+    await cancel.click();
     const dialog = page.getByRole("alertdialog", { name: "Cancel this invitation?" });
     await expect(dialog.getByRole("button", { name: "Keep it" })).toBeFocused();
     await expectNoSeriousA11yViolations(page);
@@ -145,8 +149,11 @@ test.describe("with a mail server", () => {
     await signIn(page, { url: site.url });
     await page.goto(`${site.url}/admin/staff`);
 
-    // The only member cannot be removed.
-    await page.getByRole("button", { name: `Remove ${staffAccount.email}` }).click();
+    // The only member cannot be removed. The confirming buttons work once the scripts have taken
+    // over the page.
+    const removeMe = page.getByRole("button", { name: `Remove ${staffAccount.email}` });
+    await hydrated(removeMe);
+    await removeMe.click();
     await page
       .getByRole("alertdialog", { name: "Remove this member of staff?" })
       .getByRole("button", { name: "Remove" })
@@ -160,7 +167,9 @@ test.describe("with a mail server", () => {
       newcomer.password,
     );
     await page.reload();
-    await page.getByRole("button", { name: `Remove ${newcomer.email}` }).click();
+    const removeThem = page.getByRole("button", { name: `Remove ${newcomer.email}` });
+    await hydrated(removeThem);
+    await removeThem.click();
     const dialog = page.getByRole("alertdialog", { name: "Remove this member of staff?" });
     await expect(dialog).toContainText(`${newcomer.email} will no longer be able to sign in`);
     await expectNoSeriousA11yViolations(page);

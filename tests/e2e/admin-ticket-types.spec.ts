@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { buyTickets } from "../support/bookings";
 import { createEvent, signIn, staffApi } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 // Staff add an event's ticket types on its page (decision 080), on a phone and on a laptop, and
 // the page lists them with what each has sold; without JavaScript, Add a ticket type works too.
@@ -24,7 +25,8 @@ for (const width of [390, 1280]) {
     await expect(types.getByRole("button", { name: "Add a ticket type" })).toBeVisible();
     await expect(page.getByLabel("Ticket cost (£)")).toBeVisible();
 
-    // Each new type's Name takes the keyboard, ready to type.
+    // Each new type's Name takes the keyboard, ready to type (the scripts add it in place).
+    await hydrated(types.getByRole("button", { name: "Add a ticket type" }));
     await types.getByRole("button", { name: "Add a ticket type" }).click();
     const adult = typeBox(page, "Ticket type 1 (new)");
     await expect(adult.getByLabel("Name", { exact: true })).toBeFocused();
@@ -123,6 +125,7 @@ test("a sold type keeps its tickets' price and is only taken off sale; a mistake
   // Child, never booked, can be deleted, after a question; the sold type is taken off sale instead.
   await typeBox(page, "Ticket type 2: Child").getByLabel("Delete this type").check();
   await typeBox(page, "Ticket type 1: Ticket").getByLabel("Off sale").check();
+  await hydrated(page.getByRole("button", { name: "Save changes" })); // The question comes from the scripts.
   await page.getByRole("button", { name: "Save changes" }).click();
   const question = page.getByRole("alertdialog", { name: "Delete ticket types?" });
   await expect(question).toContainText("Delete the ticket type “Child” from this event?");

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { bookingForm, fillCard } from "../support/bookings";
 import { expect, expectNoSeriousA11yViolations, testWithOwnSite as test } from "../support/fixtures";
 import { createEvent, signIn, staffApi } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 // Questions (decision 083) as staff and a visitor meet them, on a phone and on a laptop: staff add
 // a meal choice and a per-attendee dietary question to an event; a visitor books 2 seats answering
@@ -23,6 +24,7 @@ for (const width of [390, 1280]) {
     await signIn(page);
     await page.goto(`/admin/events/${event.id}`);
     const questions = page.getByRole("group", { name: "Questions", exact: true });
+    await hydrated(questions.getByRole("button", { name: "Add a question" })); // Added in place by the scripts.
     await questions.getByRole("button", { name: "Add a question" }).click();
     const meal = questionBox(page, "Question 1 (new)");
     await expect(meal.getByLabel("Question", { exact: true })).toBeFocused();

@@ -1,6 +1,7 @@
 import { expect, expectNoSeriousA11yViolations, test, testWithOwnSite } from "../support/fixtures";
 import { readContent } from "../support/content";
 import { signIn } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 const site = readContent("site");
 const navLinks = [
@@ -139,6 +140,7 @@ test.describe("on a phone", () => {
     await expect(burger).toHaveAttribute("aria-expanded", "false");
     await expect(links).toBeHidden();
 
+    await hydrated(burger); // The menu opens once the scripts have taken over the page.
     await burger.click();
     await expect(burger).toHaveAttribute("aria-expanded", "true");
     await expect(links.getByRole("link", { name: "About" })).toBeVisible();

@@ -5,6 +5,7 @@ import { createPostgresDatabase, engines } from "../support/databases";
 import { expect, test } from "../support/fixtures";
 import { startSiteProcess, type RunningSite } from "../support/site-process";
 import { createEvent, staffApi } from "../support/staff-api";
+import { hydrated } from "../support/hydration";
 
 // Public pages rendered once per change and kept (server/page-cache.ts, decision 035), on the
 // production build (`npm run build` first): the same bytes again, a policy that vouches for the
@@ -46,7 +47,9 @@ test.describe("a kept public page", () => {
     expect(response!.headers()["x-page-cache"]).toBe("hit");
     await expect(page.locator("html")).toHaveClass(/\bjs\b/);
     const data = page.waitForRequest((asked) => new URL(asked.url()).pathname === "/contact.data");
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Contact" }).click();
+    const contact = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Contact" });
+    await hydrated(contact);
+    await contact.click();
     await data;
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(violations).toEqual([]);

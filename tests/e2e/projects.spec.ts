@@ -1,5 +1,6 @@
 import { expect, expectNoSeriousA11yViolations, test } from "../support/fixtures";
 import { readContent } from "../support/content";
+import { hydrated } from "../support/hydration";
 
 const home = readContent("home");
 const active = home.activeProjects;
@@ -11,6 +12,7 @@ test("Show more adds three projects at a time, Hide projects goes back to four",
   const section = page.locator("#active-projects");
   const cards = section.locator(".project-card:visible");
   await expect(cards).toHaveCount(4);
+  await hydrated(section.getByRole("button", { name: "Show more" }));
   const expected = [4];
   let shown = 4;
   while (shown < active.length) {

@@ -9,6 +9,7 @@ import {
 } from "../support/fixtures";
 import type { RunningSite } from "../support/site-process";
 import type { Page } from "@playwright/test";
+import { hydrated } from "../support/hydration";
 
 const amina = {
   name: "Amina Mushi",
@@ -58,6 +59,7 @@ testOnWorkerSite("shows the Join us heading, the fields and the live counter", a
 testOnWorkerSite("extra typing beyond the caps is ignored (80, 100, 200)", async ({ page }) => {
   await page.goto("/volunteering");
   const f = form(page);
+  await hydrated(f.send);
   await f.name.fill("n".repeat(79));
   await f.name.pressSequentially("xyz");
   await expect(f.name).toHaveValue(`${"n".repeat(79)}x`);
@@ -72,6 +74,7 @@ testOnWorkerSite("extra typing beyond the caps is ignored (80, 100, 200)", async
 test("each rule has its message, and a field's message clears when it is edited", async ({ page, ownSite }) => {
   await page.goto("/volunteering");
   const f = form(page);
+  await hydrated(f.send);
   await f.send.click();
   await expect(page.getByText("Name must not be left blank.")).toBeVisible();
   await expect(page.getByText("Invalid email.")).toBeVisible();
@@ -95,6 +98,7 @@ test("each rule has its message, and a field's message clears when it is edited"
 test("a valid sign-up is stored, the fields clear and the thank-you alert shows", async ({ page, ownSite }) => {
   await page.goto("/volunteering");
   const f = form(page);
+  await hydrated(f.send);
   await fillIn(f, amina);
   await f.send.click();
   const alert = page.getByRole("alertdialog");
@@ -120,6 +124,7 @@ test("a failed submission shows an error alert and keeps what was typed", async 
   await page.route("**/volunteering.data**", (route) => route.abort("failed"));
   await page.goto("/volunteering");
   const f = form(page);
+  await hydrated(f.send);
   await fillIn(f, amina);
   await f.send.click();
   const alert = page.getByRole("alertdialog");
@@ -138,6 +143,7 @@ test("a flood of sign-ups from one address is turned away with an alert, keeping
 }) => {
   await page.goto("/volunteering");
   const f = form(page);
+  await hydrated(f.send);
   const alert = page.getByRole("alertdialog");
   for (let i = 1; i <= 6; i++) {
     await f.name.fill(amina.name);
