@@ -182,5 +182,7 @@ test.describe("without JavaScript", () => {
       "15",
       "On sale",
     ]);
+    // Cancelling an event asks first, and only the scripts ask: without them it cannot be pressed.
+    await expect(page.getByRole("button", { name: "Cancel event" })).toBeDisabled();
   });
 });

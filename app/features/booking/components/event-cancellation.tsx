@@ -93,6 +93,10 @@ function CancelEventForm({
   const confirmed = useRef(false);
   const [asking, setAsking] = useState(false);
   const [missing, setMissing] = useState(false);
+  // Sent before the scripts ran, the form would cancel the event without its question: the button
+  // waits for them, as Refund does.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const message =
     error ?? (missing ? "Say why the event is cancelled (at most 200 characters): the buyers are told." : undefined);
   return (
@@ -143,6 +147,7 @@ function CancelEventForm({
             busyLabel="Cancelling…"
             className="button button-danger"
             aria-disabled={cancelling}
+            disabled={!ready}
           >
             Cancel event
           </BusyButton>
