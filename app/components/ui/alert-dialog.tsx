@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 interface AlertDialogProps {
   /** Whether the alert is showing. */
@@ -19,11 +20,9 @@ interface AlertDialogProps {
 export function AlertDialog({ open, title, message, onClose, tone = "error" }: AlertDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const titleId = useId();
   const messageId = useId();
-
-  useEffect(() => setHydrated(true), []);
 
   useEffect(() => {
     const dialog = ref.current;

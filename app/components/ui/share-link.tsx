@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 interface ShareLinkProps {
   url: string;
@@ -13,9 +14,8 @@ interface ShareLinkProps {
  * and says so. Shown only once the page's scripts run: without them it could do nothing.
  */
 export function ShareLink({ url, title, text, label }: ShareLinkProps) {
-  const [ready, setReady] = useState(false);
+  const ready = useHydrated();
   const [said, setSaid] = useState("");
-  useEffect(() => setReady(true), []);
   if (!ready) return null;
 
   async function share() {

@@ -6,6 +6,7 @@ import { BusyButton } from "~/components/ui/spinner";
 import { londonDate, londonTime } from "~/lib/london-time";
 import { formatPounds } from "~/lib/money";
 import type { CancellationProgress } from "../cancellation.server";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** How often the page asks again while the refunds are under way. */
 const refreshMs = 2000;
@@ -95,8 +96,7 @@ function CancelEventForm({
   const [missing, setMissing] = useState(false);
   // Sent before the scripts ran, the form would cancel the event without its question: the button
   // waits for them, as Refund does.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const message =
     error ?? (missing ? "Say why the event is cancelled (at most 200 characters): the buyers are told." : undefined);
   return (

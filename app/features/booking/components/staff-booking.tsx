@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
@@ -12,6 +12,7 @@ import { bookingLimits, refundableMessage } from "../schema";
 import { plural } from "~/lib/plural";
 import { attendeeLabel } from "~/lib/questions";
 import { onlyPlainTickets, refundOfTypePence, ticketsLeft, typedTickets } from "~/lib/booking-items";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** A booking's status as staff read it. */
 export const bookingStatusWords: Record<string, string> = {
@@ -272,8 +273,7 @@ export function RefundForm({
   const confirmed = useRef(false);
   const [question, setQuestion] = useState<{ title: string; message: string; label: string } | null>(null);
   // Sent before the scripts ran, the form would refund without its question: Refund waits for them.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const errors = result?.fields ?? {};
   // A booking of several types says whose tickets (decision 082); one of one type, as before.
   const several = booking.items.length > 1;

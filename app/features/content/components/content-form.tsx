@@ -9,6 +9,7 @@ import { readContentForm } from "../editor/form-values";
 import { Fields } from "./content-fields";
 import { ContentFormContext, picturesListId, type PictureChoice } from "./content-form-context";
 import { PicturePicker } from "./image-field";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 // The staff page editor's form, drawn from the content's field tree (../editor/field-tree.ts):
 // every field of the schema, labelled and explained by the schema, its message beside it
@@ -53,12 +54,11 @@ export function ContentForm({
     generation: 0,
     focus,
   }));
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const [picker, setPicker] = useState<{ path: string; pick(src: string): void } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const summaryRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
 
-  useEffect(() => setHydrated(true), []);
   // A new answer from the server (its values and messages) draws the form afresh.
   const lastAnswer = useRef({ initialValue, issues });
   useEffect(() => {

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { BusyButton } from "~/components/ui/spinner";
 import { formatPounds } from "~/lib/money";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** Refund donation: a required reason, asked about first, sent once with the page's one-time key. */
 export function RefundDonationForm({
@@ -26,8 +27,7 @@ export function RefundDonationForm({
   const [asking, setAsking] = useState(false);
   const [missing, setMissing] = useState(false);
   // Sent before the scripts ran, the form would refund without its question: the button waits for them.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const navigation = useNavigation();
   const refunding = navigation.state !== "idle" && navigation.formData?.get("intent") === "refund";
   const message = missing ? "Please say why the donation is refunded (at most 500 characters)." : error;

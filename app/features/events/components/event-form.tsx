@@ -26,6 +26,7 @@ import { EventCard } from "./event-card";
 import { CurrentPicture, GalleryFields, PictureInput, ReviewFields, type EventFormMessages } from "./event-pictures";
 import { QuestionFields } from "./question-fields";
 import { TicketTypeFields } from "./ticket-type-fields";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 const pictureHint =
   "A JPEG, PNG, WebP or AVIF picture of up to 15 MB, from your phone or computer. It is resized for the site, and its location and camera details are removed.";
@@ -78,7 +79,7 @@ export function EventForm({
   const formRef = useRef<HTMLFormElement>(null);
   const saveRef = useRef<HTMLButtonElement>(null);
   const summaryRef = useRef<HTMLDivElement & HTMLParagraphElement>(null);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   /** Messages from checking a chosen file in the browser; null when a new choice clears the server's. */
   const [fileProblems, setFileProblems] = useState<Record<string, string | null>>({});
   const [newRows, setNewRows] = useState(Math.max(1, values.galleryNew.length));
@@ -108,7 +109,6 @@ export function EventForm({
   }
   const generation = answer.generation;
 
-  useEffect(() => setHydrated(true), []);
   // After an answer with messages, the summary takes the focus (on the form just drawn afresh); after
   // Add a ticket type without JavaScript, the new type's Name.
   useEffect(() => {
